@@ -1,0 +1,42 @@
+import type { BproxyError } from '@bproxy/protocol';
+
+/**
+ * The contract between a driver and the page script. Both drivers inject the same bundle
+ * (packages/page/dist/page.js, an IIFE) into the page's isolated world; it installs itself once per
+ * document as `globalThis.__bproxyPage` and keeps its element registry (refs r1, r2, …) there, so
+ * refs returned by one call resolve in later calls on the same document and fail on a new one.
+ *
+ * Params are the action's *forwarded* params (protocol `forwardedParamsSchema`), results its
+ * *driver* result (`driverResultSchema`). Errors use catalogue codes (ELEMENT_NOT_FOUND,
+ * ELEMENT_NOT_INTERACTABLE, ELEMENT_HANDLE_STALE for an unknown ref with no usable selector,
+ * WAIT_TIMEOUT, HUMAN_REQUIRED, …).
+ */
+export type PageAction =
+  | 'text'
+  | 'links'
+  | 'elements'
+  | 'inspect'
+  | 'snapshot'
+  | 'scroll'
+  | 'click'
+  | 'hover'
+  | 'fill'
+  | 'type'
+  | 'press'
+  | 'select'
+  | 'wait'
+  /** Scroll a target into view and run the actionability checks; answers the viewport point to press. Used by drivers that dispatch trusted input (CDP). */
+  | 'locate'
+  /** Whether the page needs a human (CAPTCHA widget, challenge interstitial, login wall). */
+  | 'detectHuman'
+  /** { url, title } of the document. */
+  | 'pageInfo';
+
+export type PageResult = { ok: true; data: unknown } | { ok: false; error: BproxyError };
+
+export interface PageApi {
+  readonly version: string;
+  run(action: PageAction, params: unknown): Promise<PageResult>;
+}
+
+export const PAGE_GLOBAL = '__bproxyPage';

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { ActionNameSchema } from './actions';
+import { BproxyErrorSchema } from './errors';
+import { RawTabIdSchema, RequestIdSchema, SessionIdSchema } from './ids';
+
+/**
+ * What POST / takes. `params` is checked against the action's own schema in a second step (see
+ * validate.ts) so that messages name the failing field as `params.<field>`.
+ * `deadline` is epoch milliseconds; the daemon converts it to a monotonic timer on receipt.
+ */
+export const BproxyRequestSchema = z.strictObject({
+  id: RequestIdSchema,
+  action: ActionNameSchema,
+  session: z.string().max(64).optional(),
+  params: z.record(z.string(), z.unknown()),
+  deadline: z.number().int().positive(),
+});
+export type BproxyRequest = z.infer<typeof BproxyRequestSchema>;
+
+/**
+ * What a driver receives: the request plus the daemon-owned target. `target` is absent for the two
+ * actions that address a browser rather than a tab (tab.open, debug.log).
+ */
+export const BproxyForwardedRequestSchema = BproxyRequestSchema.extend({
+  session: SessionIdSchema.optional(),
+  target: z.strictObject({ tabId: RawTabIdSchema }).optional(),
+});
+export type BproxyForwardedRequest = z.infer<typeof BproxyForwardedRequestSchema>;
+
+export const BproxyOkResponseSchema = z.strictObject({
+  id: z.string(),
+  ok: z.literal(true),
+  data: z.unknown(),
+});
+export const BproxyErrorResponseSchema = z.strictObject({
+  /** null when the failure happened before a request id could be read (gate, unparsable body). */
+  id: z.string().nullable(),
+  ok: z.literal(false),
+  error: BproxyErrorSchema,
+});
+export const BproxyResponseSchema = z.discriminatedUnion('ok', [BproxyOkResponseSchema, BproxyErrorResponseSchema]);
+export type BproxyOkResponse = z.infer<typeof BproxyOkResponseSchema>;
+export type BproxyErrorResponse = z.infer<typeof BproxyErrorResponseSchema>;
+export type BproxyResponse = z.infer<typeof BproxyResponseSchema>;
+
+/** Deadlines further out than this are refused rather than clamped. */
+export const MAX_DEADLINE_MS = 30 * 60_000;
+/** The CLI's default deadline. */
+export const DEFAULT_TIMEOUT_MS = 30_000;

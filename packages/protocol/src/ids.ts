@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+/** Request ids are chosen by the caller; they key idempotency, traces and logs. */
+export const RequestIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'expected 1-128 characters of A-Z a-z 0-9 _ . : -')
+  .brand<'RequestId'>();
+export type RequestId = z.infer<typeof RequestIdSchema>;
+
+/** Daemon-generated, 6 characters of lowercase RFC 4648 base32, never reused. */
+export const SESSION_ID_PATTERN = /^[a-z2-7]{6}$/;
+export const SessionIdSchema = z.string().regex(SESSION_ID_PATTERN, 'expected a session id like m4q7z2').brand<'SessionId'>();
+export type SessionId = z.infer<typeof SessionIdSchema>;
+
+/** Logical, session-scoped tab handle: t1, t2, … Raw browser tab ids never leave the daemon. */
+export const TAB_HANDLE_PATTERN = /^t[1-9][0-9]{0,6}$/;
+export const TabHandleSchema = z.string().regex(TAB_HANDLE_PATTERN, 'expected a tab handle like t1').brand<'TabHandle'>();
+export type TabHandle = z.infer<typeof TabHandleSchema>;
+
+/** Short-lived element aliases minted by the daemon: el1 (elements, snapshot) and ln1 (links, snapshot). */
+export const ELEMENT_HANDLE_PATTERN = /^(el|ln)[1-9][0-9]{0,6}$/;
+export const ElementHandleSchema = z
+  .string()
+  .regex(ELEMENT_HANDLE_PATTERN, 'expected an element handle like el3 or ln2')
+  .brand<'ElementHandle'>();
+export type ElementHandle = z.infer<typeof ElementHandleSchema>;
+export type ElementHandlePrefix = 'el' | 'ln';
+
+/** Raw browser tab id: only on the daemon↔driver wire. */
+export const RawTabIdSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);

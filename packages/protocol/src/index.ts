@@ -1,0 +1,15 @@
+/**
+ * @bproxy/protocol — the wire contract, defined once. Runs in Node and in an MV3 service worker,
+ * so nothing here may import a `node:` module (lint enforces it).
+ */
+export * from './version';
+export * from './ids';
+export * from './errors';
+export * from './targets';
+export * from './actions';
+export * from './envelope';
+export * from './ws';
+export * from './pairing';
+export * from './lifecycle';
+export * from './validate';
+export * from './transport';

@@ -1,0 +1,18 @@
+/** Wire version spoken between the daemon and its drivers. Bumped on any breaking change to a WS message. */
+export const PROTOCOL_VERSION = 1;
+
+/** The product version, reported by `bproxy service status` and `debug.status`. */
+export const BPROXY_VERSION = '0.1.0';
+
+/** Default TCP port of the daemon on 127.0.0.1. */
+export const DEFAULT_PORT = 9615;
+
+/**
+ * The id Chrome derives from the `key` in packages/extension/manifest.json. The daemon accepts this
+ * extension's Origin by default; `BPROXY_EXTENSION_ID` overrides it (for a self-built extension).
+ */
+export const DEFAULT_EXTENSION_ID = 'oajmbecmcoogehkeimcopdfcilgnicbm';
+
+/** The WebSocket subprotocol the daemon negotiates; the auth token travels as a second, never echoed, entry. */
+export const WS_SUBPROTOCOL = 'bproxy.v1';
+export const WS_AUTH_PREFIX = 'auth.';

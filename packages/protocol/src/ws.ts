@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { BproxyForwardedRequestSchema } from './envelope';
+import { BproxyErrorSchema } from './errors';
+import { RawTabIdSchema } from './ids';
+
+/** Driver → daemon. The first message on a socket must be `hello`. */
+export const HelloMessageSchema = z.strictObject({
+  type: z.literal('hello'),
+  protocolVersion: z.number().int(),
+  client: z.strictObject({
+    /** Stable per browser profile; the daemon matches a reconnecting driver to its tabs and pending requests by it. */
+    instanceId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/),
+    kind: z.enum(['extension', 'cdp']),
+    name: z.string().min(1).max(64).optional(),
+    version: z.string().max(32).optional(),
+    userAgent: z.string().max(512).optional(),
+  }),
+});
+export const PingMessageSchema = z.strictObject({ type: z.literal('ping'), ts: z.number() });
+export const NavigationMessageSchema = z.strictObject({
+  type: z.literal('navigation'),
+  tabId: RawTabIdSchema,
+  url: z.string().max(8192),
+  cause: z.enum(['committed', 'history_state']),
+});
+export const TabClosedMessageSchema = z.strictObject({ type: z.literal('tab_closed'), tabId: RawTabIdSchema });
+export const DriverResponseMessageSchema = z.discriminatedUnion('ok', [
+  z.strictObject({ type: z.literal('response'), id: z.string(), ok: z.literal(true), data: z.unknown() }),
+  z.strictObject({ type: z.literal('response'), id: z.string(), ok: z.literal(false), error: BproxyErrorSchema }),
+]);
+export const DriverMessageSchema = z.union([
+  HelloMessageSchema,
+  PingMessageSchema,
+  NavigationMessageSchema,
+  TabClosedMessageSchema,
+  DriverResponseMessageSchema,
+]);
+export type HelloMessage = z.infer<typeof HelloMessageSchema>;
+export type NavigationMessage = z.infer<typeof NavigationMessageSchema>;
+export type DriverResponseMessage = z.infer<typeof DriverResponseMessageSchema>;
+export type DriverMessage = z.infer<typeof DriverMessageSchema>;
+
+/** Daemon → driver. */
+export const WelcomeMessageSchema = z.strictObject({
+  type: z.literal('welcome'),
+  protocolVersion: z.number().int(),
+  clientName: z.string(),
+});
+export const PongMessageSchema = z.strictObject({ type: z.literal('pong'), ts: z.number() });
+export const RequestMessageSchema = z.strictObject({ type: z.literal('request'), request: BproxyForwardedRequestSchema });
+export const ErrorMessageSchema = z.strictObject({ type: z.literal('error'), error: BproxyErrorSchema });
+export const DaemonMessageSchema = z.discriminatedUnion('type', [
+  WelcomeMessageSchema,
+  PongMessageSchema,
+  RequestMessageSchema,
+  ErrorMessageSchema,
+]);
+export type DaemonMessage = z.infer<typeof DaemonMessageSchema>;
+
+/** WebSocket close codes the daemon uses (4000–4999 are application-defined). */
+export const WS_CLOSE = {
+  protocolMismatch: 4001,
+  badMessage: 4002,
+  helloTimeout: 4003,
+  tokenRevoked: 4004,
+  shuttingDown: 4005,
+  replaced: 4006,
+} as const;
+
+/** Maximum size of one WS frame from a driver (screenshots are the largest answers). */
+export const WS_MAX_PAYLOAD = 16 * 1024 * 1024;
+/** Drivers send an app-level ping this often; it also keeps an MV3 service worker alive. */
+export const APP_PING_INTERVAL_MS = 20_000;

@@ -1,0 +1,18 @@
+#!/usr/bin/env node
+// `npm run check`: what CI runs — typecheck, lint, format check, then the whole test suite.
+import { execFileSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureDependencies } from './ensure.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const step = (name, cmd, args) => {
+  console.error(`\n[check] ${name}`);
+  execFileSync(cmd, args, { cwd: root, stdio: 'inherit' });
+};
+
+ensureDependencies();
+step('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
+step('lint', 'npx', ['eslint', '.']);
+step('format', 'npx', ['prettier', '--check', '.']);
+step('test', 'node', ['scripts/test.mjs', '--no-install']);

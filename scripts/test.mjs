@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+// `npm test`: installs what is missing, builds, then runs every test tier once.
+import { execFileSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureChromium, ensureDependencies } from './ensure.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const run = (cmd, args, env = process.env) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit', env });
+
+if (!process.argv.includes('--no-install')) ensureDependencies();
+const chrome = ensureChromium();
+run('node', ['scripts/build.mjs']);
+run('npx', ['vitest', 'run', ...process.argv.slice(2).filter((a) => a !== '--no-install')], {
+  ...process.env,
+  CHROME_PATH: process.env.CHROME_PATH ?? chrome,
+});
