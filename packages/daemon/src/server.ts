@@ -1,10 +1,30 @@
 /**
  * buildServer(opts): the Fastify app and the object graph behind it. Pure: it reads no environment and
- * touches no file; the lifecycle (main.ts) hands it tokens, stores and a logger.
- * (Work in progress: routes are being added.)
+ * touches no file; the lifecycle (main.ts) hands it tokens, stores and a logger. Features are
+ * registered as routes over one shared set of dependencies.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
-import type { ServerOptions } from './server-options';
+import websocket from '@fastify/websocket';
+import { WS_MAX_PAYLOAD, WS_SUBPROTOCOL, makeError } from '@bproxy/protocol';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { passesGate } from './auth';
+import { ClientRegistry } from './clients';
+import { systemClock } from './clock';
+import { DriverConnections } from './drivers';
+import { ElementHandles } from './element-handles';
+import { Launchers } from './launchers';
+import { PairingCodes } from './pairing';
+import { PairingRateLimit } from './pairing-rate-limit';
+import { PendingRequests } from './pending';
+import { RequestLedger } from './request-ledger';
+import { registerCommandRoute } from './routes/command';
+import { registerPairRoute } from './routes/pair';
+import { errorResponse } from './routes/responses';
+import type { CommandRouteDeps } from './routes/types';
+import { registerWsRoute } from './routes/ws';
+import type { DriverTransport, ServerOptions } from './server-options';
+import { SessionRegistry } from './sessions';
+import { TabQueues } from './tab-queues';
+import { TraceRing } from './traces';
 
 export interface IssuedPairingCode {
   code: string;
@@ -14,28 +34,165 @@ export interface IssuedPairingCode {
 
 export interface DaemonServer {
   readonly app: FastifyInstance;
+  /** The daemon's dependencies, for tests and the in-process drivers. */
+  readonly deps: CommandRouteDeps;
   /** Binds 127.0.0.1 and resolves with the port actually bound. */
   listen(): Promise<number>;
   /** Issues a fresh one-time pairing code (replacing an unclaimed one). */
   issuePairingCode(): IssuedPairingCode;
+  /** Connects an in-process driver (the CDP driver) exactly like a WS client. */
+  connectDriver(transport: DriverTransport, name?: string): Promise<void>;
   /** Stops taking requests (503), drains those in flight, closes driver connections and the listener. */
-  shutdown(): Promise<void>;
+  shutdown(drainMs?: number): Promise<void>;
+}
+
+function mapFastifyError(err: FastifyError): { status: number; code: 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'BAD_REQUEST' | 'INTERNAL_ERROR'; message: string } {
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'the body exceeds the size limit' };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'send the body as application/json' };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 400, code: 'BAD_REQUEST', message: 'the body is empty' };
+    default:
+      if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) {
+        return { status: 400, code: 'BAD_REQUEST', message: 'the body is not valid JSON' };
+      }
+      return { status: 500, code: 'INTERNAL_ERROR', message: 'the daemon failed on this request; it keeps serving' };
+  }
 }
 
 export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
-  const app = Fastify({ logger: false });
+  const clock = opts.clock ?? systemClock;
+  const logger = opts.logger;
+  const heartbeatMs = opts.heartbeatMs ?? 20_000;
+  let boundPort = opts.port;
+  let shuttingDown = false;
+
+  const sessions = new SessionRegistry(opts.pacingOverride ?? 'human');
+  const clients = new ClientRegistry(clock);
+  const handles = new ElementHandles(() => clock.monotonic(), {
+    mint: (e) => logger.info({ event: 'handle_mint', ...e }),
+    resolve: (e) => logger.info({ event: 'handle_resolve', ...e }),
+    invalidate: (e) => logger.info({ event: 'handle_invalidate', ...e }),
+  });
+  const pending = new PendingRequests(() => clock.monotonic(), {
+    timeout: (id, elapsed) => logger.info({ id, event: 'timeout', elapsed_ms: elapsed }),
+    replay: () => undefined, // logged by DriverConnections with the client label
+    late: (id, client) => logger.debug({ id, event: 'late_answer', ws_client: client }),
+  });
+  const graceMs = opts.reconnectGraceMs ?? 15_000;
+  const drivers = new DriverConnections({ clients, pending, sessions, handles, logger, graceMs });
+  const launchers = new Launchers(opts.launchers ?? [], clients, drivers, logger);
+  const deps: CommandRouteDeps = {
+    sessions,
+    clients,
+    drivers,
+    pending,
+    queues: new TabQueues(),
+    handles,
+    launchers,
+    traces: new TraceRing(200),
+    logger,
+    clock,
+    random: opts.random ?? Math.random,
+    graceMs,
+    tmpRoot: opts.tmpRoot,
+    startedMono: clock.monotonic(),
+    port: () => boundPort,
+    paired: () => opts.extensionTokens.get() !== null,
+  };
+  const codes = new PairingCodes(clock);
+  const wsSockets = new Set<DriverTransport>();
+
+  const app = Fastify({
+    logger: false,
+    // Prototype pollution attempts in a body are refused outright, not stripped.
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    const allowed = passesGate(
+      {
+        port: () => boundPort,
+        extensionId: opts.extensionId,
+        daemonToken: opts.daemonToken,
+        extensionToken: () => opts.extensionTokens.get(),
+      },
+      req.method,
+      req.url,
+      req.headers,
+    );
+    if (!allowed) {
+      reply.header('connection', 'close');
+      return reply.code(401).send(errorResponse(null, makeError('UNAUTHORIZED', 'unauthorized')));
+    }
+    if (shuttingDown) {
+      reply.header('connection', 'close');
+      return reply.code(503).send(errorResponse(null, makeError('SHUTTING_DOWN', 'the daemon is stopping')));
+    }
+  });
+
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    const mapped = mapFastifyError(err);
+    if (mapped.status >= 500) logger.error({ event: 'internal_error', url: req.url, err: err.stack });
+    if (req.url.split('?')[0] === '/pair/claim') {
+      return reply.code(mapped.status === 500 ? 500 : 400).send({ ok: false, error: { code: 'PAIRING_CODE_INVALID' } });
+    }
+    return reply.code(mapped.status).send(errorResponse(null, makeError(mapped.code, mapped.message)));
+  });
+  app.setNotFoundHandler((req, reply) =>
+    reply.code(404).send(errorResponse(null, makeError('ROUTE_NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`))),
+  );
+
+  await app.register(websocket, {
+    options: {
+      maxPayload: WS_MAX_PAYLOAD,
+      handleProtocols: (protocols: Set<string>) => (protocols.has(WS_SUBPROTOCOL) ? WS_SUBPROTOCOL : false),
+    },
+  });
+  registerCommandRoute(app, deps, new RequestLedger(() => clock.monotonic()));
+  registerPairRoute(app, {
+    codes,
+    limiter: new PairingRateLimit(() => clock.monotonic()),
+    tokens: opts.extensionTokens,
+    logger,
+    clock,
+    port: () => boundPort,
+    onTokenRotated: () => {
+      for (const t of [...wsSockets]) t.close('token_revoked');
+    },
+    ...(opts.onPairingConsumed ? { onPairingConsumed: opts.onPairingConsumed } : {}),
+  });
+  registerWsRoute(app, drivers, wsSockets, heartbeatMs);
+
   return {
     app,
+    deps,
     async listen() {
       await app.listen({ host: '127.0.0.1', port: opts.port });
       const address = app.server.address();
-      return typeof address === 'object' && address ? address.port : opts.port;
+      if (typeof address === 'object' && address) boundPort = address.port;
+      return boundPort;
     },
     issuePairingCode() {
-      const now = Date.now();
-      return { code: 'ABCD-EFGH', issuedAt: now, expiresAt: now + 300_000 };
+      return codes.issue();
     },
-    async shutdown() {
+    async connectDriver(transport, name) {
+      await drivers.accept(transport, { remote: 'in-process', ...(name !== undefined ? { launcher: name } : {}) });
+    },
+    async shutdown(drainMs = 10_000) {
+      if (shuttingDown) return;
+      shuttingDown = true;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([pending.whenIdle(), new Promise<void>((r) => (timer = setTimeout(r, drainMs)))]);
+      if (timer) clearTimeout(timer);
+      pending.failAll(makeError('SHUTTING_DOWN', 'the daemon stopped before the browser answered'));
+      drivers.closeAll('shutting_down');
       await app.close();
     },
   };

@@ -1,0 +1,86 @@
+/**
+ * The four-layer gate, run at onRequest for every HTTP request and every WS upgrade, before any body
+ * is read: Host, Origin, Sec-Fetch-Site, then the route's secret. Host and Origin are compared as exact
+ * strings. A rejection is a bare 401 that says nothing about which layer failed and never touches the
+ * pairing throttle.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { WS_AUTH_PREFIX, WS_SUBPROTOCOL } from '@bproxy/protocol';
+
+export type RouteSecret = 'bearer' | 'pairing' | 'ws';
+
+export interface GateConfig {
+  /** The port the daemon is reached on (read lazily: with BPROXY_PORT=0 it is known only after listen). */
+  port(): number;
+  extensionId: string;
+  daemonToken: string;
+  /** The active extension token, or null before the first pairing. */
+  extensionToken(): string | null;
+}
+
+/** Constant-time equality of two secrets of any length (hashing first hides the length too). */
+export function secretEquals(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+function single(value: string | string[] | undefined): string | undefined | null {
+  if (Array.isArray(value)) return null; // a repeated header is never legitimate here
+  return value;
+}
+
+/** Which secret a path needs. Unknown paths need the bearer, so probing them says nothing. */
+export function routeSecretFor(method: string, path: string): RouteSecret {
+  if (path === '/ws' && method === 'GET') return 'ws';
+  if (path === '/pair/claim') return 'pairing';
+  return 'bearer';
+}
+
+/** Parses `Sec-WebSocket-Protocol: bproxy.v1, auth.<token>`; exactly these two entries. */
+export function parseWsProtocols(header: string | undefined): { token: string } | null {
+  if (header === undefined) return null;
+  const parts = header.split(',').map((p) => p.trim());
+  if (parts.length !== 2 || parts[0] !== WS_SUBPROTOCOL) return null;
+  const auth = parts[1];
+  if (auth === undefined || !auth.startsWith(WS_AUTH_PREFIX)) return null;
+  const token = auth.slice(WS_AUTH_PREFIX.length);
+  return /^[A-Za-z0-9_-]{16,256}$/.test(token) ? { token } : null;
+}
+
+/** Returns true when the request may proceed to its route. */
+export function passesGate(config: GateConfig, method: string, url: string, headers: IncomingHttpHeaders): boolean {
+  const path = url.split('?')[0] ?? url;
+  const secret = routeSecretFor(method, path);
+
+  // 1. Host: exactly our loopback name and port; anything else (rebinding, proxies, absent) is refused.
+  const host = single(headers.host);
+  const port = config.port();
+  if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return false;
+
+  // 2. Origin: absent (CLI) or exactly our extension. Browser-facing routes require it.
+  const origin = single(headers.origin);
+  if (origin === null) return false;
+  if (origin !== undefined && origin !== `chrome-extension://${config.extensionId}`) return false;
+  if (origin === undefined && (secret === 'ws' || secret === 'pairing')) return false;
+
+  // 3. Fetch metadata: a page on another localhost port says same-site; only none/same-origin pass.
+  const site = single(headers['sec-fetch-site']);
+  if (site === null) return false;
+  if (site !== undefined && site !== 'none' && site !== 'same-origin') return false;
+
+  // 4. The route's secret. /pair/claim carries its secret (the code) in the body, checked by the route.
+  if (secret === 'bearer') {
+    const auth = single(headers.authorization);
+    if (typeof auth !== 'string' || !auth.startsWith('Bearer ')) return false;
+    return secretEquals(auth.slice('Bearer '.length), config.daemonToken);
+  }
+  if (secret === 'ws') {
+    const parsed = parseWsProtocols(single(headers['sec-websocket-protocol']) ?? undefined);
+    const active = config.extensionToken();
+    if (!parsed || active === null) return false;
+    return secretEquals(parsed.token, active);
+  }
+  return true;
+}

@@ -1,0 +1,188 @@
+/**
+ * Daemon-owned element handles (el1, ln1, …): short-lived aliases for read → act workflows.
+ * A handle is scoped to {session, logical tab, page}; the page is identified by a navigation epoch the
+ * daemon keeps per raw tab plus the URL seen when the handle was minted. Bounds live in memory only:
+ * TTL 120 s, 200 handles per batch scope, 1000 in all (oldest batches evicted first). A fresh read
+ * replaces the previous batch of the same {session, tab, prefix}. A driver disconnect forgets the epochs
+ * of its tabs, so resolution fails closed (stale) until a navigation is observed again.
+ */
+import type { ElementHandle, ElementHandlePrefix, ElementTarget, ErrorCode, SessionId, TabHandle } from '@bproxy/protocol';
+
+export const HANDLE_TTL_MS = 120_000;
+export const HANDLE_SCOPE_CAP = 200;
+export const HANDLE_GLOBAL_CAP = 1000;
+
+const handleKey = (session: string, handle: string) => `${session}:${handle}`;
+
+interface HandleRecord {
+  handle: ElementHandle;
+  session: SessionId;
+  tab: TabHandle;
+  pageKey: string;
+  epoch: number;
+  url: string;
+  target: ElementTarget;
+  expiresAt: number;
+}
+
+interface Batch {
+  scope: string;
+  session: SessionId;
+  tab: TabHandle;
+  sourceAction: string;
+  handles: ElementHandle[];
+}
+
+export interface HandleEvents {
+  mint(e: { session: string; tab: string; sourceAction: string; count: number; firstHandle?: string; lastHandle?: string }): void;
+  resolve(e: { handle: string; session: string; tab: string; outcome: string }): void;
+  invalidate(e: { session?: string; tab?: string; cause: string; count: number }): void;
+}
+
+export type HandleResolution = { ok: true; target: ElementTarget } | { ok: false; code: ErrorCode; message: string };
+
+export class ElementHandles {
+  private readonly handles = new Map<string, HandleRecord>();
+  /** Batches in mint order: the first is the oldest, evicted first at the global cap. */
+  private readonly batches = new Map<string, Batch>();
+  private readonly counters = new Map<string, number>();
+  /** Page identity per raw tab: pageKey → {epoch, url}. */
+  private readonly pages = new Map<string, { epoch: number; url: string }>();
+
+  constructor(
+    private readonly monotonic: () => number,
+    private readonly events: HandleEvents,
+  ) {}
+
+  static pageKey(clientKey: string, rawTabId: number): string {
+    return `${clientKey}#${rawTabId}`;
+  }
+
+  get size(): number {
+    return this.handles.size;
+  }
+
+  /** A navigation (committed or history_state) was observed in a raw tab. */
+  onNavigation(pageKey: string, url: string): void {
+    const page = this.pages.get(pageKey);
+    this.pages.set(pageKey, { epoch: (page?.epoch ?? 0) + 1, url });
+  }
+
+  /** The driver knows the page as `url` right now (a read answered): learn it if epochs were forgotten. */
+  observePage(pageKey: string, url: string): void {
+    const page = this.pages.get(pageKey);
+    if (!page) this.pages.set(pageKey, { epoch: 1, url });
+    else if (page.url !== url) this.pages.set(pageKey, { epoch: page.epoch + 1, url });
+  }
+
+  /** Forget epochs of every tab of a driver (its connection dropped). */
+  forgetPages(clientKey: string): void {
+    for (const key of [...this.pages.keys()]) if (key.startsWith(`${clientKey}#`)) this.pages.delete(key);
+  }
+
+  mint(
+    scope: { session: SessionId; tab: TabHandle; pageKey: string },
+    sourceAction: string,
+    prefix: ElementHandlePrefix,
+    targets: ElementTarget[],
+  ): ElementHandle[] {
+    const scopeKey = `${scope.session}/${scope.tab}/${prefix}`;
+    this.dropBatch(scopeKey, 'replaced');
+    const page = this.pages.get(scope.pageKey);
+    const minted: ElementHandle[] = [];
+    if (!page) return minted;
+    const counterKey = `${scope.session}/${prefix}`;
+    let counter = this.counters.get(counterKey) ?? 0;
+    const expiresAt = this.monotonic() + HANDLE_TTL_MS;
+    for (const target of targets.slice(0, HANDLE_SCOPE_CAP)) {
+      const handle = `${prefix}${++counter}` as ElementHandle;
+      this.handles.set(handleKey(scope.session, handle), {
+        handle,
+        session: scope.session,
+        tab: scope.tab,
+        pageKey: scope.pageKey,
+        epoch: page.epoch,
+        url: page.url,
+        target,
+        expiresAt,
+      });
+      minted.push(handle);
+    }
+    this.counters.set(counterKey, counter);
+    this.batches.set(scopeKey, { scope: scopeKey, session: scope.session, tab: scope.tab, sourceAction, handles: minted });
+    this.enforceGlobalCap();
+    this.events.mint({
+      session: scope.session,
+      tab: scope.tab,
+      sourceAction,
+      count: minted.length,
+      firstHandle: minted[0],
+      lastHandle: minted[minted.length - 1],
+    });
+    return minted;
+  }
+
+  /** Resolves a handle for an action on `tab` (the tab the action will run in). */
+  resolve(session: SessionId, tab: TabHandle, handle: ElementHandle): HandleResolution {
+    const record = this.handles.get(handleKey(session, handle));
+    const outcome = (o: string) => this.events.resolve({ handle, session, tab, outcome: o });
+    if (!record || record.expiresAt <= this.monotonic()) {
+      if (record) this.removeHandle(record);
+      outcome('not_found');
+      return { ok: false, code: 'ELEMENT_HANDLE_NOT_FOUND', message: `${handle} is unknown, expired or was replaced by a newer read` };
+    }
+    if (record.tab !== tab) {
+      outcome('scope_mismatch');
+      return { ok: false, code: 'ELEMENT_HANDLE_SCOPE_MISMATCH', message: `${handle} belongs to tab ${record.tab}, not ${tab}` };
+    }
+    const page = this.pages.get(record.pageKey);
+    if (!page || page.epoch !== record.epoch || page.url !== record.url) {
+      outcome('stale');
+      return { ok: false, code: 'ELEMENT_HANDLE_STALE', message: `${handle} was read on a page that is no longer shown in ${tab}` };
+    }
+    outcome('ok');
+    return { ok: true, target: record.target };
+  }
+
+  invalidateTab(session: SessionId, tab: TabHandle, cause: string): void {
+    let count = 0;
+    for (const [key, batch] of [...this.batches]) {
+      if (batch.session === session && batch.tab === tab) count += this.dropBatch(key, null);
+    }
+    if (count > 0) this.events.invalidate({ session, tab, cause, count });
+  }
+
+  invalidateSession(session: SessionId, cause: string): void {
+    let count = 0;
+    for (const [key, batch] of [...this.batches]) if (batch.session === session) count += this.dropBatch(key, null);
+    for (const key of [...this.counters.keys()]) if (key.startsWith(`${session}/`)) this.counters.delete(key);
+    if (count > 0) this.events.invalidate({ session, cause, count });
+  }
+
+  forgetTabPage(pageKey: string): void {
+    this.pages.delete(pageKey);
+  }
+
+  private dropBatch(scopeKey: string, cause: string | null): number {
+    const batch = this.batches.get(scopeKey);
+    if (!batch) return 0;
+    this.batches.delete(scopeKey);
+    for (const h of batch.handles) this.handles.delete(handleKey(batch.session, h));
+    if (cause && batch.handles.length > 0) {
+      this.events.invalidate({ session: batch.session, tab: batch.tab, cause, count: batch.handles.length });
+    }
+    return batch.handles.length;
+  }
+
+  private removeHandle(record: HandleRecord): void {
+    this.handles.delete(handleKey(record.session, record.handle));
+  }
+
+  private enforceGlobalCap(): void {
+    while (this.handles.size > HANDLE_GLOBAL_CAP) {
+      const oldest = this.batches.keys().next();
+      if (oldest.done) return;
+      this.dropBatch(oldest.value, 'evicted');
+    }
+  }
+}

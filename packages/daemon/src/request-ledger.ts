@@ -1,0 +1,73 @@
+/**
+ * Idempotency by request id. While a request is in flight, the same id with the same payload joins it;
+ * after it completed, the recorded answer is returned again; the same id with another payload is
+ * refused. Completed answers are kept for 10 minutes, at most 10,000 of them.
+ */
+import type { BproxyRequest, BproxyResponse } from '@bproxy/protocol';
+
+interface LedgerEntry {
+  fingerprint: string;
+  answer: Promise<BproxyResponse>;
+  completedMono: number | null;
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'undefined';
+}
+
+/** The parts of a request that make it "the same request" (the deadline may differ on a retry). */
+export function fingerprint(request: BproxyRequest): string {
+  return canonical({ action: request.action, session: request.session ?? null, params: request.params });
+}
+
+export type LedgerLookup =
+  | { kind: 'new' }
+  | { kind: 'same'; answer: Promise<BproxyResponse> }
+  | { kind: 'conflict' };
+
+export class RequestLedger {
+  private readonly entries = new Map<string, LedgerEntry>();
+
+  constructor(
+    private readonly monotonic: () => number,
+    private readonly ttlMs = 10 * 60_000,
+    private readonly maxCompleted = 10_000,
+  ) {}
+
+  lookup(id: string, print: string): LedgerLookup {
+    this.prune();
+    const entry = this.entries.get(id);
+    if (!entry) return { kind: 'new' };
+    return entry.fingerprint === print ? { kind: 'same', answer: entry.answer } : { kind: 'conflict' };
+  }
+
+  record(id: string, print: string, answer: Promise<BproxyResponse>): void {
+    const entry: LedgerEntry = { fingerprint: print, answer, completedMono: null };
+    this.entries.set(id, entry);
+    void answer.then(() => {
+      entry.completedMono = this.monotonic();
+    });
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private prune(): void {
+    const cutoff = this.monotonic() - this.ttlMs;
+    let completed = 0;
+    for (const e of this.entries.values()) if (e.completedMono !== null) completed++;
+    // Map iteration is insertion order: the oldest entries come first.
+    for (const [id, e] of this.entries) {
+      if (e.completedMono === null) continue;
+      if (e.completedMono > cutoff && completed <= this.maxCompleted) break;
+      this.entries.delete(id);
+      completed--;
+    }
+  }
+}

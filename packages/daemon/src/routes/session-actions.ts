@@ -1,0 +1,73 @@
+/** Daemon-local session.* actions and tab.list: they need no browser and no bound tab. */
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ActionParams, PacingMode, SessionId, TabHandle } from '@bproxy/protocol';
+import type { DriverOutcome } from '../pending';
+import type { SessionRecord } from '../sessions';
+import { closeTab } from './tab-actions';
+import { fail } from './responses';
+import type { CommandContext, CommandRouteDeps } from './types';
+
+export function createSession(deps: CommandRouteDeps, params: { label?: string; pacing?: PacingMode }): SessionRecord {
+  const session = deps.sessions.create({
+    ...params,
+    now: deps.clock.now(),
+    tmpDirFor: (id: SessionId) => join(deps.tmpRoot, id),
+  });
+  try {
+    mkdirSync(session.tmpDir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    deps.logger.warn({ event: 'tmpdir_failed', session: session.id, err: String(err) });
+  }
+  return session;
+}
+
+export function sessionCreate(deps: CommandRouteDeps, params: ActionParams<'session.create'>): DriverOutcome {
+  const session = createSession(deps, params);
+  return { ok: true, data: { ...deps.sessions.info(session), tmpDir: session.tmpDir } };
+}
+
+export function sessionList(deps: CommandRouteDeps): DriverOutcome {
+  return { ok: true, data: { sessions: deps.sessions.all().map((s) => deps.sessions.info(s)) } };
+}
+
+export function sessionBind(deps: CommandRouteDeps, session: SessionRecord, params: ActionParams<'session.bind'>): DriverOutcome {
+  if (params.tab !== undefined) {
+    const lookup = deps.sessions.lookupTab(session, params.tab as TabHandle);
+    if (!lookup.ok) return fail(lookup.code, `tab ${params.tab} is not a tab of session ${session.id}`);
+    deps.sessions.bind(session, lookup.tab.handle);
+  }
+  if (params.pacing !== undefined && params.pacing !== session.pacing) {
+    session.pacing = params.pacing;
+    deps.logger.info({ event: 'pacing_config', session: session.id, mode: params.pacing });
+  }
+  return { ok: true, data: deps.sessions.info(session) };
+}
+
+export function sessionUnbind(deps: CommandRouteDeps, session: SessionRecord): DriverOutcome {
+  deps.sessions.unbind(session);
+  return { ok: true, data: deps.sessions.info(session) };
+}
+
+export function sessionResume(deps: CommandRouteDeps, session: SessionRecord): DriverOutcome {
+  deps.sessions.resume(session);
+  return { ok: true, data: deps.sessions.info(session) };
+}
+
+/** Closes every tab the session owns (best effort: a gone browser does not block the close), then forgets it. */
+export async function sessionClose(deps: CommandRouteDeps, ctx: CommandContext, session: SessionRecord): Promise<DriverOutcome> {
+  const closedTabs: TabHandle[] = [];
+  for (const tab of [...session.tabs.values()]) {
+    await closeTab(deps, ctx, session, tab);
+    closedTabs.push(tab.handle);
+  }
+  deps.handles.invalidateSession(session.id, 'session_closed');
+  deps.sessions.delete(session);
+  rmSync(session.tmpDir, { recursive: true, force: true });
+  return { ok: true, data: { session: session.id, closedTabs } };
+}
+
+export function tabList(deps: CommandRouteDeps, session: SessionRecord): DriverOutcome {
+  const tabs = [...session.tabs.values()].map((t) => deps.sessions.tabInfo(t, deps.clients.get(t.clientKey)?.name ?? 'gone'));
+  return { ok: true, data: { tabs } };
+}

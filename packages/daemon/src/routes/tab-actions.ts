@@ -1,0 +1,84 @@
+/** tab.open (choosing a browser, auto-creating a session), and the closes behind tab.close / session.close. */
+import type { ActionParams, DriverTab, RequestId } from '@bproxy/protocol';
+import type { ClientRecord } from '../clients';
+import { forward } from '../dispatch';
+import { ElementHandles } from '../element-handles';
+import type { DriverOutcome } from '../pending';
+import type { SessionRecord, TabRecord } from '../sessions';
+import { fail } from './responses';
+import { createSession } from './session-actions';
+import type { CommandContext, CommandRouteDeps } from './types';
+
+/** --browser NAME, else the most recent extension, else a connected CDP browser, else launch the default one. */
+async function chooseClient(deps: CommandRouteDeps, name: string | undefined): Promise<ClientRecord | DriverOutcome> {
+  if (name !== undefined) {
+    const known = deps.clients.byName(name);
+    if (known && (known.transport || deps.clients.inGrace(known, deps.graceMs))) return known;
+    if (deps.launchers.has(name)) return (await launch(deps, name)) ?? fail('BROWSER_DISCONNECTED', `browser "${name}" failed to start`);
+    return fail('BROWSER_NOT_FOUND', `no browser named "${name}" (connected: ${deps.clients.connected().map((c) => c.name).join(', ') || 'none'})`);
+  }
+  const picked = deps.clients.pickDefault();
+  if (picked) return picked;
+  if (deps.launchers.names().length > 0) {
+    return (await launch(deps)) ?? fail('NO_EXTENSION', 'the default browser failed to start');
+  }
+  return fail('NO_EXTENSION', 'no browser is connected: pair the extension or start the daemon with a browser');
+}
+
+async function launch(deps: CommandRouteDeps, name?: string): Promise<ClientRecord | null> {
+  try {
+    return await deps.launchers.ensure(name);
+  } catch (err) {
+    deps.logger.warn({ event: 'browser_launch_failed', err: String(err) });
+    return null;
+  }
+}
+
+export async function tabOpen(
+  deps: CommandRouteDeps,
+  ctx: CommandContext,
+  session: SessionRecord | null,
+  params: ActionParams<'tab.open'>,
+): Promise<DriverOutcome> {
+  const chosen = await chooseClient(deps, params.browser);
+  if ('ok' in chosen) return chosen;
+  if (session?.paused) {
+    return fail('HUMAN_REQUIRED', `session ${session.id} is paused: ${session.pauseReason ?? ''}`, { reason: session.pauseReason ?? '' });
+  }
+  const forwardedParams: Record<string, unknown> = { url: params.url ?? 'about:blank' };
+  if (params.active !== undefined) forwardedParams.active = params.active;
+  const outcome = await forward(deps, ctx, session, () => ({ client: chosen }), forwardedParams);
+  if (!outcome.ok) return outcome;
+  const opened = outcome.data as DriverTab;
+  const owner = session ?? createSession(deps, {});
+  const tab = deps.sessions.addTab(owner, {
+    clientKey: chosen.key,
+    rawTabId: opened.tabId,
+    url: opened.url,
+    title: opened.title,
+    pinned: opened.pinned ?? false,
+  });
+  deps.sessions.bind(owner, tab.handle);
+  deps.handles.observePage(ElementHandles.pageKey(chosen.key, opened.tabId), opened.url);
+  return { ok: true, data: deps.sessions.tabInfo(tab, chosen.name) };
+}
+
+/** Closes one tab in its browser (best effort) and forgets it; used by session.close. */
+export async function closeTab(deps: CommandRouteDeps, ctx: CommandContext, session: SessionRecord, tab: TabRecord): Promise<void> {
+  const client = deps.clients.get(tab.clientKey);
+  if (client?.transport) {
+    const sub: CommandContext = {
+      deadlineMono: ctx.deadlineMono,
+      request: { ...ctx.request, id: `${ctx.request.id}.close.${tab.handle}` as RequestId, action: 'tab.close', params: {} },
+    };
+    const outcome = await forward(deps, sub, null, () => ({ client, tab }), {});
+    if (!outcome.ok) deps.logger.warn({ id: sub.request.id, event: 'tab_close_failed', error_code: outcome.error.code });
+  }
+  forgetTab(deps, session, tab, 'tab_closed');
+}
+
+export function forgetTab(deps: CommandRouteDeps, session: SessionRecord, tab: TabRecord, cause: string): void {
+  deps.handles.invalidateTab(session.id, tab.handle, cause);
+  deps.handles.forgetTabPage(ElementHandles.pageKey(tab.clientKey, tab.rawTabId));
+  deps.sessions.removeTab(tab);
+}

@@ -1,0 +1,38 @@
+/** What every command handler gets: the object graph built once by buildServer. */
+import type { BproxyRequest } from '@bproxy/protocol';
+import type { ClientRegistry } from '../clients';
+import type { Clock } from '../clock';
+import type { DriverConnections } from '../drivers';
+import type { ElementHandles } from '../element-handles';
+import type { Launchers } from '../launchers';
+import type { Logger } from '../logger';
+import type { PendingRequests } from '../pending';
+import type { SessionRegistry } from '../sessions';
+import type { TabQueues } from '../tab-queues';
+import type { TraceRing } from '../traces';
+
+export interface CommandRouteDeps {
+  sessions: SessionRegistry;
+  clients: ClientRegistry;
+  drivers: DriverConnections;
+  pending: PendingRequests;
+  queues: TabQueues;
+  handles: ElementHandles;
+  launchers: Launchers;
+  traces: TraceRing;
+  logger: Logger;
+  clock: Clock;
+  random: () => number;
+  graceMs: number;
+  tmpRoot: string;
+  startedMono: number;
+  port(): number;
+  paired(): boolean;
+}
+
+/** One request on its way through the daemon. */
+export interface CommandContext {
+  request: BproxyRequest;
+  /** The request's deadline on the monotonic clock. */
+  deadlineMono: number;
+}

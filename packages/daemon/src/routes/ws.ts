@@ -1,0 +1,81 @@
+/**
+ * GET /ws — driver connections from extensions. The gate already checked Host, Origin and the token in
+ * Sec-WebSocket-Protocol during the upgrade; only `bproxy.v1` is echoed back. The socket becomes a
+ * DriverTransport handed to DriverConnections synchronously (before any await), with a transport
+ * heartbeat that terminates sockets whose peer stopped answering and a guard against slow consumers.
+ */
+import { WS_CLOSE, type DaemonMessage, type DriverMessage } from '@bproxy/protocol';
+import type { FastifyInstance } from 'fastify';
+import type { WebSocket } from 'ws';
+import type { DriverConnections } from '../drivers';
+import type { DriverTransport } from '../server-options';
+
+/** A peer that lets this much pile up unread is not consuming: drop it rather than grow without bound. */
+const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
+
+const CLOSE_CODES: Record<string, number> = {
+  protocol_mismatch: WS_CLOSE.protocolMismatch,
+  bad_message: WS_CLOSE.badMessage,
+  hello_timeout: WS_CLOSE.helloTimeout,
+  token_revoked: WS_CLOSE.tokenRevoked,
+  shutting_down: WS_CLOSE.shuttingDown,
+  replaced: WS_CLOSE.replaced,
+};
+
+export function wsTransport(socket: WebSocket, heartbeatMs: number): DriverTransport {
+  let alive = true;
+  const transport: DriverTransport = {
+    send(message: DaemonMessage) {
+      if (socket.readyState !== socket.OPEN) return;
+      if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+        socket.terminate();
+        return;
+      }
+      socket.send(JSON.stringify(message));
+    },
+    close(reason = 'closed') {
+      if (socket.readyState === socket.CLOSED) return;
+      socket.close(CLOSE_CODES[reason] ?? 1000, reason.slice(0, 100));
+    },
+  };
+  socket.on('message', (data, isBinary) => {
+    alive = true;
+    if (isBinary) return transport.close('bad_message');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(data.toString());
+    } catch {
+      parsed = { type: 'unparsable' };
+    }
+    transport.onmessage?.(parsed as DriverMessage);
+  });
+  socket.on('pong', () => {
+    alive = true;
+  });
+  const heartbeat = setInterval(() => {
+    if (!alive) return socket.terminate();
+    alive = false;
+    socket.ping();
+  }, heartbeatMs);
+  heartbeat.unref();
+  socket.on('error', () => socket.terminate());
+  socket.on('close', (code) => {
+    clearInterval(heartbeat);
+    transport.onclose?.(`ws_close_${code}`);
+  });
+  return transport;
+}
+
+export function registerWsRoute(
+  app: FastifyInstance,
+  drivers: DriverConnections,
+  sockets: Set<DriverTransport>,
+  heartbeatMs: number,
+): void {
+  app.get('/ws', { websocket: true }, (socket, req) => {
+    const transport = wsTransport(socket, heartbeatMs);
+    sockets.add(transport);
+    socket.on('close', () => sockets.delete(transport));
+    void drivers.accept(transport, { remote: req.socket.remoteAddress ?? 'unknown' });
+  });
+}

@@ -1,0 +1,170 @@
+/**
+ * The session registry: the only place session state lives (created → bound ⇄ paused, closed from
+ * any state), each session's tabs under logical handles t1, t2, … and the raw browser tab behind each.
+ * Raw tab ids stay in here; everything handed out is built by `info()` / `tabInfo()`.
+ */
+import type { PacingMode, SessionId, SessionInfo, TabHandle, TabInfo } from '@bproxy/protocol';
+import { SessionIdentifiers, tabHandle } from './session-identifiers';
+
+export interface TabRecord {
+  handle: TabHandle;
+  session: SessionId;
+  /** The browser client (driver instance) that owns the raw tab. */
+  clientKey: string;
+  rawTabId: number;
+  url: string;
+  title: string;
+  pinned: boolean;
+}
+
+export interface SessionRecord {
+  id: SessionId;
+  label?: string;
+  pacing: PacingMode;
+  paused: boolean;
+  pauseReason?: string;
+  bound: TabHandle | null;
+  tabs: Map<TabHandle, TabRecord>;
+  nextTabOrdinal: number;
+  createdAt: number;
+  tmpDir: string;
+  /** Monotonic time of the last paced action, the pacing engine's reference point. */
+  lastPacedAt: number | null;
+}
+
+export type TabLookup =
+  | { ok: true; tab: TabRecord }
+  | { ok: false; code: 'TAB_HANDLE_NOT_FOUND' | 'TAB_NOT_IN_SESSION' | 'TAB_NOT_FOUND' };
+
+const rawKey = (clientKey: string, rawTabId: number) => `${clientKey}#${rawTabId}`;
+
+export class SessionRegistry {
+  private readonly sessions = new Map<SessionId, SessionRecord>();
+  private readonly byRawTab = new Map<string, TabRecord>();
+  private readonly ids = new SessionIdentifiers();
+
+  constructor(private readonly defaultPacing: PacingMode) {}
+
+  create(opts: { label?: string; pacing?: PacingMode; now: number; tmpDirFor: (id: SessionId) => string }): SessionRecord {
+    const id = this.ids.next();
+    const record: SessionRecord = {
+      id,
+      pacing: opts.pacing ?? this.defaultPacing,
+      paused: false,
+      bound: null,
+      tabs: new Map(),
+      nextTabOrdinal: 1,
+      createdAt: opts.now,
+      tmpDir: opts.tmpDirFor(id),
+      lastPacedAt: null,
+    };
+    if (opts.label !== undefined) record.label = opts.label;
+    this.sessions.set(id, record);
+    return record;
+  }
+
+  get(id: SessionId): SessionRecord | undefined {
+    return this.sessions.get(id);
+  }
+
+  all(): SessionRecord[] {
+    return [...this.sessions.values()];
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  addTab(session: SessionRecord, tab: { clientKey: string; rawTabId: number; url: string; title: string; pinned: boolean }): TabRecord {
+    const handle = tabHandle(session.nextTabOrdinal++);
+    const record: TabRecord = { handle, session: session.id, ...tab };
+    session.tabs.set(handle, record);
+    this.byRawTab.set(rawKey(tab.clientKey, tab.rawTabId), record);
+    return record;
+  }
+
+  /** Resolves a logical handle for a session, telling "nowhere" from "another session's". */
+  lookupTab(session: SessionRecord, handle: TabHandle): TabLookup {
+    const tab = session.tabs.get(handle);
+    if (tab) return { ok: true, tab };
+    for (const other of this.sessions.values()) {
+      if (other.tabs.has(handle)) return { ok: false, code: 'TAB_NOT_IN_SESSION' };
+    }
+    return { ok: false, code: 'TAB_HANDLE_NOT_FOUND' };
+  }
+
+  boundTab(session: SessionRecord): TabRecord | undefined {
+    return session.bound === null ? undefined : session.tabs.get(session.bound);
+  }
+
+  byRaw(clientKey: string, rawTabId: number): TabRecord | undefined {
+    return this.byRawTab.get(rawKey(clientKey, rawTabId));
+  }
+
+  /** A tab is gone (closed by us, by the user, or with its browser). Unbinds it if it was bound. */
+  removeTab(tab: TabRecord): void {
+    const session = this.sessions.get(tab.session);
+    this.byRawTab.delete(rawKey(tab.clientKey, tab.rawTabId));
+    if (!session) return;
+    session.tabs.delete(tab.handle);
+    if (session.bound === tab.handle) session.bound = null;
+  }
+
+  bind(session: SessionRecord, handle: TabHandle): void {
+    session.bound = handle;
+  }
+
+  /** session.unbind: back to created, clearing a pause too (per the state diagram). */
+  unbind(session: SessionRecord): void {
+    session.bound = null;
+    session.paused = false;
+    delete session.pauseReason;
+  }
+
+  pause(session: SessionRecord, reason: string): void {
+    session.paused = true;
+    session.pauseReason = reason;
+  }
+
+  resume(session: SessionRecord): void {
+    session.paused = false;
+    delete session.pauseReason;
+  }
+
+  delete(session: SessionRecord): void {
+    for (const tab of session.tabs.values()) this.byRawTab.delete(rawKey(tab.clientKey, tab.rawTabId));
+    this.sessions.delete(session.id);
+  }
+
+  tabsOfClient(clientKey: string): TabRecord[] {
+    return [...this.byRawTab.values()].filter((t) => t.clientKey === clientKey);
+  }
+
+  info(session: SessionRecord): SessionInfo {
+    const info: SessionInfo = {
+      session: session.id,
+      state: session.paused ? 'paused' : session.bound !== null ? 'bound' : 'created',
+      tab: session.bound,
+      tabs: [...session.tabs.keys()],
+      pacing: session.pacing,
+      paused: session.paused,
+      createdAt: session.createdAt,
+    };
+    if (session.label !== undefined) info.label = session.label;
+    if (session.pauseReason !== undefined) info.pauseReason = session.pauseReason;
+    return info;
+  }
+
+  tabInfo(tab: TabRecord, browserName: string): TabInfo {
+    const session = this.sessions.get(tab.session);
+    return {
+      tab: tab.handle,
+      session: tab.session,
+      url: tab.url,
+      title: tab.title,
+      pinned: tab.pinned,
+      bound: session?.bound === tab.handle,
+      browser: browserName,
+    };
+  }
+}
