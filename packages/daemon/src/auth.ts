@@ -49,9 +49,30 @@ export function parseWsProtocols(header: string | undefined): { token: string } 
   return /^[A-Za-z0-9_-]{16,256}$/.test(token) ? { token } : null;
 }
 
+const SINGLE_VALUED = new Set(['host', 'origin', 'sec-fetch-site', 'authorization', 'sec-websocket-protocol']);
+
+/** Node keeps the first of some repeated headers and drops the rest; a repeat is never legitimate here. */
+function hasRepeatedGateHeader(rawHeaders: readonly string[]): boolean {
+  const seen = new Set<string>();
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]?.toLowerCase() ?? '';
+    if (!SINGLE_VALUED.has(name)) continue;
+    if (seen.has(name)) return true;
+    seen.add(name);
+  }
+  return false;
+}
+
 /** Returns true when the request may proceed to its route. */
-export function passesGate(config: GateConfig, method: string, url: string, headers: IncomingHttpHeaders): boolean {
+export function passesGate(
+  config: GateConfig,
+  method: string,
+  url: string,
+  headers: IncomingHttpHeaders,
+  rawHeaders: readonly string[] = [],
+): boolean {
   const path = url.split('?')[0] ?? url;
+  if (hasRepeatedGateHeader(rawHeaders)) return false;
   const secret = routeSecretFor(method, path);
 
   // 1. Host: exactly our loopback name and port; anything else (rebinding, proxies, absent) is refused.

@@ -113,7 +113,14 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
     onConstructorPoisoning: 'error',
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
+    // After the drain, shutdown closes every socket instead of waiting on idle keep-alives.
+    forceCloseConnections: true,
+    // Let a request without Host reach the gate, which refuses it with the same bare 401 as any other.
+    http: { requireHostHeader: false },
   });
+  // Only application/json bodies are commands; Fastify's default text/plain parser would let a
+  // CORS-simple request body through to validation.
+  app.removeContentTypeParser('text/plain');
 
   app.addHook('onRequest', async (req, reply) => {
     const allowed = passesGate(
@@ -126,15 +133,27 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
       req.method,
       req.url,
       req.headers,
+      req.raw.rawHeaders,
     );
-    if (!allowed) {
-      reply.header('connection', 'close');
-      return reply.code(401).send(errorResponse(null, makeError('UNAUTHORIZED', 'unauthorized')));
+    const refusal = !allowed
+      ? { status: 401, body: errorResponse(null, makeError('UNAUTHORIZED', 'unauthorized')) }
+      : shuttingDown
+        ? { status: 503, body: errorResponse(null, makeError('SHUTTING_DOWN', 'the daemon is stopping')) }
+        : null;
+    if (!refusal) return;
+    if (req.headers.upgrade !== undefined) {
+      // A refused upgrade gets a plain HTTP answer on the raw socket, which is then closed: the
+      // upgrade path would otherwise leave the socket open.
+      reply.hijack();
+      const body = JSON.stringify(refusal.body);
+      const reason = refusal.status === 401 ? 'Unauthorized' : 'Service Unavailable';
+      req.raw.socket.end(
+        `HTTP/1.1 ${refusal.status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
+      return;
     }
-    if (shuttingDown) {
-      reply.header('connection', 'close');
-      return reply.code(503).send(errorResponse(null, makeError('SHUTTING_DOWN', 'the daemon is stopping')));
-    }
+    reply.header('connection', 'close');
+    return reply.code(refusal.status).send(refusal.body);
   });
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
