@@ -25,7 +25,10 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['node:*', '@bproxy/*', 'fastify*', 'ws'], message: 'the protocol package imports zod only' }] },
+        {
+          paths: [{ name: 'ws', message: 'the protocol package imports zod only' }],
+          patterns: [{ group: ['node:*', '@bproxy/*', 'fastify*'], message: 'the protocol package imports zod only' }],
+        },
       ],
     },
   },

@@ -32,6 +32,7 @@ export type LedgerLookup =
 
 export class RequestLedger {
   private readonly entries = new Map<string, LedgerEntry>();
+  private completed = 0;
 
   constructor(
     private readonly monotonic: () => number,
@@ -51,6 +52,7 @@ export class RequestLedger {
     this.entries.set(id, entry);
     void answer.then(() => {
       entry.completedMono = this.monotonic();
+      this.completed++;
     });
   }
 
@@ -60,14 +62,12 @@ export class RequestLedger {
 
   private prune(): void {
     const cutoff = this.monotonic() - this.ttlMs;
-    let completed = 0;
-    for (const e of this.entries.values()) if (e.completedMono !== null) completed++;
-    // Map iteration is insertion order: the oldest entries come first.
+    // Map iteration is insertion order: the oldest entries come first, so stop at the first keeper.
     for (const [id, e] of this.entries) {
       if (e.completedMono === null) continue;
-      if (e.completedMono > cutoff && completed <= this.maxCompleted) break;
+      if (e.completedMono > cutoff && this.completed <= this.maxCompleted) break;
       this.entries.delete(id);
-      completed--;
+      this.completed--;
     }
   }
 }
