@@ -64,7 +64,7 @@ export class DailyFileDestination {
 
   private open(day: string): void {
     this.day = day;
-    this.closeStream();
+    void this.closeStream();
     try {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       const stream = new SonicBoom({ dest: this.pathFor(day), mkdir: true, sync: false, mode: 0o600 });
@@ -87,20 +87,24 @@ export class DailyFileDestination {
     }
   }
 
-  end(): void {
-    this.flushSync();
-    this.closeStream();
+  /** Flushes and closes the current file; resolves once it is closed. */
+  end(): Promise<void> {
+    return this.closeStream();
   }
 
-  private closeStream(): void {
+  private closeStream(): Promise<void> {
     const s = this.stream;
     this.stream = null;
-    if (!s) return;
-    try {
-      s.end();
-    } catch {
-      // already broken
-    }
+    if (!s) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      s.once('close', () => resolve());
+      s.once('error', () => resolve());
+      try {
+        s.end();
+      } catch {
+        resolve();
+      }
+    });
   }
 }
 
