@@ -16,7 +16,10 @@ export default tseslint.config(
     // The wire contract runs in a service worker too: no Node built-ins.
     files: ['packages/protocol/**/*.ts', 'packages/page/src/**/*.ts', 'packages/extension/src/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*'], message: 'no Node built-ins in browser code' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['node:*'], message: 'no Node built-ins in browser code' }] },
+      ],
     },
   },
   {
@@ -27,7 +30,9 @@ export default tseslint.config(
         'error',
         {
           paths: [{ name: 'ws', message: 'the protocol package imports zod only' }],
-          patterns: [{ group: ['node:*', '@bproxy/*', 'fastify*'], message: 'the protocol package imports zod only' }],
+          patterns: [
+            { group: ['node:*', '@bproxy/*', 'fastify*'], message: 'the protocol package imports zod only' },
+          ],
         },
       ],
     },

@@ -42,7 +42,13 @@ ws.on('message', (raw) => {
   ws.send(JSON.stringify({ type: 'response', id: r.id, ok: true, data }));
 });
 ws.on('open', () =>
-  ws.send(JSON.stringify({ type: 'hello', protocolVersion: PROTOCOL_VERSION, client: { instanceId: 'benchfake01', kind: 'extension', name: 'fake' } })),
+  ws.send(
+    JSON.stringify({
+      type: 'hello',
+      protocolVersion: PROTOCOL_VERSION,
+      client: { instanceId: 'benchfake01', kind: 'extension', name: 'fake' },
+    }),
+  ),
 );
 process.on('message', (m: { type: string }) => {
   if (m.type === 'rss') {

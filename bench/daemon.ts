@@ -17,10 +17,15 @@ await esbuild.build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+  },
   logLevel: 'error',
 });
-const child: ChildProcess = fork(childBundle, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=.tmp/prof'] : [] });
+const child: ChildProcess = fork(childBundle, {
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  execArgv: process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=.tmp/prof'] : [],
+});
 const ready = await new Promise<{ port: number; token: string }>((resolve) =>
   child.on('message', (m: { type: string; port: number; token: string }) => m.type === 'ready' && resolve(m)),
 );
@@ -63,7 +68,8 @@ function rss(): Promise<{ rss: number; heapUsed: number }> {
     child.send({ type: 'rss' });
   });
 }
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
 const idle = await rss();

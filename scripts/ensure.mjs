@@ -30,10 +30,13 @@ export function ensureChromium() {
   if (found) return found;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (isRoot && existsSync('/usr/bin/apt-get')) {
-    console.error('[bproxy] no Chromium found: installing Debian\'s chromium (apt-get)…');
+    console.error("[bproxy] no Chromium found: installing Debian's chromium (apt-get)…");
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     spawnSync('apt-get', ['update'], { stdio: 'inherit', env });
-    const r = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });
+    const r = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], {
+      stdio: 'inherit',
+      env,
+    });
     if (r.status === 0 && existsSync(CANDIDATES[0])) return CANDIDATES[0];
   }
   throw new Error(

@@ -49,7 +49,13 @@ export function parseWsProtocols(header: string | undefined): { token: string } 
   return /^[A-Za-z0-9_-]{16,256}$/.test(token) ? { token } : null;
 }
 
-const SINGLE_VALUED = new Set(['host', 'origin', 'sec-fetch-site', 'authorization', 'sec-websocket-protocol']);
+const SINGLE_VALUED = new Set([
+  'host',
+  'origin',
+  'sec-fetch-site',
+  'authorization',
+  'sec-websocket-protocol',
+]);
 
 /** Node keeps the first of some repeated headers and drops the rest; a repeat is never legitimate here. */
 function hasRepeatedGateHeader(rawHeaders: readonly string[]): boolean {

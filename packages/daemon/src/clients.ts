@@ -97,7 +97,11 @@ export class ClientRegistry {
   }
 
   inGrace(record: ClientRecord, graceMs: number): boolean {
-    return record.transport === null && record.disconnectedMono !== null && this.clock.monotonic() - record.disconnectedMono < graceMs;
+    return (
+      record.transport === null &&
+      record.disconnectedMono !== null &&
+      this.clock.monotonic() - record.disconnectedMono < graceMs
+    );
   }
 
   send(record: ClientRecord, request: BproxyForwardedRequest): boolean {

@@ -41,13 +41,20 @@ function resolveTargets(
 }
 
 /** Waits for the session's pacing slot. Returns a TIMEOUT outcome when the slot is past the deadline. */
-async function pace(deps: CommandRouteDeps, ctx: CommandContext, session: SessionRecord): Promise<DriverOutcome | null> {
+async function pace(
+  deps: CommandRouteDeps,
+  ctx: CommandContext,
+  session: SessionRecord,
+): Promise<DriverOutcome | null> {
   const category = actionDef(ctx.request.action).pacing;
   if (!category) return null;
   const now = deps.clock.monotonic();
   const delay = reserveSlot(session, category, now, ctx.deadlineMono, deps.random);
   if (delay === null) {
-    return fail('TIMEOUT', `pacing (${session.pacing}) would delay this ${category} action past its deadline`);
+    return fail(
+      'TIMEOUT',
+      `pacing (${session.pacing}) would delay this ${category} action past its deadline`,
+    );
   }
   if (delay > 0) {
     deps.logger.info({ id: ctx.request.id, event: 'pacing_wait', delay_ms: delay });
@@ -81,8 +88,12 @@ export async function forward(
     }
     const first = resolveTarget();
     if ('ok' in first) return first;
-    const queueKey = first.tab ? `${first.tab.clientKey}#${first.tab.rawTabId}` : `client:${first.client.key}:${ctx.request.id}`;
-    const outcome = await deps.queues.run(queueKey, () => sendAtTurn(deps, ctx, session, resolveTarget, params));
+    const queueKey = first.tab
+      ? `${first.tab.clientKey}#${first.tab.rawTabId}`
+      : `client:${first.client.key}:${ctx.request.id}`;
+    const outcome = await deps.queues.run(queueKey, () =>
+      sendAtTurn(deps, ctx, session, resolveTarget, params),
+    );
     return validateOutcome(ctx.request.action, outcome);
   } finally {
     deps.pending.release();
@@ -97,11 +108,16 @@ async function sendAtTurn(
   params: Record<string, unknown>,
 ): Promise<DriverOutcome> {
   if (deps.clock.monotonic() >= ctx.deadlineMono) {
-    return fail('TIMEOUT', 'the deadline passed while waiting for earlier commands on this tab; it was not sent');
+    return fail(
+      'TIMEOUT',
+      'the deadline passed while waiting for earlier commands on this tab; it was not sent',
+    );
   }
   // State may have changed while this request waited (a pause, a close, a navigation).
   if (session && session.paused) {
-    return fail('HUMAN_REQUIRED', `session ${session.id} is paused: ${session.pauseReason ?? ''}`, { reason: session.pauseReason ?? '' });
+    return fail('HUMAN_REQUIRED', `session ${session.id} is paused: ${session.pauseReason ?? ''}`, {
+      reason: session.pauseReason ?? '',
+    });
   }
   const target = resolveTarget();
   if ('ok' in target) return target;
@@ -119,7 +135,12 @@ async function sendAtTurn(
   const request: BproxyForwardedRequest = { ...rest, params: forwardedParams };
   if (session) request.session = session.id;
   if (target.tab) request.target = { tabId: target.tab.rawTabId };
-  deps.logger.info({ id: request.id, event: 'forwarded', ws_client: client.label, tab: target.tab?.rawTabId });
+  deps.logger.info({
+    id: request.id,
+    event: 'forwarded',
+    ws_client: client.label,
+    tab: target.tab?.rawTabId,
+  });
   return deps.pending.send(client.key, request, ctx.deadlineMono, () => deps.clients.send(client, request));
 }
 

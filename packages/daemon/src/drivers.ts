@@ -50,7 +50,10 @@ export class DriverConnections {
    * Takes a new driver transport. Resolves with its client record after a valid hello, or null if the
    * connection closed or failed the handshake first.
    */
-  accept(transport: DriverTransport, meta: { remote: string; launcher?: string }): Promise<ClientRecord | null> {
+  accept(
+    transport: DriverTransport,
+    meta: { remote: string; launcher?: string },
+  ): Promise<ClientRecord | null> {
     const { deps } = this;
     this.open.add(transport);
     let record: ClientRecord | null = null;
@@ -69,18 +72,34 @@ export class DriverConnections {
             // An answer we cannot read still settles its request, as a driver error rather than a timeout.
             deps.pending.resolve(record.key, id, {
               ok: false,
-              error: makeError('DRIVER_ERROR', `answer outside the protocol: ${formatIssues(parsed.error, raw)}`),
+              error: makeError(
+                'DRIVER_ERROR',
+                `answer outside the protocol: ${formatIssues(parsed.error, raw)}`,
+              ),
             });
             return;
           }
-          deps.logger.warn({ event: 'ws_bad_message', ws_client: record?.label, issues: formatIssues(parsed.error, raw) });
-          transport.send({ type: 'error', error: makeError('BAD_REQUEST', `message outside the protocol: ${formatIssues(parsed.error, raw)}`) });
+          deps.logger.warn({
+            event: 'ws_bad_message',
+            ws_client: record?.label,
+            issues: formatIssues(parsed.error, raw),
+          });
+          transport.send({
+            type: 'error',
+            error: makeError(
+              'BAD_REQUEST',
+              `message outside the protocol: ${formatIssues(parsed.error, raw)}`,
+            ),
+          });
           return;
         }
         const msg = parsed.data;
         if (!record) {
           if (msg.type !== 'hello') {
-            transport.send({ type: 'error', error: makeError('BAD_REQUEST', 'expected a hello message first') });
+            transport.send({
+              type: 'error',
+              error: makeError('BAD_REQUEST', 'expected a hello message first'),
+            });
             transport.close('bad_message');
             return;
           }
@@ -107,12 +126,19 @@ export class DriverConnections {
     this.graceTimers.clear();
   }
 
-  private handshake(transport: DriverTransport, hello: HelloMessage, meta: { remote: string; launcher?: string }): ClientRecord | null {
+  private handshake(
+    transport: DriverTransport,
+    hello: HelloMessage,
+    meta: { remote: string; launcher?: string },
+  ): ClientRecord | null {
     const { deps } = this;
     if (hello.protocolVersion !== PROTOCOL_VERSION) {
       transport.send({
         type: 'error',
-        error: makeError('PROTOCOL_MISMATCH', `this daemon speaks protocol ${PROTOCOL_VERSION}, the driver ${hello.protocolVersion}`),
+        error: makeError(
+          'PROTOCOL_MISMATCH',
+          `this daemon speaks protocol ${PROTOCOL_VERSION}, the driver ${hello.protocolVersion}`,
+        ),
       });
       transport.close('protocol_mismatch');
       return null;
@@ -123,7 +149,13 @@ export class DriverConnections {
     this.graceTimers.delete(record.key);
     if (displaced && displaced !== transport) displaced.close('replaced');
     transport.send({ type: 'welcome', protocolVersion: PROTOCOL_VERSION, clientName: record.name });
-    deps.logger.info({ event: 'ws_connect', ws_client: record.label, name: record.name, kind: record.kind, remote: meta.remote });
+    deps.logger.info({
+      event: 'ws_connect',
+      ws_client: record.label,
+      name: record.name,
+      kind: record.kind,
+      remote: meta.remote,
+    });
     deps.pending.replay(record.key, (request) => {
       deps.logger.info({ event: 'replay', id: request.id, ws_client: record.label });
       transport.send({ type: 'request', request });
@@ -158,7 +190,9 @@ export class DriverConnections {
         return;
       }
       case 'response': {
-        const outcome = msg.ok ? { ok: true as const, data: msg.data } : { ok: false as const, error: msg.error };
+        const outcome = msg.ok
+          ? { ok: true as const, data: msg.data }
+          : { ok: false as const, error: msg.error };
         deps.pending.resolve(record.key, msg.id, outcome);
         return;
       }

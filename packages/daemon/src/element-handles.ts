@@ -6,7 +6,14 @@
  * replaces the previous batch of the same {session, tab, prefix}. A driver disconnect forgets the epochs
  * of its tabs, so resolution fails closed (stale) until a navigation is observed again.
  */
-import type { ElementHandle, ElementHandlePrefix, ElementTarget, ErrorCode, SessionId, TabHandle } from '@bproxy/protocol';
+import type {
+  ElementHandle,
+  ElementHandlePrefix,
+  ElementTarget,
+  ErrorCode,
+  SessionId,
+  TabHandle,
+} from '@bproxy/protocol';
 
 export const HANDLE_TTL_MS = 120_000;
 export const HANDLE_SCOPE_CAP = 200;
@@ -34,12 +41,20 @@ interface Batch {
 }
 
 export interface HandleEvents {
-  mint(e: { session: string; tab: string; sourceAction: string; count: number; firstHandle?: string; lastHandle?: string }): void;
+  mint(e: {
+    session: string;
+    tab: string;
+    sourceAction: string;
+    count: number;
+    firstHandle?: string;
+    lastHandle?: string;
+  }): void;
   resolve(e: { handle: string; session: string; tab: string; outcome: string }): void;
   invalidate(e: { session?: string; tab?: string; cause: string; count: number }): void;
 }
 
-export type HandleResolution = { ok: true; target: ElementTarget } | { ok: false; code: ErrorCode; message: string };
+export type HandleResolution =
+  { ok: true; target: ElementTarget } | { ok: false; code: ErrorCode; message: string };
 
 export class ElementHandles {
   private readonly handles = new Map<string, HandleRecord>();
@@ -109,7 +124,13 @@ export class ElementHandles {
       minted.push(handle);
     }
     this.counters.set(counterKey, counter);
-    this.batches.set(scopeKey, { scope: scopeKey, session: scope.session, tab: scope.tab, sourceAction, handles: minted });
+    this.batches.set(scopeKey, {
+      scope: scopeKey,
+      session: scope.session,
+      tab: scope.tab,
+      sourceAction,
+      handles: minted,
+    });
     this.enforceGlobalCap();
     this.events.mint({
       session: scope.session,
@@ -129,16 +150,28 @@ export class ElementHandles {
     if (!record || record.expiresAt <= this.monotonic()) {
       if (record) this.removeHandle(record);
       outcome('not_found');
-      return { ok: false, code: 'ELEMENT_HANDLE_NOT_FOUND', message: `${handle} is unknown, expired or was replaced by a newer read` };
+      return {
+        ok: false,
+        code: 'ELEMENT_HANDLE_NOT_FOUND',
+        message: `${handle} is unknown, expired or was replaced by a newer read`,
+      };
     }
     if (record.tab !== tab) {
       outcome('scope_mismatch');
-      return { ok: false, code: 'ELEMENT_HANDLE_SCOPE_MISMATCH', message: `${handle} belongs to tab ${record.tab}, not ${tab}` };
+      return {
+        ok: false,
+        code: 'ELEMENT_HANDLE_SCOPE_MISMATCH',
+        message: `${handle} belongs to tab ${record.tab}, not ${tab}`,
+      };
     }
     const page = this.pages.get(record.pageKey);
     if (!page || page.epoch !== record.epoch || page.url !== record.url) {
       outcome('stale');
-      return { ok: false, code: 'ELEMENT_HANDLE_STALE', message: `${handle} was read on a page that is no longer shown in ${tab}` };
+      return {
+        ok: false,
+        code: 'ELEMENT_HANDLE_STALE',
+        message: `${handle} was read on a page that is no longer shown in ${tab}`,
+      };
     }
     outcome('ok');
     return { ok: true, target: record.target };
@@ -154,7 +187,8 @@ export class ElementHandles {
 
   invalidateSession(session: SessionId, cause: string): void {
     let count = 0;
-    for (const [key, batch] of [...this.batches]) if (batch.session === session) count += this.dropBatch(key, null);
+    for (const [key, batch] of [...this.batches])
+      if (batch.session === session) count += this.dropBatch(key, null);
     for (const key of [...this.counters.keys()]) if (key.startsWith(`${session}/`)) this.counters.delete(key);
     if (count > 0) this.events.invalidate({ session, cause, count });
   }

@@ -117,7 +117,10 @@ export interface LoggerOptions {
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-export function createLogger(options: LoggerOptions = {}): { logger: Logger; destination: DailyFileDestination | null } {
+export function createLogger(options: LoggerOptions = {}): {
+  logger: Logger;
+  destination: DailyFileDestination | null;
+} {
   const file = options.dir ? new DailyFileDestination(options.dir) : null;
   const destination = options.destination ?? file ?? { write: () => true };
   const logger = pino(

@@ -69,7 +69,12 @@ export class PendingRequests {
    * Registers the request and sends it with `deliver` (which returns false if the driver is not connected
    * right now; the entry then waits for `replay`). Resolves with the driver's outcome or TIMEOUT.
    */
-  send(clientKey: string, request: BproxyForwardedRequest, deadlineMono: number, deliver: () => boolean): Promise<DriverOutcome> {
+  send(
+    clientKey: string,
+    request: BproxyForwardedRequest,
+    deadlineMono: number,
+    deliver: () => boolean,
+  ): Promise<DriverOutcome> {
     const startedMono = this.monotonic();
     return new Promise<DriverOutcome>((resolve) => {
       const timer = setTimeout(
@@ -80,7 +85,10 @@ export class PendingRequests {
           this.events.timeout(request.id, elapsed);
           resolve({
             ok: false,
-            error: makeError('TIMEOUT', `no answer from the browser within the deadline (${elapsed} ms in flight); it will not run later`),
+            error: makeError(
+              'TIMEOUT',
+              `no answer from the browser within the deadline (${elapsed} ms in flight); it will not run later`,
+            ),
           });
         },
         Math.max(0, deadlineMono - startedMono),
@@ -127,6 +135,7 @@ export class PendingRequests {
 
   /** Fails everything (daemon stopping after its drain period). */
   failAll(error: BproxyError): void {
-    for (const key of new Set([...this.entries.values()].map((e) => e.clientKey))) this.failClient(key, error);
+    for (const key of new Set([...this.entries.values()].map((e) => e.clientKey)))
+      this.failClient(key, error);
   }
 }

@@ -26,9 +26,7 @@ export function fingerprint(request: BproxyRequest): string {
 }
 
 export type LedgerLookup =
-  | { kind: 'new' }
-  | { kind: 'same'; answer: Promise<BproxyResponse> }
-  | { kind: 'conflict' };
+  { kind: 'new' } | { kind: 'same'; answer: Promise<BproxyResponse> } | { kind: 'conflict' };
 
 export class RequestLedger {
   private readonly entries = new Map<string, LedgerEntry>();

@@ -46,7 +46,11 @@ export interface DaemonServer {
   shutdown(drainMs?: number): Promise<void>;
 }
 
-function mapFastifyError(err: FastifyError): { status: number; code: 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'BAD_REQUEST' | 'INTERNAL_ERROR'; message: string } {
+function mapFastifyError(err: FastifyError): {
+  status: number;
+  code: 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'BAD_REQUEST' | 'INTERNAL_ERROR';
+  message: string;
+} {
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'the body exceeds the size limit' };
@@ -59,7 +63,11 @@ function mapFastifyError(err: FastifyError): { status: number; code: 'PAYLOAD_TO
       if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) {
         return { status: 400, code: 'BAD_REQUEST', message: 'the body is not valid JSON' };
       }
-      return { status: 500, code: 'INTERNAL_ERROR', message: 'the daemon failed on this request; it keeps serving' };
+      return {
+        status: 500,
+        code: 'INTERNAL_ERROR',
+        message: 'the daemon failed on this request; it keeps serving',
+      };
   }
 }
 
@@ -160,12 +168,18 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
     const mapped = mapFastifyError(err);
     if (mapped.status >= 500) logger.error({ event: 'internal_error', url: req.url, err: err.stack });
     if (req.url.split('?')[0] === '/pair/claim') {
-      return reply.code(mapped.status === 500 ? 500 : 400).send({ ok: false, error: { code: 'PAIRING_CODE_INVALID' } });
+      return reply
+        .code(mapped.status === 500 ? 500 : 400)
+        .send({ ok: false, error: { code: 'PAIRING_CODE_INVALID' } });
     }
     return reply.code(mapped.status).send(errorResponse(null, makeError(mapped.code, mapped.message)));
   });
   app.setNotFoundHandler((req, reply) =>
-    reply.code(404).send(errorResponse(null, makeError('ROUTE_NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`))),
+    reply
+      .code(404)
+      .send(
+        errorResponse(null, makeError('ROUTE_NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`)),
+      ),
   );
 
   await app.register(websocket, {
@@ -202,7 +216,10 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
       return codes.issue();
     },
     async connectDriver(transport, name) {
-      await drivers.accept(transport, { remote: 'in-process', ...(name !== undefined ? { launcher: name } : {}) });
+      await drivers.accept(transport, {
+        remote: 'in-process',
+        ...(name !== undefined ? { launcher: name } : {}),
+      });
     },
     async shutdown(drainMs = 10_000) {
       if (shuttingDown) return;

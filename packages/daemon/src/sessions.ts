@@ -45,7 +45,12 @@ export class SessionRegistry {
 
   constructor(private readonly defaultPacing: PacingMode) {}
 
-  create(opts: { label?: string; pacing?: PacingMode; now: number; tmpDirFor: (id: SessionId) => string }): SessionRecord {
+  create(opts: {
+    label?: string;
+    pacing?: PacingMode;
+    now: number;
+    tmpDirFor: (id: SessionId) => string;
+  }): SessionRecord {
     const id = this.ids.next();
     const record: SessionRecord = {
       id,
@@ -75,7 +80,10 @@ export class SessionRegistry {
     return this.sessions.size;
   }
 
-  addTab(session: SessionRecord, tab: { clientKey: string; rawTabId: number; url: string; title: string; pinned: boolean }): TabRecord {
+  addTab(
+    session: SessionRecord,
+    tab: { clientKey: string; rawTabId: number; url: string; title: string; pinned: boolean },
+  ): TabRecord {
     const handle = tabHandle(session.nextTabOrdinal++);
     const record: TabRecord = { handle, session: session.id, ...tab };
     session.tabs.set(handle, record);

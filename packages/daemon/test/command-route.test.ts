@@ -145,7 +145,9 @@ describe('command route with a fake extension', () => {
     await ext.connect();
     const session = await openTab();
     ext.behaviour = () => 'drop';
-    const inflight = Array.from({ length: 100 }, () => daemon.call('text', {}, session, { deadlineMs: 3_000 }));
+    const inflight = Array.from({ length: 100 }, () =>
+      daemon.call('text', {}, session, { deadlineMs: 3_000 }),
+    );
     await until(() => daemon.server.deps.pending.inFlight === 100, '100 requests in flight');
     const res = await daemon.call('text', {}, session);
     expect(res.ok === false && res.error.code).toBe('OVERLOADED');
@@ -157,7 +159,15 @@ describe('command route with a fake extension', () => {
     const session = await openTab();
     ext.behaviour = (req) =>
       req.action === 'navigate'
-        ? { ok: false, error: { code: 'HUMAN_REQUIRED', category: 'policy', retry: false, message: 'reCAPTCHA on the page' } }
+        ? {
+            ok: false,
+            error: {
+              code: 'HUMAN_REQUIRED',
+              category: 'policy',
+              retry: false,
+              message: 'reCAPTCHA on the page',
+            },
+          }
         : ext.defaultAnswer(req);
     const nav = await daemon.call('navigate', { url: 'http://x/captcha' }, session);
     expect(nav.ok === false && nav.error.code).toBe('HUMAN_REQUIRED');

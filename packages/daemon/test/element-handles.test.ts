@@ -7,7 +7,8 @@ const S = 'aaaaaa' as SessionId;
 const T1 = 't1' as TabHandle;
 const T2 = 't2' as TabHandle;
 const h = (s: string) => s as ElementHandle;
-const targets = (n: number) => Array.from({ length: n }, (_, i) => ({ ref: `r${i + 1}`, selector: `#e${i}` }));
+const targets = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ ref: `r${i + 1}`, selector: `#e${i}` }));
 
 function setup() {
   let now = 0;
@@ -20,7 +21,10 @@ function setup() {
 describe('ElementHandles', () => {
   it('mints el/ln handles numbered per session and resolves them to their targets', () => {
     const { handles } = setup();
-    expect(handles.mint({ session: S, tab: T1, pageKey: 'c#1' }, 'elements', 'el', targets(2))).toEqual(['el1', 'el2']);
+    expect(handles.mint({ session: S, tab: T1, pageKey: 'c#1' }, 'elements', 'el', targets(2))).toEqual([
+      'el1',
+      'el2',
+    ]);
     expect(handles.mint({ session: S, tab: T1, pageKey: 'c#1' }, 'links', 'ln', targets(1))).toEqual(['ln1']);
     expect(handles.resolve(S, T1, h('el2'))).toEqual({ ok: true, target: { ref: 'r2', selector: '#e1' } });
   });
@@ -47,7 +51,9 @@ describe('ElementHandles', () => {
     const { handles } = setup();
     handles.mint({ session: S, tab: T1, pageKey: 'c#1' }, 'elements', 'el', targets(1));
     expect(handles.resolve(S, T2, h('el1'))).toMatchObject({ code: 'ELEMENT_HANDLE_SCOPE_MISMATCH' });
-    expect(handles.resolve('bbbbbb' as SessionId, T1, h('el1'))).toMatchObject({ code: 'ELEMENT_HANDLE_NOT_FOUND' });
+    expect(handles.resolve('bbbbbb' as SessionId, T1, h('el1'))).toMatchObject({
+      code: 'ELEMENT_HANDLE_NOT_FOUND',
+    });
   });
 
   it('expires handles after 120 s', () => {
@@ -59,7 +65,9 @@ describe('ElementHandles', () => {
 
   it('caps a batch at 200 and evicts the oldest batches past 1000 in all', () => {
     const { handles } = setup();
-    expect(handles.mint({ session: S, tab: T1, pageKey: 'c#1' }, 'elements', 'el', targets(500))).toHaveLength(HANDLE_SCOPE_CAP);
+    expect(
+      handles.mint({ session: S, tab: T1, pageKey: 'c#1' }, 'elements', 'el', targets(500)),
+    ).toHaveLength(HANDLE_SCOPE_CAP);
     for (let i = 0; i < 6; i++) {
       const session = `s${'abcdef'[i]}aaaa` as SessionId;
       handles.mint({ session, tab: T1, pageKey: 'c#1' }, 'elements', 'el', targets(200));

@@ -36,7 +36,18 @@ const inject = (payload: string, url = '/', extra: Record<string, string> = {}) 
     payload,
   });
 
-const actions = ['text', 'click', 'fill', 'navigate', 'session.bind', 'tab.open', 'wait', 'scroll', 'select', 'debug.last'];
+const actions = [
+  'text',
+  'click',
+  'fill',
+  'navigate',
+  'session.bind',
+  'tab.open',
+  'wait',
+  'scroll',
+  'select',
+  'debug.last',
+];
 const valueArb = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   fc.constantFrom('el1', 'ln1', 't1', '__proto__', 'constructor', '', ' ', '\u0000', 'x'.repeat(300)),
@@ -47,7 +58,14 @@ const mutatedRequest = fc.record(
     id: fc.oneof(fc.string({ maxLength: 140 }), fc.integer(), fc.constant('ok-id')),
     action: fc.oneof(fc.constantFrom(...actions), fc.string({ maxLength: 20 })),
     session: fc.oneof(fc.constant(undefined), fc.string({ maxLength: 8 }), fc.constant('SESSION')),
-    params: fc.oneof(fc.dictionary(fc.constantFrom('target', 'url', 'value', 'tab', 'pacing', 'text', '__proto__', 'extra'), valueArb, { maxKeys: 4 }), valueArb),
+    params: fc.oneof(
+      fc.dictionary(
+        fc.constantFrom('target', 'url', 'value', 'tab', 'pacing', 'text', '__proto__', 'extra'),
+        valueArb,
+        { maxKeys: 4 },
+      ),
+      valueArb,
+    ),
     deadline: fc.oneof(fc.constant('DEADLINE'), valueArb),
     extra: valueArb,
   },
@@ -90,13 +108,21 @@ describe('fuzzing /pair/claim', () => {
   it('answers only pairing codes and never pairs by accident', async () => {
     const before = daemon.extensionToken;
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)), fc.string({ maxLength: 80 })), async (payload) => {
-        const res = await inject(payload, '/pair/claim', { origin: `chrome-extension://${DEFAULT_EXTENSION_ID}` });
-        expect(res.statusCode).toBeLessThan(500);
-        const json = res.json() as { ok: boolean; error?: { code: string } };
-        expect(json.ok).toBe(false);
-        expect(json.error?.code).toMatch(/^PAIRING_/);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)),
+          fc.string({ maxLength: 80 }),
+        ),
+        async (payload) => {
+          const res = await inject(payload, '/pair/claim', {
+            origin: `chrome-extension://${DEFAULT_EXTENSION_ID}`,
+          });
+          expect(res.statusCode).toBeLessThan(500);
+          const json = res.json() as { ok: boolean; error?: { code: string } };
+          expect(json.ok).toBe(false);
+          expect(json.error?.code).toMatch(/^PAIRING_/);
+        },
+      ),
       { numRuns: 150 },
     );
     expect(daemon.extensionToken).toBe(before);

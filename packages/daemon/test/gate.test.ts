@@ -35,7 +35,9 @@ describe('gate (unit)', () => {
   });
 
   it('parses the subprotocol list strictly', () => {
-    expect(parseWsProtocols('bproxy.v1, auth.abcdefghijklmnopqrstuvwxyz')).toEqual({ token: 'abcdefghijklmnopqrstuvwxyz' });
+    expect(parseWsProtocols('bproxy.v1, auth.abcdefghijklmnopqrstuvwxyz')).toEqual({
+      token: 'abcdefghijklmnopqrstuvwxyz',
+    });
     expect(parseWsProtocols('auth.abcdefghijklmnopqrstuvwxyz, bproxy.v1')).toBeNull();
     expect(parseWsProtocols('bproxy.v1, auth.abcdefghijklmnopqrstuvwxyz, x')).toBeNull();
     expect(parseWsProtocols('bproxy.v1, auth.short')).toBeNull();

@@ -26,7 +26,12 @@ export interface TestDaemon {
   extensionToken: string;
   logLines: string[];
   post(body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: BproxyResponse }>;
-  call(action: string, params?: Record<string, unknown>, session?: string, extra?: { id?: string; deadlineMs?: number }): Promise<BproxyResponse>;
+  call(
+    action: string,
+    params?: Record<string, unknown>,
+    session?: string,
+    extra?: { id?: string; deadlineMs?: number },
+  ): Promise<BproxyResponse>;
   close(): Promise<void>;
 }
 
@@ -35,7 +40,10 @@ export const nextId = () => `t${Date.now().toString(36)}${(++seq).toString(36)}`
 
 export async function startDaemon(overrides: Partial<ServerOptions> = {}): Promise<TestDaemon> {
   const logLines: string[] = [];
-  const { logger } = createLogger({ level: 'debug', destination: { write: (l: string) => logLines.push(l) } });
+  const { logger } = createLogger({
+    level: 'debug',
+    destination: { write: (l: string) => logLines.push(l) },
+  });
   const token = randomBytes(32).toString('hex');
   let extensionToken: string | null = randomBytes(32).toString('base64url');
   const server = await buildServer({
@@ -117,7 +125,15 @@ export class FakeExtension {
         return { ok: true, data: { closed: true } };
       case 'tab.pin':
       case 'tab.unpin':
-        return { ok: true, data: { tabId: req.target?.tabId ?? 0, url: 'http://x/', title: 'Page', pinned: req.action === 'tab.pin' } };
+        return {
+          ok: true,
+          data: {
+            tabId: req.target?.tabId ?? 0,
+            url: 'http://x/',
+            title: 'Page',
+            pinned: req.action === 'tab.pin',
+          },
+        };
       case 'elements':
         return {
           ok: true,
@@ -132,9 +148,20 @@ export class FakeExtension {
           },
         };
       case 'links':
-        return { ok: true, data: { url: 'http://x/', links: [{ ref: 'r3', selector: 'a', text: 'Home', href: 'http://x/home' }], total: 1, truncated: false } };
+        return {
+          ok: true,
+          data: {
+            url: 'http://x/',
+            links: [{ ref: 'r3', selector: 'a', text: 'Home', href: 'http://x/home' }],
+            total: 1,
+            truncated: false,
+          },
+        };
       case 'text':
-        return { ok: true, data: { url: 'http://x/', title: 'Page', text: 'hello', totalChars: 5, truncated: false } };
+        return {
+          ok: true,
+          data: { url: 'http://x/', title: 'Page', text: 'hello', totalChars: 5, truncated: false },
+        };
       case 'click':
       case 'fill':
       case 'hover':
@@ -147,9 +174,13 @@ export class FakeExtension {
   }
 
   async connect(opts: { protocolVersion?: number; token?: string } = {}): Promise<void> {
-    const socket = new WebSocket(`ws://127.0.0.1:${this.daemon.port}/ws`, ['bproxy.v1', `auth.${opts.token ?? this.daemon.extensionToken}`], {
-      headers: { origin: `chrome-extension://${DEFAULT_EXTENSION_ID}` },
-    });
+    const socket = new WebSocket(
+      `ws://127.0.0.1:${this.daemon.port}/ws`,
+      ['bproxy.v1', `auth.${opts.token ?? this.daemon.extensionToken}`],
+      {
+        headers: { origin: `chrome-extension://${DEFAULT_EXTENSION_ID}` },
+      },
+    );
     this.socket = socket;
     const welcomed = new Promise<void>((resolve, reject) => {
       socket.on('message', (raw) => {
@@ -165,7 +196,11 @@ export class FakeExtension {
       socket.once('open', () => resolve());
       socket.once('error', reject);
     });
-    this.send({ type: 'hello', protocolVersion: opts.protocolVersion ?? PROTOCOL_VERSION, client: { instanceId: this.instanceId, kind: 'extension', name: this.name } });
+    this.send({
+      type: 'hello',
+      protocolVersion: opts.protocolVersion ?? PROTOCOL_VERSION,
+      client: { instanceId: this.instanceId, kind: 'extension', name: this.name },
+    });
     await welcomed;
   }
 

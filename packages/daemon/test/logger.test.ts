@@ -15,7 +15,10 @@ describe('logs', () => {
     now = new Date(2026, 4, 9, 0, 0, 1).getTime();
     dest.write('{"b":2}\n');
     await dest.end();
-    await until(() => existsSync(firstFile) && readFileSync(firstFile, 'utf8').length > 0, 'the first day to be flushed');
+    await until(
+      () => existsSync(firstFile) && readFileSync(firstFile, 'utf8').length > 0,
+      'the first day to be flushed',
+    );
     expect(readFileSync(join(dir, '2026-05-08.log'), 'utf8')).toBe('{"a":1}\n');
     expect(readFileSync(join(dir, '2026-05-09.log'), 'utf8')).toBe('{"b":2}\n');
   });
@@ -32,7 +35,13 @@ describe('logs', () => {
   it('emits the seed fields and redacts secret-looking fields', () => {
     const lines: string[] = [];
     const { logger } = createLogger({ destination: { write: (l: string) => lines.push(l) } });
-    logger.info({ id: 'r1', event: 'received', action: 'click', extensionToken: 'SECRET', pairingCode: 'ABCD-EFGH' });
+    logger.info({
+      id: 'r1',
+      event: 'received',
+      action: 'click',
+      extensionToken: 'SECRET',
+      pairingCode: 'ABCD-EFGH',
+    });
     const line = JSON.parse(lines[0] ?? '{}');
     expect(line).toMatchObject({ level: 'info', id: 'r1', event: 'received', action: 'click' });
     expect(typeof line.ts).toBe('number');

@@ -55,7 +55,8 @@ describe('POST /pair/claim', () => {
 
   it('throttles after 5 failures in 60 s, refusing even the right code', async () => {
     const issued = daemon.server.issuePairingCode();
-    for (let i = 0; i < 5; i++) expect(codeOf(await claim({ code: 'WRNG-CODE' }))).toBe('PAIRING_CODE_INVALID');
+    for (let i = 0; i < 5; i++)
+      expect(codeOf(await claim({ code: 'WRNG-CODE' }))).toBe('PAIRING_CODE_INVALID');
     const right = await claim({ code: issued.code });
     expect(right.status).toBe(429);
     expect(codeOf(right)).toBe('PAIRING_RATE_LIMITED');

@@ -3,7 +3,12 @@ import type { BproxyForwardedRequest, RequestId } from '@bproxy/protocol';
 import { PendingRequests } from '../src/pending';
 
 const events = { timeout: vi.fn(), replay: vi.fn(), late: vi.fn() };
-const req = (id: string): BproxyForwardedRequest => ({ id: id as RequestId, action: 'text', params: {}, deadline: 0 });
+const req = (id: string): BproxyForwardedRequest => ({
+  id: id as RequestId,
+  action: 'text',
+  params: {},
+  deadline: 0,
+});
 
 afterEach(() => {
   vi.useRealTimers();

@@ -28,7 +28,11 @@ type Step =
   | { kind: 'wait'; ms: number };
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ kind: fc.constant('send' as const), n: fc.integer({ min: 0, max: 5 }), deadline: fc.integer({ min: 20, max: 200 }) }),
+  fc.record({
+    kind: fc.constant('send' as const),
+    n: fc.integer({ min: 0, max: 5 }),
+    deadline: fc.integer({ min: 20, max: 200 }),
+  }),
   fc.record({ kind: fc.constant('retry' as const), n: fc.integer({ min: 0, max: 5 }) }),
   fc.constant({ kind: 'deliver' as const }),
   fc.constant({ kind: 'deliver' as const }),
@@ -65,12 +69,21 @@ class ModelDriver {
       if (this.transport === driverEnd) this.transport = null;
     };
     const connected = this.daemon.server.connectDriver(daemonEnd);
-    driverEnd.send({ type: 'hello', protocolVersion: PROTOCOL_VERSION, client: { instanceId: 'modeldriver1', kind: 'extension' } });
+    driverEnd.send({
+      type: 'hello',
+      protocolVersion: PROTOCOL_VERSION,
+      client: { instanceId: 'modeldriver1', kind: 'extension' },
+    });
     await connected;
   }
 
   answer(r: BproxyForwardedRequest): void {
-    this.transport?.send({ type: 'response', id: r.id, ok: true, data: { url: 'http://x/', title: 't', text: r.id, totalChars: 1, truncated: false } });
+    this.transport?.send({
+      type: 'response',
+      id: r.id,
+      ok: true,
+      data: { url: 'http://x/', title: 't', text: r.id, totalChars: 1, truncated: false },
+    });
   }
 
   deliver(): void {
@@ -113,12 +126,17 @@ describe('protocol model', () => {
               .inject({
                 method: 'POST',
                 url: '/',
-                headers: { host: `127.0.0.1:${daemon.port}`, authorization: `Bearer ${daemon.token}`, 'content-type': 'application/json' },
+                headers: {
+                  host: `127.0.0.1:${daemon.port}`,
+                  authorization: `Bearer ${daemon.token}`,
+                  'content-type': 'application/json',
+                },
                 payload: body,
               })
               .then((res) => {
                 const json = res.json() as BproxyResponse;
-                if (!json.ok && json.error.code === 'TIMEOUT' && !timedOutAt.has(id)) timedOutAt.set(id, performance.now());
+                if (!json.ok && json.error.code === 'TIMEOUT' && !timedOutAt.has(id))
+                  timedOutAt.set(id, performance.now());
                 return json;
               });
             const list = answers.get(id) ?? [];
@@ -131,7 +149,13 @@ describe('protocol model', () => {
               case 'send': {
                 const id = `m${run}-${step.n}`;
                 if (!bodies.has(id)) {
-                  bodies.set(id, { id, action: 'text', session, params: {}, deadline: Date.now() + step.deadline });
+                  bodies.set(id, {
+                    id,
+                    action: 'text',
+                    session,
+                    params: {},
+                    deadline: Date.now() + step.deadline,
+                  });
                   post(id);
                 }
                 break;
@@ -173,7 +197,11 @@ describe('protocol model', () => {
           for (const [id, at] of timedOutAt) {
             for (const t of driver.receivedAt.get(id) ?? []) expect(t).toBeLessThanOrEqual(at);
           }
-          await until(() => daemon.server.deps.pending.inFlight === 0 && daemon.server.deps.pending.awaitingAnswer === 0, 'idle pending map');
+          await until(
+            () =>
+              daemon.server.deps.pending.inFlight === 0 && daemon.server.deps.pending.awaitingAnswer === 0,
+            'idle pending map',
+          );
         }),
         { numRuns: 40 },
       );

@@ -41,7 +41,14 @@ function raw(opts: {
     const headers: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(opts.headers ?? {})) if (v !== undefined) headers[k] = v;
     const req = httpRequest(
-      { host: '127.0.0.1', port: daemon.port, method: opts.method ?? 'POST', path: opts.path ?? '/', headers, setHost: false },
+      {
+        host: '127.0.0.1',
+        port: daemon.port,
+        method: opts.method ?? 'POST',
+        path: opts.path ?? '/',
+        headers,
+        setHost: false,
+      },
       (res) => {
         let body = '';
         res.on('data', (c: Buffer) => (body += c.toString()));
@@ -54,7 +61,8 @@ function raw(opts: {
   });
 }
 
-const validBody = () => JSON.stringify({ id: nextId(), action: 'text', session, params: {}, deadline: Date.now() + 5000 });
+const validBody = () =>
+  JSON.stringify({ id: nextId(), action: 'text', session, params: {}, deadline: Date.now() + 5000 });
 const baseHeaders = () => ({
   host: `127.0.0.1:${daemon.port}`,
   'content-type': 'application/json',
@@ -64,7 +72,10 @@ const baseHeaders = () => ({
 describe('gate: Host', () => {
   it('accepts 127.0.0.1:PORT and localhost:PORT', async () => {
     expect((await raw({ headers: baseHeaders(), body: validBody() })).status).toBe(200);
-    expect((await raw({ headers: { ...baseHeaders(), host: `localhost:${daemon.port}` }, body: validBody() })).status).toBe(200);
+    expect(
+      (await raw({ headers: { ...baseHeaders(), host: `localhost:${daemon.port}` }, body: validBody() }))
+        .status,
+    ).toBe(200);
   });
 
   it.each([
@@ -77,7 +88,10 @@ describe('gate: Host', () => {
     ['IPv6 loopback', '[::1]:PORT'],
     ['a trailing dot', 'localhost.:PORT'],
   ])('refuses %s', async (_name, host) => {
-    const res = await raw({ headers: { ...baseHeaders(), host: host.replace('PORT', String(daemon.port)) }, body: validBody() });
+    const res = await raw({
+      headers: { ...baseHeaders(), host: host.replace('PORT', String(daemon.port)) },
+      body: validBody(),
+    });
     expect(res.status).toBe(401);
     expect(JSON.parse(res.body).error.code).toBe('UNAUTHORIZED');
     nothingForwarded();
@@ -93,7 +107,10 @@ describe('gate: Host', () => {
 
 describe('gate: Origin and fetch metadata', () => {
   it('accepts the extension origin and refuses every other', async () => {
-    const ok = await raw({ headers: { ...baseHeaders(), origin: `chrome-extension://${DEFAULT_EXTENSION_ID}` }, body: validBody() });
+    const ok = await raw({
+      headers: { ...baseHeaders(), origin: `chrome-extension://${DEFAULT_EXTENSION_ID}` },
+      body: validBody(),
+    });
     expect(ok.status).toBe(200);
     receivedBefore = ext.received.length;
     for (const origin of [
@@ -115,11 +132,16 @@ describe('gate: Origin and fetch metadata', () => {
 
   it('accepts Sec-Fetch-Site none and same-origin, refuses same-site and cross-site', async () => {
     for (const site of ['none', 'same-origin']) {
-      expect((await raw({ headers: { ...baseHeaders(), 'sec-fetch-site': site }, body: validBody() })).status).toBe(200);
+      expect(
+        (await raw({ headers: { ...baseHeaders(), 'sec-fetch-site': site }, body: validBody() })).status,
+      ).toBe(200);
     }
     const before = ext.received.length;
     for (const site of ['same-site', 'cross-site', 'SAME-ORIGIN', '']) {
-      expect((await raw({ headers: { ...baseHeaders(), 'sec-fetch-site': site }, body: validBody() })).status, site).toBe(401);
+      expect(
+        (await raw({ headers: { ...baseHeaders(), 'sec-fetch-site': site }, body: validBody() })).status,
+        site,
+      ).toBe(401);
     }
     expect(ext.received.length).toBe(before);
   });
@@ -167,7 +189,10 @@ describe('gate: bearer', () => {
   it('answers 401 before looking at a malformed body', async () => {
     const res = await raw({ headers: { ...baseHeaders(), authorization: 'Bearer nope' }, body: '{not json' });
     expect(res.status).toBe(401);
-    const schemaInvalid = await raw({ headers: { ...baseHeaders(), authorization: 'Bearer nope' }, body: '{"x":1}' });
+    const schemaInvalid = await raw({
+      headers: { ...baseHeaders(), authorization: 'Bearer nope' },
+      body: '{"x":1}',
+    });
     expect(schemaInvalid.status).toBe(401);
   });
 
@@ -180,7 +205,9 @@ describe('gate: bearer', () => {
   });
 
   it('guards unknown routes too', async () => {
-    expect((await raw({ method: 'GET', path: '/secret', headers: { host: `127.0.0.1:${daemon.port}` } })).status).toBe(401);
+    expect(
+      (await raw({ method: 'GET', path: '/secret', headers: { host: `127.0.0.1:${daemon.port}` } })).status,
+    ).toBe(401);
     expect((await raw({ method: 'GET', path: '/secret', headers: baseHeaders() })).status).toBe(404);
   });
 });
@@ -190,42 +217,77 @@ describe('body abuse', () => {
     raw({ headers: { ...baseHeaders(), 'content-type': contentType }, body });
 
   it('refuses prototype pollution', async () => {
-    const res = await post(`{"id":"p1","action":"text","session":"${session}","params":{"__proto__":{"polluted":true}},"deadline":${Date.now() + 5000}}`);
+    const res = await post(
+      `{"id":"p1","action":"text","session":"${session}","params":{"__proto__":{"polluted":true}},"deadline":${Date.now() + 5000}}`,
+    );
     expect(res.status).toBe(400);
-    const ctor = await post(`{"id":"p2","action":"text","session":"${session}","params":{"constructor":{"prototype":{"polluted":true}}},"deadline":${Date.now() + 5000}}`);
+    const ctor = await post(
+      `{"id":"p2","action":"text","session":"${session}","params":{"constructor":{"prototype":{"polluted":true}}},"deadline":${Date.now() + 5000}}`,
+    );
     expect(ctor.status).toBe(400);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     nothingForwarded();
   });
 
   it('refuses unknown fields at every level', async () => {
-    const top = await post(JSON.stringify({ id: 'u1', action: 'text', session, params: {}, deadline: Date.now() + 5000, admin: true }));
+    const top = await post(
+      JSON.stringify({
+        id: 'u1',
+        action: 'text',
+        session,
+        params: {},
+        deadline: Date.now() + 5000,
+        admin: true,
+      }),
+    );
     expect(top.status).toBe(400);
     expect(JSON.parse(top.body).error.message).toContain('admin');
-    const inner = await post(JSON.stringify({ id: 'u2', action: 'text', session, params: { evil: 1 }, deadline: Date.now() + 5000 }));
+    const inner = await post(
+      JSON.stringify({ id: 'u2', action: 'text', session, params: { evil: 1 }, deadline: Date.now() + 5000 }),
+    );
     expect(inner.status).toBe(400);
     expect(JSON.parse(inner.body).error.message).toContain('params');
     nothingForwarded();
   });
 
   it('does not coerce types', async () => {
-    const res = await post(JSON.stringify({ id: 'c1', action: 'text', session, params: { maxChars: '500' }, deadline: Date.now() + 5000 }));
+    const res = await post(
+      JSON.stringify({
+        id: 'c1',
+        action: 'text',
+        session,
+        params: { maxChars: '500' },
+        deadline: Date.now() + 5000,
+      }),
+    );
     expect(res.status).toBe(400);
     expect(JSON.parse(res.body).error.message).toMatch(/params\.maxChars: expected number/);
-    const deadline = await post(JSON.stringify({ id: 'c2', action: 'text', session, params: {}, deadline: String(Date.now() + 5000) }));
+    const deadline = await post(
+      JSON.stringify({ id: 'c2', action: 'text', session, params: {}, deadline: String(Date.now() + 5000) }),
+    );
     expect(deadline.status).toBe(400);
     nothingForwarded();
   });
 
   it('refuses an oversize body with 413 and keeps serving', async () => {
-    const res = await post(JSON.stringify({ id: 'big', action: 'text', session, params: { pad: 'x'.repeat(2 * 1024 * 1024) }, deadline: 1 }));
+    const res = await post(
+      JSON.stringify({
+        id: 'big',
+        action: 'text',
+        session,
+        params: { pad: 'x'.repeat(2 * 1024 * 1024) },
+        deadline: 1,
+      }),
+    );
     expect(res.status).toBe(413);
     expect((await post(validBody())).status).toBe(200);
   });
 
   it('survives deep nesting', async () => {
     const deep = '['.repeat(100_000) + ']'.repeat(100_000);
-    const res = await post(`{"id":"d1","action":"text","session":"${session}","params":{"x":${deep}},"deadline":${Date.now() + 5000}}`);
+    const res = await post(
+      `{"id":"d1","action":"text","session":"${session}","params":{"x":${deep}},"deadline":${Date.now() + 5000}}`,
+    );
     expect(res.status).toBe(400);
     nothingForwarded();
     expect((await post(validBody())).status).toBe(200);
@@ -244,14 +306,20 @@ describe('body abuse', () => {
   });
 
   it('names an unknown action', async () => {
-    const res = await post(JSON.stringify({ id: 'a1', action: 'eval', params: {}, deadline: Date.now() + 5000 }));
+    const res = await post(
+      JSON.stringify({ id: 'a1', action: 'eval', params: {}, deadline: Date.now() + 5000 }),
+    );
     expect(res.status).toBe(400);
     expect(JSON.parse(res.body).error.code).toBe('UNKNOWN_ACTION');
   });
 });
 
 describe('WS upgrade', () => {
-  function tryUpgrade(opts: { protocols?: string[]; origin?: string; host?: string }): Promise<{ opened: boolean; protocol?: string; status?: number }> {
+  function tryUpgrade(opts: {
+    protocols?: string[];
+    origin?: string;
+    host?: string;
+  }): Promise<{ opened: boolean; protocol?: string; status?: number }> {
     return new Promise((resolve) => {
       const headers: Record<string, string> = {};
       if (opts.origin !== undefined) headers.origin = opts.origin;
@@ -282,7 +350,11 @@ describe('WS upgrade', () => {
     ['the daemon token', () => ['bproxy.v1', `auth.${daemon.token}`], origin],
     ['no Origin', () => ['bproxy.v1', `auth.${daemon.extensionToken}`], undefined],
     ['a web page Origin', () => ['bproxy.v1', `auth.${daemon.extensionToken}`], 'http://127.0.0.1:5173'],
-    ['another extension', () => ['bproxy.v1', `auth.${daemon.extensionToken}`], 'chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'],
+    [
+      'another extension',
+      () => ['bproxy.v1', `auth.${daemon.extensionToken}`],
+      'chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+    ],
   ])('refuses %s with 401', async (_name, protocols, o) => {
     const res = await tryUpgrade({ protocols: protocols(), ...(o !== undefined ? { origin: o } : {}) });
     expect(res.opened).toBe(false);
@@ -290,7 +362,11 @@ describe('WS upgrade', () => {
   });
 
   it('refuses a rebinding Host on the upgrade', async () => {
-    const res = await tryUpgrade({ protocols: ['bproxy.v1', `auth.${daemon.extensionToken}`], origin, host: `evil.example:${daemon.port}` });
+    const res = await tryUpgrade({
+      protocols: ['bproxy.v1', `auth.${daemon.extensionToken}`],
+      origin,
+      host: `evil.example:${daemon.port}`,
+    });
     expect(res.opened).toBe(false);
   });
 });

@@ -26,7 +26,7 @@ describe('session state machine', () => {
     expect(r.get(s.id)).toBeUndefined();
   });
 
-  it('numbers tabs per session and tells another session\'s tab from an unknown one', () => {
+  it("numbers tabs per session and tells another session's tab from an unknown one", () => {
     const r = new SessionRegistry('human');
     const a = make(r);
     const b = make(r);

@@ -17,7 +17,9 @@ describe('shutdown', () => {
     await until(() => ext.received.some((r) => r.action === 'text'), 'the request to reach the extension');
     const socketClosed = new Promise<number>((resolve) => ext.socket?.on('close', (c) => resolve(c)));
     const stopping = daemon.server.shutdown(5_000);
-    const refused = await daemon.post({ id: 'late1', action: 'session.list', params: {}, deadline: Date.now() + 1000 }).catch(() => null);
+    const refused = await daemon
+      .post({ id: 'late1', action: 'session.list', params: {}, deadline: Date.now() + 1000 })
+      .catch(() => null);
     if (refused) expect(refused.status).toBe(503);
     release();
     const answer = await inflight;

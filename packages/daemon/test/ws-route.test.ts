@@ -6,7 +6,9 @@ import { FakeExtension, startDaemon, until, type TestDaemon } from './harness';
 let daemon: TestDaemon;
 afterEach(() => daemon.close());
 
-function rawSocket(d: TestDaemon): Promise<{ ws: WebSocket; messages: DaemonMessage[]; closed: Promise<number> }> {
+function rawSocket(
+  d: TestDaemon,
+): Promise<{ ws: WebSocket; messages: DaemonMessage[]; closed: Promise<number> }> {
   const ws = new WebSocket(`ws://127.0.0.1:${d.port}/ws`, ['bproxy.v1', `auth.${d.extensionToken}`], {
     headers: { origin: `chrome-extension://${DEFAULT_EXTENSION_ID}` },
   });
@@ -29,7 +31,13 @@ describe('GET /ws', () => {
   it('answers app-level pings with pongs', async () => {
     daemon = await startDaemon();
     const { ws, messages } = await rawSocket(daemon);
-    ws.send(JSON.stringify({ type: 'hello', protocolVersion: 1, client: { instanceId: 'pingtest01', kind: 'extension' } }));
+    ws.send(
+      JSON.stringify({
+        type: 'hello',
+        protocolVersion: 1,
+        client: { instanceId: 'pingtest01', kind: 'extension' },
+      }),
+    );
     ws.send(JSON.stringify({ type: 'ping', ts: 42 }));
     await until(() => messages.some((m) => m.type === 'pong'), 'a pong');
     expect(messages.find((m) => m.type === 'pong')).toEqual({ type: 'pong', ts: 42 });
@@ -61,7 +69,9 @@ describe('GET /ws', () => {
     await a.connect();
     await b.connect();
     const status = await daemon.call('debug.status');
-    const clients = status.ok ? (status.data as { clients: { name: string; connected: boolean }[] }).clients : [];
+    const clients = status.ok
+      ? (status.data as { clients: { name: string; connected: boolean }[] }).clients
+      : [];
     expect(clients.map((c) => c.name).sort()).toEqual(['chrome', 'chrome-2']);
     // Without --browser, the most recently connected extension gets the tab.
     await daemon.call('tab.open', { url: 'http://x/' });
@@ -79,9 +89,17 @@ describe('GET /ws', () => {
   it('terminates a half-open socket found by the heartbeat', async () => {
     daemon = await startDaemon({ heartbeatMs: 100 });
     const { ws, closed } = await rawSocket(daemon);
-    ws.send(JSON.stringify({ type: 'hello', protocolVersion: 1, client: { instanceId: 'halfopen01', kind: 'extension' } }));
+    ws.send(
+      JSON.stringify({
+        type: 'hello',
+        protocolVersion: 1,
+        client: { instanceId: 'halfopen01', kind: 'extension' },
+      }),
+    );
     // Stop answering transport pings, as a peer whose machine went away would.
-    (ws as unknown as { _receiver: { removeAllListeners(e: string): void } })._receiver.removeAllListeners('ping');
+    (ws as unknown as { _receiver: { removeAllListeners(e: string): void } })._receiver.removeAllListeners(
+      'ping',
+    );
     ws.pong = () => undefined;
     expect(await closed).toBe(1006);
   });

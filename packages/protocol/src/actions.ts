@@ -69,7 +69,11 @@ const CrossOriginFramesSchema = z.array(z.strictObject({ src: z.string() }));
 
 // --- reads -------------------------------------------------------------------------------------------
 
-const TextParams = z.strictObject({ target: ScopeSchema, maxChars: MAX_CHARS.optional(), offset: OFFSET.optional() });
+const TextParams = z.strictObject({
+  target: ScopeSchema,
+  maxChars: MAX_CHARS.optional(),
+  offset: OFFSET.optional(),
+});
 const TextResult = z.strictObject({
   url: z.string(),
   title: z.string(),
@@ -84,7 +88,11 @@ const LinkFields = {
   text: z.string(),
   href: z.string(),
 };
-const LinksParams = z.strictObject({ target: ScopeSchema, limit: LIMIT.optional(), contains: z.string().max(200).optional() });
+const LinksParams = z.strictObject({
+  target: ScopeSchema,
+  limit: LIMIT.optional(),
+  contains: z.string().max(200).optional(),
+});
 const DriverLink = z.strictObject({ ref: z.string(), selector: z.string(), ...LinkFields });
 const LinksDriverResult = z.strictObject({
   url: z.string(),
@@ -155,9 +163,7 @@ const SnapshotParams = z.strictObject({
   offset: OFFSET.optional(),
   contains: z.string().max(200).optional(),
 });
-/** Actionable nodes appear in the driver's text as \uE000<index>\uE001, the index into `refs`; the daemon swaps each for a handle. */
-export const SNAPSHOT_REF_OPEN = '\uE000';
-export const SNAPSHOT_REF_CLOSE = '\uE001';
+export { SNAPSHOT_REF_OPEN, SNAPSHOT_REF_CLOSE } from './snapshot-refs';
 const SnapshotDriverResult = z.strictObject({
   url: z.string(),
   title: z.string(),
@@ -211,7 +217,10 @@ const PressParams = z.strictObject({
     .regex(/^((Control|Shift|Alt|Meta)\+)*[^+]+$|^\+$/, 'expected a key like Enter, a or Control+A'),
   target: ScopeSchema,
 });
-const SelectParams = z.strictObject({ target: TargetInputSchema, values: z.array(z.string().max(1000)).min(1).max(100) });
+const SelectParams = z.strictObject({
+  target: TargetInputSchema,
+  values: z.array(z.string().max(1000)).min(1).max(100),
+});
 const SelectResult = EffectsSchema.extend({ selected: z.array(z.string()) });
 const ScrollParams = z
   .strictObject({
@@ -221,7 +230,12 @@ const ScrollParams = z
     to: z.enum(['top', 'bottom', 'element']).optional(),
   })
   .refine((p) => !(p.to !== undefined && p.direction !== undefined), 'give either direction or to, not both');
-const ScrollResult = z.strictObject({ x: z.number(), y: z.number(), atTop: z.boolean(), atBottom: z.boolean() });
+const ScrollResult = z.strictObject({
+  x: z.number(),
+  y: z.number(),
+  atTop: z.boolean(),
+  atBottom: z.boolean(),
+});
 
 const WaitParams = z
   .strictObject({
@@ -233,7 +247,9 @@ const WaitParams = z
     timeoutMs: z.number().int().min(0).max(300_000).optional(),
   })
   .refine(
-    (p) => [p.text, p.selector, p.target, p.navigation === true ? true : undefined].filter((v) => v !== undefined).length === 1,
+    (p) =>
+      [p.text, p.selector, p.target, p.navigation === true ? true : undefined].filter((v) => v !== undefined)
+        .length === 1,
     'give exactly one of text, selector, target or navigation',
   );
 const ForwardedWaitParams = z.strictObject({
@@ -270,7 +286,10 @@ const TabCloseResult = z.strictObject({ tab: TabHandleSchema, closed: z.literal(
 
 // --- sessions -----------------------------------------------------------------------------------------
 
-const SessionCreateParams = z.strictObject({ label: LabelSchema.optional(), pacing: PacingModeSchema.optional() });
+const SessionCreateParams = z.strictObject({
+  label: LabelSchema.optional(),
+  pacing: PacingModeSchema.optional(),
+});
 const SessionCreateResult = SessionInfoSchema.extend({ tmpDir: z.string() });
 const SessionBindParams = z
   .strictObject({ tab: TabHandleSchema.optional(), pacing: PacingModeSchema.optional() })
@@ -288,6 +307,7 @@ export const TraceSchema = z.strictObject({
   ok: z.boolean(),
   errorCode: z.string().optional(),
 });
+export type Trace = z.infer<typeof TraceSchema>;
 const DebugLastParams = z.strictObject({ limit: z.number().int().min(1).max(200).optional() });
 const DebugLastResult = z.strictObject({ traces: z.array(TraceSchema) });
 const ClientInfoSchema = z.strictObject({
@@ -345,44 +365,283 @@ const withForwardedTarget = <T extends z.ZodRawShape>(shape: T, optional: boolea
   z.strictObject({ ...shape, target: optional ? ForwardedScope : ElementTargetSchema });
 
 export const ACTIONS = {
-  'session.create': { params: SessionCreateParams, result: SessionCreateResult, routing: 'local', destructive: false, summary: 'Create a session (returns its id)' },
-  'session.list': { params: Empty, result: z.strictObject({ sessions: z.array(SessionInfoSchema) }), routing: 'local', destructive: false, summary: 'List sessions' },
-  'session.bind': { params: SessionBindParams, result: SessionInfoSchema, routing: 'local', destructive: false, summary: 'Bind the session to one of its tabs and/or set its pacing' },
-  'session.unbind': { params: Empty, result: SessionInfoSchema, routing: 'local', destructive: false, summary: 'Clear the tab binding (and a pause)' },
-  'session.resume': { params: Empty, result: SessionInfoSchema, routing: 'local', destructive: false, summary: 'Resume a session paused for a human' },
-  'session.close': { params: Empty, result: SessionCloseResult, routing: 'local', destructive: true, summary: 'Close the session and its tabs' },
+  'session.create': {
+    params: SessionCreateParams,
+    result: SessionCreateResult,
+    routing: 'local',
+    destructive: false,
+    summary: 'Create a session (returns its id)',
+  },
+  'session.list': {
+    params: Empty,
+    result: z.strictObject({ sessions: z.array(SessionInfoSchema) }),
+    routing: 'local',
+    destructive: false,
+    summary: 'List sessions',
+  },
+  'session.bind': {
+    params: SessionBindParams,
+    result: SessionInfoSchema,
+    routing: 'local',
+    destructive: false,
+    summary: 'Bind the session to one of its tabs and/or set its pacing',
+  },
+  'session.unbind': {
+    params: Empty,
+    result: SessionInfoSchema,
+    routing: 'local',
+    destructive: false,
+    summary: 'Clear the tab binding (and a pause)',
+  },
+  'session.resume': {
+    params: Empty,
+    result: SessionInfoSchema,
+    routing: 'local',
+    destructive: false,
+    summary: 'Resume a session paused for a human',
+  },
+  'session.close': {
+    params: Empty,
+    result: SessionCloseResult,
+    routing: 'local',
+    destructive: true,
+    summary: 'Close the session and its tabs',
+  },
 
-  'tab.open': { params: TabOpenParams, result: TabInfoSchema, routing: 'client', destructive: true, pacing: 'navigate', forwarded: TabOpenForwarded, driverResult: DriverTabSchema, summary: 'Open a tab (creates and binds a session when none is given)' },
-  'tab.close': { params: TabParams, result: TabCloseResult, routing: 'tab', destructive: true, forwarded: Empty, driverResult: z.strictObject({ closed: z.boolean() }), summary: 'Close a tab of the session (default: the bound one)' },
-  'tab.list': { params: Empty, result: z.strictObject({ tabs: z.array(TabInfoSchema) }), routing: 'local', destructive: false, summary: "List the session's tabs" },
-  'tab.pin': { params: TabParams, result: TabInfoSchema, routing: 'tab', destructive: false, forwarded: Empty, driverResult: DriverTabSchema, summary: 'Pin a tab in the browser' },
-  'tab.unpin': { params: TabParams, result: TabInfoSchema, routing: 'tab', destructive: false, forwarded: Empty, driverResult: DriverTabSchema, summary: 'Unpin a tab' },
+  'tab.open': {
+    params: TabOpenParams,
+    result: TabInfoSchema,
+    routing: 'client',
+    destructive: true,
+    pacing: 'navigate',
+    forwarded: TabOpenForwarded,
+    driverResult: DriverTabSchema,
+    summary: 'Open a tab (creates and binds a session when none is given)',
+  },
+  'tab.close': {
+    params: TabParams,
+    result: TabCloseResult,
+    routing: 'tab',
+    destructive: true,
+    forwarded: Empty,
+    driverResult: z.strictObject({ closed: z.boolean() }),
+    summary: 'Close a tab of the session (default: the bound one)',
+  },
+  'tab.list': {
+    params: Empty,
+    result: z.strictObject({ tabs: z.array(TabInfoSchema) }),
+    routing: 'local',
+    destructive: false,
+    summary: "List the session's tabs",
+  },
+  'tab.pin': {
+    params: TabParams,
+    result: TabInfoSchema,
+    routing: 'tab',
+    destructive: false,
+    forwarded: Empty,
+    driverResult: DriverTabSchema,
+    summary: 'Pin a tab in the browser',
+  },
+  'tab.unpin': {
+    params: TabParams,
+    result: TabInfoSchema,
+    routing: 'tab',
+    destructive: false,
+    forwarded: Empty,
+    driverResult: DriverTabSchema,
+    summary: 'Unpin a tab',
+  },
 
-  navigate: { params: NavigateParams, result: PageStateSchema, routing: 'tab', destructive: true, pacing: 'navigate', summary: 'Load a URL in the bound tab' },
-  back: { params: HistoryParams, result: PageStateSchema, routing: 'tab', destructive: true, pacing: 'navigate', summary: 'Go back in history' },
-  forward: { params: HistoryParams, result: PageStateSchema, routing: 'tab', destructive: true, pacing: 'navigate', summary: 'Go forward in history' },
-  reload: { params: HistoryParams, result: PageStateSchema, routing: 'tab', destructive: true, pacing: 'navigate', summary: 'Reload the page' },
+  navigate: {
+    params: NavigateParams,
+    result: PageStateSchema,
+    routing: 'tab',
+    destructive: true,
+    pacing: 'navigate',
+    summary: 'Load a URL in the bound tab',
+  },
+  back: {
+    params: HistoryParams,
+    result: PageStateSchema,
+    routing: 'tab',
+    destructive: true,
+    pacing: 'navigate',
+    summary: 'Go back in history',
+  },
+  forward: {
+    params: HistoryParams,
+    result: PageStateSchema,
+    routing: 'tab',
+    destructive: true,
+    pacing: 'navigate',
+    summary: 'Go forward in history',
+  },
+  reload: {
+    params: HistoryParams,
+    result: PageStateSchema,
+    routing: 'tab',
+    destructive: true,
+    pacing: 'navigate',
+    summary: 'Reload the page',
+  },
 
-  text: { params: TextParams, result: TextResult, routing: 'tab', destructive: false, forwarded: withForwardedTarget(TextParams.shape, true), summary: 'Read the visible text' },
-  links: { params: LinksParams, result: LinksResult, routing: 'tab', destructive: false, forwarded: withForwardedTarget(LinksParams.shape, true), driverResult: LinksDriverResult, mints: ['ln'], summary: 'List links (mints ln handles)' },
-  elements: { params: ElementsParams, result: ElementsResult, routing: 'tab', destructive: false, forwarded: withForwardedTarget(ElementsParams.shape, true), driverResult: ElementsDriverResult, mints: ['el'], summary: 'List actionable elements (mints el handles)' },
-  inspect: { params: InspectParams, result: InspectResult, routing: 'tab', destructive: false, forwarded: withForwardedTarget(InspectParams.shape, false), summary: 'Describe one element' },
-  snapshot: { params: SnapshotParams, result: SnapshotResult, routing: 'tab', destructive: false, forwarded: withForwardedTarget(SnapshotParams.shape, true), driverResult: SnapshotDriverResult, mints: ['el', 'ln'], summary: 'Compact page outline for language models (mints handles)' },
-  screenshot: { params: ScreenshotParams, result: ScreenshotResult, routing: 'tab', destructive: false, forwarded: withForwardedTarget(ScreenshotParams.shape, true), summary: 'Capture the page as an image' },
+  text: {
+    params: TextParams,
+    result: TextResult,
+    routing: 'tab',
+    destructive: false,
+    forwarded: withForwardedTarget(TextParams.shape, true),
+    summary: 'Read the visible text',
+  },
+  links: {
+    params: LinksParams,
+    result: LinksResult,
+    routing: 'tab',
+    destructive: false,
+    forwarded: withForwardedTarget(LinksParams.shape, true),
+    driverResult: LinksDriverResult,
+    mints: ['ln'],
+    summary: 'List links (mints ln handles)',
+  },
+  elements: {
+    params: ElementsParams,
+    result: ElementsResult,
+    routing: 'tab',
+    destructive: false,
+    forwarded: withForwardedTarget(ElementsParams.shape, true),
+    driverResult: ElementsDriverResult,
+    mints: ['el'],
+    summary: 'List actionable elements (mints el handles)',
+  },
+  inspect: {
+    params: InspectParams,
+    result: InspectResult,
+    routing: 'tab',
+    destructive: false,
+    forwarded: withForwardedTarget(InspectParams.shape, false),
+    summary: 'Describe one element',
+  },
+  snapshot: {
+    params: SnapshotParams,
+    result: SnapshotResult,
+    routing: 'tab',
+    destructive: false,
+    forwarded: withForwardedTarget(SnapshotParams.shape, true),
+    driverResult: SnapshotDriverResult,
+    mints: ['el', 'ln'],
+    summary: 'Compact page outline for language models (mints handles)',
+  },
+  screenshot: {
+    params: ScreenshotParams,
+    result: ScreenshotResult,
+    routing: 'tab',
+    destructive: false,
+    forwarded: withForwardedTarget(ScreenshotParams.shape, true),
+    summary: 'Capture the page as an image',
+  },
 
-  scroll: { params: ScrollParams, result: ScrollResult, routing: 'tab', destructive: false, pacing: 'scroll', forwarded: withForwardedTarget(ScrollParams.shape, true), summary: 'Scroll the page or an element' },
-  click: { params: ClickParams, result: EffectsSchema, routing: 'tab', destructive: true, pacing: 'interaction', forwarded: withForwardedTarget(ClickParams.shape, false), summary: 'Click an element' },
-  hover: { params: HoverParams, result: EffectsSchema, routing: 'tab', destructive: false, pacing: 'interaction', forwarded: withForwardedTarget(HoverParams.shape, false), summary: 'Move the pointer over an element' },
-  fill: { params: FillParams, result: EffectsSchema, routing: 'tab', destructive: true, pacing: 'fill', forwarded: withForwardedTarget(FillParams.shape, false), summary: 'Set the value of a field (fires input and change)' },
-  type: { params: TypeParams, result: EffectsSchema, routing: 'tab', destructive: true, pacing: 'fill', forwarded: withForwardedTarget(TypeParams.shape, true), summary: 'Type text key by key' },
-  press: { params: PressParams, result: EffectsSchema, routing: 'tab', destructive: true, pacing: 'interaction', forwarded: withForwardedTarget(PressParams.shape, true), summary: 'Press a key (Enter, Control+A, …)' },
-  select: { params: SelectParams, result: SelectResult, routing: 'tab', destructive: true, pacing: 'fill', forwarded: withForwardedTarget(SelectParams.shape, false), summary: 'Choose options of a <select> by value or label' },
-  wait: { params: WaitParams, result: WaitResult, routing: 'tab', destructive: false, forwarded: ForwardedWaitParams, summary: 'Wait for text, an element, or a navigation' },
-  dialog: { params: DialogParams, result: DialogResult, routing: 'tab', destructive: true, pacing: 'interaction', summary: 'Accept or dismiss the open JavaScript dialog' },
+  scroll: {
+    params: ScrollParams,
+    result: ScrollResult,
+    routing: 'tab',
+    destructive: false,
+    pacing: 'scroll',
+    forwarded: withForwardedTarget(ScrollParams.shape, true),
+    summary: 'Scroll the page or an element',
+  },
+  click: {
+    params: ClickParams,
+    result: EffectsSchema,
+    routing: 'tab',
+    destructive: true,
+    pacing: 'interaction',
+    forwarded: withForwardedTarget(ClickParams.shape, false),
+    summary: 'Click an element',
+  },
+  hover: {
+    params: HoverParams,
+    result: EffectsSchema,
+    routing: 'tab',
+    destructive: false,
+    pacing: 'interaction',
+    forwarded: withForwardedTarget(HoverParams.shape, false),
+    summary: 'Move the pointer over an element',
+  },
+  fill: {
+    params: FillParams,
+    result: EffectsSchema,
+    routing: 'tab',
+    destructive: true,
+    pacing: 'fill',
+    forwarded: withForwardedTarget(FillParams.shape, false),
+    summary: 'Set the value of a field (fires input and change)',
+  },
+  type: {
+    params: TypeParams,
+    result: EffectsSchema,
+    routing: 'tab',
+    destructive: true,
+    pacing: 'fill',
+    forwarded: withForwardedTarget(TypeParams.shape, true),
+    summary: 'Type text key by key',
+  },
+  press: {
+    params: PressParams,
+    result: EffectsSchema,
+    routing: 'tab',
+    destructive: true,
+    pacing: 'interaction',
+    forwarded: withForwardedTarget(PressParams.shape, true),
+    summary: 'Press a key (Enter, Control+A, …)',
+  },
+  select: {
+    params: SelectParams,
+    result: SelectResult,
+    routing: 'tab',
+    destructive: true,
+    pacing: 'fill',
+    forwarded: withForwardedTarget(SelectParams.shape, false),
+    summary: 'Choose options of a <select> by value or label',
+  },
+  wait: {
+    params: WaitParams,
+    result: WaitResult,
+    routing: 'tab',
+    destructive: false,
+    forwarded: ForwardedWaitParams,
+    summary: 'Wait for text, an element, or a navigation',
+  },
+  dialog: {
+    params: DialogParams,
+    result: DialogResult,
+    routing: 'tab',
+    destructive: true,
+    pacing: 'interaction',
+    summary: 'Accept or dismiss the open JavaScript dialog',
+  },
 
-  'debug.last': { params: DebugLastParams, result: DebugLastResult, routing: 'local', destructive: false, summary: 'Last request traces (ring of 200)' },
-  'debug.status': { params: Empty, result: DebugStatusResult, routing: 'local', destructive: false, summary: 'Daemon, browsers and sessions at a glance' },
-  'debug.log': { params: DebugLogParams, result: DebugLogResult, routing: 'client', destructive: false, summary: "The browser driver's own recent log" },
+  'debug.last': {
+    params: DebugLastParams,
+    result: DebugLastResult,
+    routing: 'local',
+    destructive: false,
+    summary: 'Last request traces (ring of 200)',
+  },
+  'debug.status': {
+    params: Empty,
+    result: DebugStatusResult,
+    routing: 'local',
+    destructive: false,
+    summary: 'Daemon, browsers and sessions at a glance',
+  },
+  'debug.log': {
+    params: DebugLogParams,
+    result: DebugLogResult,
+    routing: 'client',
+    destructive: false,
+    summary: "The browser driver's own recent log",
+  },
 } as const satisfies Record<string, ActionDef>;
 
 export type ActionName = keyof typeof ACTIONS;

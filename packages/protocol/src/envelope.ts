@@ -38,7 +38,10 @@ export const BproxyErrorResponseSchema = z.strictObject({
   ok: z.literal(false),
   error: BproxyErrorSchema,
 });
-export const BproxyResponseSchema = z.discriminatedUnion('ok', [BproxyOkResponseSchema, BproxyErrorResponseSchema]);
+export const BproxyResponseSchema = z.discriminatedUnion('ok', [
+  BproxyOkResponseSchema,
+  BproxyErrorResponseSchema,
+]);
 export type BproxyOkResponse = z.infer<typeof BproxyOkResponseSchema>;
 export type BproxyErrorResponse = z.infer<typeof BproxyErrorResponseSchema>;
 export type BproxyResponse = z.infer<typeof BproxyResponseSchema>;

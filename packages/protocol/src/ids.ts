@@ -9,12 +9,18 @@ export type RequestId = z.infer<typeof RequestIdSchema>;
 
 /** Daemon-generated, 6 characters of lowercase RFC 4648 base32, never reused. */
 export const SESSION_ID_PATTERN = /^[a-z2-7]{6}$/;
-export const SessionIdSchema = z.string().regex(SESSION_ID_PATTERN, 'expected a session id like m4q7z2').brand<'SessionId'>();
+export const SessionIdSchema = z
+  .string()
+  .regex(SESSION_ID_PATTERN, 'expected a session id like m4q7z2')
+  .brand<'SessionId'>();
 export type SessionId = z.infer<typeof SessionIdSchema>;
 
 /** Logical, session-scoped tab handle: t1, t2, … Raw browser tab ids never leave the daemon. */
 export const TAB_HANDLE_PATTERN = /^t[1-9][0-9]{0,6}$/;
-export const TabHandleSchema = z.string().regex(TAB_HANDLE_PATTERN, 'expected a tab handle like t1').brand<'TabHandle'>();
+export const TabHandleSchema = z
+  .string()
+  .regex(TAB_HANDLE_PATTERN, 'expected a tab handle like t1')
+  .brand<'TabHandle'>();
 export type TabHandle = z.infer<typeof TabHandleSchema>;
 
 /** Short-lived element aliases minted by the daemon: el1 (elements, snapshot) and ln1 (links, snapshot). */

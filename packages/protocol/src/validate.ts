@@ -28,7 +28,8 @@ export function formatIssues(error: z.ZodError, input: unknown, prefix = ''): st
     .slice(0, 5)
     .map((issue) => {
       const path = [prefix, ...issue.path.map(String)].filter((p) => p !== '').join('.') || '(root)';
-      if (issue.code === 'unrecognized_keys') return `${path}: unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+      if (issue.code === 'unrecognized_keys')
+        return `${path}: unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
       const got = describe(valueAt(input, issue.path));
       const message = issue.message.replace(/^Invalid input: /, '');
       return `${path}: ${message}, got ${got}`;
@@ -45,10 +46,14 @@ export function parseRequest(body: unknown, now: number = Date.now()): Parsed<Bp
     }
   }
   const envelope = BproxyRequestSchema.safeParse(body);
-  if (!envelope.success) return { ok: false, error: makeError('BAD_REQUEST', formatIssues(envelope.error, body)) };
+  if (!envelope.success)
+    return { ok: false, error: makeError('BAD_REQUEST', formatIssues(envelope.error, body)) };
   const request = envelope.data;
   if (request.deadline > now + MAX_DEADLINE_MS) {
-    return { ok: false, error: makeError('BAD_REQUEST', `deadline: more than ${MAX_DEADLINE_MS / 60_000} minutes ahead`) };
+    return {
+      ok: false,
+      error: makeError('BAD_REQUEST', `deadline: more than ${MAX_DEADLINE_MS / 60_000} minutes ahead`),
+    };
   }
   const params = parseParams(request.action, request.params);
   if (!params.ok) return params;
@@ -57,7 +62,8 @@ export function parseRequest(body: unknown, now: number = Date.now()): Parsed<Bp
 
 export function parseParams(action: ActionName, params: unknown): Parsed<Record<string, unknown>> {
   const parsed = actionDef(action).params.safeParse(params);
-  if (!parsed.success) return { ok: false, error: makeError('BAD_REQUEST', formatIssues(parsed.error, params, 'params')) };
+  if (!parsed.success)
+    return { ok: false, error: makeError('BAD_REQUEST', formatIssues(parsed.error, params, 'params')) };
   return { ok: true, value: parsed.data as Record<string, unknown> };
 }
 
@@ -65,7 +71,10 @@ export function parseParams(action: ActionName, params: unknown): Parsed<Record<
 export function parseDriverValue<T>(schema: z.ZodType<T>, value: unknown, what: string): Parsed<T> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    return { ok: false, error: makeError('DRIVER_ERROR', `${what} outside the protocol: ${formatIssues(parsed.error, value)}`) };
+    return {
+      ok: false,
+      error: makeError('DRIVER_ERROR', `${what} outside the protocol: ${formatIssues(parsed.error, value)}`),
+    };
   }
   return { ok: true, value: parsed.data };
 }

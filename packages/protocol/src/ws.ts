@@ -23,10 +23,18 @@ export const NavigationMessageSchema = z.strictObject({
   url: z.string().max(8192),
   cause: z.enum(['committed', 'history_state']),
 });
-export const TabClosedMessageSchema = z.strictObject({ type: z.literal('tab_closed'), tabId: RawTabIdSchema });
+export const TabClosedMessageSchema = z.strictObject({
+  type: z.literal('tab_closed'),
+  tabId: RawTabIdSchema,
+});
 export const DriverResponseMessageSchema = z.discriminatedUnion('ok', [
   z.strictObject({ type: z.literal('response'), id: z.string(), ok: z.literal(true), data: z.unknown() }),
-  z.strictObject({ type: z.literal('response'), id: z.string(), ok: z.literal(false), error: BproxyErrorSchema }),
+  z.strictObject({
+    type: z.literal('response'),
+    id: z.string(),
+    ok: z.literal(false),
+    error: BproxyErrorSchema,
+  }),
 ]);
 export const DriverMessageSchema = z.union([
   HelloMessageSchema,
@@ -47,7 +55,10 @@ export const WelcomeMessageSchema = z.strictObject({
   clientName: z.string(),
 });
 export const PongMessageSchema = z.strictObject({ type: z.literal('pong'), ts: z.number() });
-export const RequestMessageSchema = z.strictObject({ type: z.literal('request'), request: BproxyForwardedRequestSchema });
+export const RequestMessageSchema = z.strictObject({
+  type: z.literal('request'),
+  request: BproxyForwardedRequestSchema,
+});
 export const ErrorMessageSchema = z.strictObject({ type: z.literal('error'), error: BproxyErrorSchema });
 export const DaemonMessageSchema = z.discriminatedUnion('type', [
   WelcomeMessageSchema,

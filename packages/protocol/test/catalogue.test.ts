@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CATALOGUE, ACTIONS, PAIRING_ERROR_CODES, makeError, httpStatusOf, type ErrorCode } from '../src/index';
+import {
+  ERROR_CATALOGUE,
+  ACTIONS,
+  PAIRING_ERROR_CODES,
+  makeError,
+  httpStatusOf,
+  type ErrorCode,
+} from '../src/index';
 
 const readme = readFileSync(join(__dirname, '../../../README.md'), 'utf8');
 
@@ -10,8 +17,13 @@ function readmeRows(): Map<string, string[]> {
   const end = readme.indexOf('<!-- errors:end -->');
   const rows = new Map<string, string[]>();
   for (const line of readme.slice(start, end).split('\n')) {
-    const m = /^\| `([A-Z_]+)` \| (.+) \|$/.exec(line.trim());
-    if (m?.[1] && m[2]) rows.set(m[1], m[2].split(' | ').map((c) => c.trim()));
+    const cells = line
+      .trim()
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim());
+    const code = /^`([A-Z_]+)`$/.exec(cells[0] ?? '')?.[1];
+    if (code) rows.set(code, cells.slice(1));
   }
   return rows;
 }
@@ -21,15 +33,30 @@ describe('error catalogue', () => {
     const rows = readmeRows();
     expect([...rows.keys()]).toEqual(Object.keys(ERROR_CATALOGUE));
     for (const [code, spec] of Object.entries(ERROR_CATALOGUE)) {
-      expect(rows.get(code), code).toEqual([spec.category, spec.retry ? 'yes' : 'no', String(spec.status), spec.when]);
+      expect(rows.get(code), code).toEqual([
+        spec.category,
+        spec.retry ? 'yes' : 'no',
+        String(spec.status),
+        spec.when,
+      ]);
     }
   });
 
   it('covers every code of the seed tables', () => {
     for (const code of [
-      'NO_EXTENSION', 'TIMEOUT', 'OVERLOADED', 'SESSION_REQUIRED', 'INVALID_SESSION_ID', 'SESSION_NOT_FOUND',
-      'TAB_NOT_FOUND', 'TAB_HANDLE_NOT_FOUND', 'TAB_NOT_IN_SESSION', 'ELEMENT_HANDLE_NOT_FOUND',
-      'ELEMENT_HANDLE_STALE', 'ELEMENT_HANDLE_SCOPE_MISMATCH', 'HUMAN_REQUIRED',
+      'NO_EXTENSION',
+      'TIMEOUT',
+      'OVERLOADED',
+      'SESSION_REQUIRED',
+      'INVALID_SESSION_ID',
+      'SESSION_NOT_FOUND',
+      'TAB_NOT_FOUND',
+      'TAB_HANDLE_NOT_FOUND',
+      'TAB_NOT_IN_SESSION',
+      'ELEMENT_HANDLE_NOT_FOUND',
+      'ELEMENT_HANDLE_STALE',
+      'ELEMENT_HANDLE_SCOPE_MISMATCH',
+      'HUMAN_REQUIRED',
     ]) {
       expect(Object.keys(ERROR_CATALOGUE)).toContain(code);
     }
@@ -47,10 +74,38 @@ describe('error catalogue', () => {
 
   it('defines every action the daemon issue lists', () => {
     const expected = [
-      'session.create', 'session.list', 'session.bind', 'session.unbind', 'session.resume', 'session.close',
-      'tab.open', 'tab.close', 'tab.list', 'tab.pin', 'tab.unpin', 'navigate', 'back', 'forward', 'reload',
-      'text', 'links', 'elements', 'inspect', 'snapshot', 'scroll', 'click', 'hover', 'fill', 'type', 'press',
-      'select', 'wait', 'screenshot', 'debug.last', 'debug.status', 'debug.log',
+      'session.create',
+      'session.list',
+      'session.bind',
+      'session.unbind',
+      'session.resume',
+      'session.close',
+      'tab.open',
+      'tab.close',
+      'tab.list',
+      'tab.pin',
+      'tab.unpin',
+      'navigate',
+      'back',
+      'forward',
+      'reload',
+      'text',
+      'links',
+      'elements',
+      'inspect',
+      'snapshot',
+      'scroll',
+      'click',
+      'hover',
+      'fill',
+      'type',
+      'press',
+      'select',
+      'wait',
+      'screenshot',
+      'debug.last',
+      'debug.status',
+      'debug.log',
     ];
     for (const a of expected) expect(Object.keys(ACTIONS)).toContain(a);
   });

@@ -18,7 +18,11 @@ function idOf(body: unknown): string | null {
   return typeof id === 'string' && /^[A-Za-z0-9_.:-]{1,128}$/.test(id) ? id : null;
 }
 
-export function registerCommandRoute(app: FastifyInstance, deps: CommandRouteDeps, ledger: RequestLedger): void {
+export function registerCommandRoute(
+  app: FastifyInstance,
+  deps: CommandRouteDeps,
+  ledger: RequestLedger,
+): void {
   app.post('/', { bodyLimit: COMMAND_BODY_LIMIT }, async (req, reply) => {
     const receivedAt = deps.clock.now();
     const startMono = deps.clock.monotonic();
@@ -53,19 +57,41 @@ export function registerCommandRoute(app: FastifyInstance, deps: CommandRouteDep
       const deadlineMono = startMono + (request.deadline - receivedAt);
       let outcome;
       if (deadlineMono <= startMono) {
-        outcome = { ok: false as const, error: makeError('TIMEOUT', 'the deadline had already passed when the request arrived') };
+        outcome = {
+          ok: false as const,
+          error: makeError('TIMEOUT', 'the deadline had already passed when the request arrived'),
+        };
       } else {
         try {
           outcome = await execute(deps, { request, deadlineMono });
         } catch (err) {
-          deps.logger.error({ id: request.id, event: 'internal_error', err: err instanceof Error ? err.stack : String(err) });
-          outcome = { ok: false as const, error: makeError('INTERNAL_ERROR', 'the daemon failed on this request; it keeps serving') };
+          deps.logger.error({
+            id: request.id,
+            event: 'internal_error',
+            err: err instanceof Error ? err.stack : String(err),
+          });
+          outcome = {
+            ok: false as const,
+            error: makeError('INTERNAL_ERROR', 'the daemon failed on this request; it keeps serving'),
+          };
         }
       }
       const elapsed = Math.round(deps.clock.monotonic() - startMono);
       const errorCode = outcome.ok ? undefined : outcome.error.code;
-      deps.logger.info({ id: request.id, event: 'response', ok: outcome.ok, elapsed_ms: elapsed, error_code: errorCode });
-      const trace = { id: request.id, action: request.action, receivedAt, elapsedMs: elapsed, ok: outcome.ok } as {
+      deps.logger.info({
+        id: request.id,
+        event: 'response',
+        ok: outcome.ok,
+        elapsed_ms: elapsed,
+        error_code: errorCode,
+      });
+      const trace = {
+        id: request.id,
+        action: request.action,
+        receivedAt,
+        elapsedMs: elapsed,
+        ok: outcome.ok,
+      } as {
         id: string;
         action: string;
         session?: string;

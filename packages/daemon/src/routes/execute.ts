@@ -30,10 +30,20 @@ function lookupSession(deps: CommandRouteDeps, id: string | undefined, required:
       : { ok: true, session: null };
   }
   if (!SESSION_ID_PATTERN.test(id)) {
-    return { ok: false, outcome: fail('INVALID_SESSION_ID', `session: expected 6 characters of a-z and 2-7, got ${JSON.stringify(id.slice(0, 20))}`) };
+    return {
+      ok: false,
+      outcome: fail(
+        'INVALID_SESSION_ID',
+        `session: expected 6 characters of a-z and 2-7, got ${JSON.stringify(id.slice(0, 20))}`,
+      ),
+    };
   }
   const session = deps.sessions.get(id as SessionId);
-  if (!session) return { ok: false, outcome: fail('SESSION_NOT_FOUND', `no session ${id} (closed, or the daemon restarted)`) };
+  if (!session)
+    return {
+      ok: false,
+      outcome: fail('SESSION_NOT_FOUND', `no session ${id} (closed, or the daemon restarted)`),
+    };
   return { ok: true, session };
 }
 
@@ -82,12 +92,17 @@ export async function execute(deps: CommandRouteDeps, ctx: CommandContext): Prom
     default:
       break;
   }
-  if (actionDef(request.action).routing !== 'tab') return fail('INTERNAL_ERROR', `no handler for ${request.action}`);
+  if (actionDef(request.action).routing !== 'tab')
+    return fail('INTERNAL_ERROR', `no handler for ${request.action}`);
   return runTabAction(deps, ctx, session, params);
 }
 
 /** debug.log goes to the session's browser, or to the default one without a session. */
-async function debugLog(deps: CommandRouteDeps, ctx: CommandContext, session: SessionRecord | null): Promise<DriverOutcome> {
+async function debugLog(
+  deps: CommandRouteDeps,
+  ctx: CommandContext,
+  session: SessionRecord | null,
+): Promise<DriverOutcome> {
   if (session) return runTabAction(deps, ctx, session, ctx.request.params);
   const client = deps.clients.pickDefault();
   if (!client) return fail('NO_EXTENSION', 'no browser is connected');

@@ -37,17 +37,27 @@ export function mintFromResult(
     const result = data as ElementsDriverResult;
     const handles = deps.handles.mint(scope, action, 'el', result.elements.map(target));
     const elements = handles.map((handle, i) => {
-      const { ref: _ref, selector: _selector, ...rest } = result.elements[i] ?? { ref: '', selector: '', role: '', name: '', tag: '' };
+      const {
+        ref: _ref,
+        selector: _selector,
+        ...rest
+      } = result.elements[i] ?? { ref: '', selector: '', role: '', name: '', tag: '' };
       return { handle, ...rest };
     });
     return { ...result, elements, truncated: result.truncated || elements.length < result.elements.length };
   }
   const result = data as SnapshotDriverResult;
-  const byKind = (kind: 'el' | 'ln') => result.refs.map((r, i) => ({ r, i })).filter((x) => x.r.kind === kind);
+  const byKind = (kind: 'el' | 'ln') =>
+    result.refs.map((r, i) => ({ r, i })).filter((x) => x.r.kind === kind);
   const names = new Map<number, ElementHandle>();
   for (const kind of ['el', 'ln'] as const) {
     const items = byKind(kind);
-    const minted = deps.handles.mint(scope, action, kind, items.map((x) => target(x.r)));
+    const minted = deps.handles.mint(
+      scope,
+      action,
+      kind,
+      items.map((x) => target(x.r)),
+    );
     minted.forEach((handle, j) => {
       const item = items[j];
       if (item) names.set(item.i, handle);

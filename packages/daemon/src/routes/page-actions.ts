@@ -26,19 +26,24 @@ export async function runTabAction(
   if (TAB_MANAGEMENT.has(action)) forwardedParams = {};
 
   const noClient = () =>
-    deps.clients.connected().length === 0 && !deps.clients.all().some((c) => deps.clients.inGrace(c, deps.graceMs));
+    deps.clients.connected().length === 0 &&
+    !deps.clients.all().some((c) => deps.clients.inGrace(c, deps.graceMs));
 
   // Precedence, evaluated before any wait (pacing, queue): 1. no browser at all.
   if (noClient()) return fail('NO_EXTENSION', 'no browser is connected');
   // 2. paused for a human.
   if (session.paused) {
-    return fail('HUMAN_REQUIRED', `session ${session.id} is paused: ${session.pauseReason ?? ''}`, { reason: session.pauseReason ?? '' });
+    return fail('HUMAN_REQUIRED', `session ${session.id} is paused: ${session.pauseReason ?? ''}`, {
+      reason: session.pauseReason ?? '',
+    });
   }
   // 3. the tab.
   const findTab = (): TabRecord | DriverOutcome => {
     if (explicitTab !== undefined) {
       const lookup = deps.sessions.lookupTab(session, explicitTab);
-      return lookup.ok ? lookup.tab : fail(lookup.code, `tab ${explicitTab} is not a tab of session ${session.id}`);
+      return lookup.ok
+        ? lookup.tab
+        : fail(lookup.code, `tab ${explicitTab} is not a tab of session ${session.id}`);
     }
     const bound = deps.sessions.boundTab(session);
     return bound ?? fail('TAB_NOT_FOUND', `session ${session.id} has no bound tab`);
@@ -59,7 +64,13 @@ export async function runTabAction(
   return afterAnswer(deps, ctx, session, tab, outcome);
 }
 
-function afterAnswer(deps: CommandRouteDeps, ctx: CommandContext, session: SessionRecord, tab: TabRecord, outcome: DriverOutcome): DriverOutcome {
+function afterAnswer(
+  deps: CommandRouteDeps,
+  ctx: CommandContext,
+  session: SessionRecord,
+  tab: TabRecord,
+  outcome: DriverOutcome,
+): DriverOutcome {
   const action = ctx.request.action;
   if (!outcome.ok) {
     if (outcome.error.code === 'HUMAN_REQUIRED') {
@@ -67,7 +78,8 @@ function afterAnswer(deps: CommandRouteDeps, ctx: CommandContext, session: Sessi
       deps.logger.info({ id: ctx.request.id, event: 'session_paused', session: session.id });
       return { ok: false, error: { ...outcome.error, reason: outcome.error.message } };
     }
-    if (outcome.error.code === 'TAB_NOT_FOUND' && session.tabs.get(tab.handle) === tab) forgetTab(deps, session, tab, 'tab_gone');
+    if (outcome.error.code === 'TAB_NOT_FOUND' && session.tabs.get(tab.handle) === tab)
+      forgetTab(deps, session, tab, 'tab_gone');
     return outcome;
   }
   const data = outcome.data as Record<string, unknown>;

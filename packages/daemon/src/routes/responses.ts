@@ -17,7 +17,11 @@ export function errorResponse(id: string | null, error: BproxyError): BproxyErro
   return { id, ok: false, error };
 }
 
-export function fail(code: ErrorCode, message: string, extra?: { reason?: string; details?: Record<string, unknown> }): DriverOutcome {
+export function fail(
+  code: ErrorCode,
+  message: string,
+  extra?: { reason?: string; details?: Record<string, unknown> },
+): DriverOutcome {
   return { ok: false, error: makeError(code, message, extra) };
 }
 

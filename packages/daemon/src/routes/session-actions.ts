@@ -8,7 +8,10 @@ import { closeTab } from './tab-actions';
 import { fail } from './responses';
 import type { CommandContext, CommandRouteDeps } from './types';
 
-export function createSession(deps: CommandRouteDeps, params: { label?: string; pacing?: PacingMode }): SessionRecord {
+export function createSession(
+  deps: CommandRouteDeps,
+  params: { label?: string; pacing?: PacingMode },
+): SessionRecord {
   const session = deps.sessions.create({
     ...params,
     now: deps.clock.now(),
@@ -31,7 +34,11 @@ export function sessionList(deps: CommandRouteDeps): DriverOutcome {
   return { ok: true, data: { sessions: deps.sessions.all().map((s) => deps.sessions.info(s)) } };
 }
 
-export function sessionBind(deps: CommandRouteDeps, session: SessionRecord, params: ActionParams<'session.bind'>): DriverOutcome {
+export function sessionBind(
+  deps: CommandRouteDeps,
+  session: SessionRecord,
+  params: ActionParams<'session.bind'>,
+): DriverOutcome {
   if (params.tab !== undefined) {
     const lookup = deps.sessions.lookupTab(session, params.tab as TabHandle);
     if (!lookup.ok) return fail(lookup.code, `tab ${params.tab} is not a tab of session ${session.id}`);
@@ -55,7 +62,11 @@ export function sessionResume(deps: CommandRouteDeps, session: SessionRecord): D
 }
 
 /** Closes every tab the session owns (best effort: a gone browser does not block the close), then forgets it. */
-export async function sessionClose(deps: CommandRouteDeps, ctx: CommandContext, session: SessionRecord): Promise<DriverOutcome> {
+export async function sessionClose(
+  deps: CommandRouteDeps,
+  ctx: CommandContext,
+  session: SessionRecord,
+): Promise<DriverOutcome> {
   const closedTabs: TabHandle[] = [];
   for (const tab of [...session.tabs.values()]) {
     await closeTab(deps, ctx, session, tab);
@@ -68,6 +79,8 @@ export async function sessionClose(deps: CommandRouteDeps, ctx: CommandContext, 
 }
 
 export function tabList(deps: CommandRouteDeps, session: SessionRecord): DriverOutcome {
-  const tabs = [...session.tabs.values()].map((t) => deps.sessions.tabInfo(t, deps.clients.get(t.clientKey)?.name ?? 'gone'));
+  const tabs = [...session.tabs.values()].map((t) =>
+    deps.sessions.tabInfo(t, deps.clients.get(t.clientKey)?.name ?? 'gone'),
+  );
   return { ok: true, data: { tabs } };
 }

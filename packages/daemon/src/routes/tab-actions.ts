@@ -10,19 +10,34 @@ import { createSession } from './session-actions';
 import type { CommandContext, CommandRouteDeps } from './types';
 
 /** --browser NAME, else the most recent extension, else a connected CDP browser, else launch the default one. */
-async function chooseClient(deps: CommandRouteDeps, name: string | undefined): Promise<ClientRecord | DriverOutcome> {
+async function chooseClient(
+  deps: CommandRouteDeps,
+  name: string | undefined,
+): Promise<ClientRecord | DriverOutcome> {
   if (name !== undefined) {
     const known = deps.clients.byName(name);
     if (known && (known.transport || deps.clients.inGrace(known, deps.graceMs))) return known;
-    if (deps.launchers.has(name)) return (await launch(deps, name)) ?? fail('BROWSER_DISCONNECTED', `browser "${name}" failed to start`);
-    return fail('BROWSER_NOT_FOUND', `no browser named "${name}" (connected: ${deps.clients.connected().map((c) => c.name).join(', ') || 'none'})`);
+    if (deps.launchers.has(name))
+      return (await launch(deps, name)) ?? fail('BROWSER_DISCONNECTED', `browser "${name}" failed to start`);
+    return fail(
+      'BROWSER_NOT_FOUND',
+      `no browser named "${name}" (connected: ${
+        deps.clients
+          .connected()
+          .map((c) => c.name)
+          .join(', ') || 'none'
+      })`,
+    );
   }
   const picked = deps.clients.pickDefault();
   if (picked) return picked;
   if (deps.launchers.names().length > 0) {
     return (await launch(deps)) ?? fail('NO_EXTENSION', 'the default browser failed to start');
   }
-  return fail('NO_EXTENSION', 'no browser is connected: pair the extension or start the daemon with a browser');
+  return fail(
+    'NO_EXTENSION',
+    'no browser is connected: pair the extension or start the daemon with a browser',
+  );
 }
 
 async function launch(deps: CommandRouteDeps, name?: string): Promise<ClientRecord | null> {
@@ -43,7 +58,9 @@ export async function tabOpen(
   const chosen = await chooseClient(deps, params.browser);
   if ('ok' in chosen) return chosen;
   if (session?.paused) {
-    return fail('HUMAN_REQUIRED', `session ${session.id} is paused: ${session.pauseReason ?? ''}`, { reason: session.pauseReason ?? '' });
+    return fail('HUMAN_REQUIRED', `session ${session.id} is paused: ${session.pauseReason ?? ''}`, {
+      reason: session.pauseReason ?? '',
+    });
   }
   const forwardedParams: Record<string, unknown> = { url: params.url ?? 'about:blank' };
   if (params.active !== undefined) forwardedParams.active = params.active;
@@ -64,20 +81,36 @@ export async function tabOpen(
 }
 
 /** Closes one tab in its browser (best effort) and forgets it; used by session.close. */
-export async function closeTab(deps: CommandRouteDeps, ctx: CommandContext, session: SessionRecord, tab: TabRecord): Promise<void> {
+export async function closeTab(
+  deps: CommandRouteDeps,
+  ctx: CommandContext,
+  session: SessionRecord,
+  tab: TabRecord,
+): Promise<void> {
   const client = deps.clients.get(tab.clientKey);
   if (client?.transport) {
     const sub: CommandContext = {
       deadlineMono: ctx.deadlineMono,
-      request: { ...ctx.request, id: `${ctx.request.id}.close.${tab.handle}` as RequestId, action: 'tab.close', params: {} },
+      request: {
+        ...ctx.request,
+        id: `${ctx.request.id}.close.${tab.handle}` as RequestId,
+        action: 'tab.close',
+        params: {},
+      },
     };
     const outcome = await forward(deps, sub, null, () => ({ client, tab }), {});
-    if (!outcome.ok) deps.logger.warn({ id: sub.request.id, event: 'tab_close_failed', error_code: outcome.error.code });
+    if (!outcome.ok)
+      deps.logger.warn({ id: sub.request.id, event: 'tab_close_failed', error_code: outcome.error.code });
   }
   forgetTab(deps, session, tab, 'tab_closed');
 }
 
-export function forgetTab(deps: CommandRouteDeps, session: SessionRecord, tab: TabRecord, cause: string): void {
+export function forgetTab(
+  deps: CommandRouteDeps,
+  session: SessionRecord,
+  tab: TabRecord,
+  cause: string,
+): void {
   deps.handles.invalidateTab(session.id, tab.handle, cause);
   deps.handles.forgetTabPage(ElementHandles.pageKey(tab.clientKey, tab.rawTabId));
   deps.sessions.removeTab(tab);

@@ -1,0 +1,86 @@
+/**
+ * The daemon process: `node daemon.mjs [--status-fd N] [browser options]`, started detached by
+ * `bproxy service start` or in the foreground by hand. It owns process-level concerns only —
+ * signals, the start report, last-resort error handlers — and leaves the order of startup and
+ * cleanup to lifecycle/start-daemon.ts.
+ */
+import { findStatusFd, parseDaemonArgs } from './lifecycle/daemon-args';
+import { loadConfig } from './lifecycle/config';
+import { LifecycleError, describeError, isLifecycleError } from './lifecycle/errors';
+import { openStartReporter, type StartReporter } from './lifecycle/start-report';
+import { startDaemon, type RunningDaemon } from './lifecycle/start-daemon';
+import { createLogger } from './logger';
+import { buildServer } from './server';
+
+let daemon: RunningDaemon | null = null;
+/** A signal that arrived while starting: honoured once the daemon is up, so its files are cleaned. */
+let signalWhileStarting: NodeJS.Signals | null = null;
+let reporter: StartReporter = openStartReporter(null);
+
+function fail(error: unknown): void {
+  const lifecycle = isLifecycleError(error)
+    ? error
+    : new LifecycleError('failed', `daemon failed to start: ${describeError(error)}`);
+  reporter.report({ ok: false, kind: lifecycle.kind, message: lifecycle.message });
+  process.stderr.write(`bproxy daemon: ${lifecycle.message}\n`);
+  process.exitCode = 1;
+}
+
+/**
+ * Exits by letting the event loop drain rather than with process.exit: the log's last lines are
+ * still being written asynchronously when stop() resolves. Should anything keep the loop alive, the
+ * unref'd timer ends the process anyway.
+ */
+function exitSoon(code: number): void {
+  process.exitCode = code;
+  setTimeout(() => process.exit(code), 2_000).unref();
+}
+
+function stopAndExit(reason: string, code: number): void {
+  if (!daemon) {
+    process.exit(code);
+  }
+  void daemon.stop(reason).finally(() => exitSoon(code));
+}
+
+// A crash must leave a trace: in the log when there is one, else through the start report and stderr.
+process.on('uncaughtException', (error) => {
+  if (!daemon) {
+    fail(error);
+    process.exit(1);
+  }
+  daemon.logger.fatal({ event: 'uncaught_exception', err: describeError(error), stack: error.stack });
+  daemon.flushLog();
+  stopAndExit('uncaught exception', 1);
+});
+// A stray rejection is a bug but not a reason to drop every session: log it and keep serving.
+process.on('unhandledRejection', (reason) => {
+  if (daemon) daemon.logger.error({ event: 'unhandled_rejection', err: describeError(reason) });
+  else process.stderr.write(`bproxy daemon: unhandled rejection: ${describeError(reason)}\n`);
+});
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+  process.on(signal, () => {
+    if (daemon) stopAndExit(signal, 0);
+    else signalWhileStarting ??= signal;
+  });
+}
+
+async function main(): Promise<void> {
+  try {
+    // The report pipe first, so that even a bad argument reaches the starting parent as a sentence.
+    reporter = openStartReporter(findStatusFd(process.argv.slice(2)));
+    // Browser options are parsed (so typos fail the start) but not acted on yet: the CDP driver's
+    // integration turns them into ServerOptions.launchers.
+    parseDaemonArgs(process.argv.slice(2));
+    const config = loadConfig(process.env);
+    daemon = await startDaemon(config, { buildServer, createLogger });
+    reporter.report({ ok: true, pid: daemon.pid, port: daemon.port });
+    if (signalWhileStarting !== null) stopAndExit(signalWhileStarting, 0);
+  } catch (error) {
+    fail(error);
+    // Whatever a half-built server left open must not keep a failed daemon alive.
+    process.exit(1);
+  }
+}
+
+await main();

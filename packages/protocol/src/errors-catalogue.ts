@@ -1,0 +1,286 @@
+/**
+ * The error catalogue as plain data, with no zod import, so that code which must stay small (the page
+ * bundle injected into web pages) can build catalogue errors. errors.ts re-exports everything here.
+ */
+import type { BproxyError } from './errors';
+
+/**
+ * The one error catalogue. Every failure that crosses the wire carries one of these codes; the README's
+ * error table is checked against this object by a test. Pairing-route codes are a separate contract
+ * (see pairing.ts) and are deliberately absent here.
+ */
+export type ErrorCategory = 'auth' | 'validation' | 'transport' | 'policy' | 'target' | 'page' | 'internal';
+
+export interface ErrorSpec {
+  readonly category: ErrorCategory;
+  /** Whether sending the same action again (with a new request id) may succeed without changing anything else. */
+  readonly retry: boolean;
+  readonly status: number;
+  /** When the code is raised — the README's "When" column. */
+  readonly when: string;
+  /** What the caller should do next; surfaced by the CLI and MCP server. */
+  readonly hint: string;
+}
+
+export const ERROR_CATALOGUE = {
+  UNAUTHORIZED: {
+    category: 'auth',
+    retry: false,
+    status: 401,
+    when: 'The request failed the gate: Host, Origin, Sec-Fetch-Site or the route secret',
+    hint: 'Use the token in BPROXY_HOME/token from the same machine and user; browsers pages cannot call the daemon',
+  },
+  BAD_REQUEST: {
+    category: 'validation',
+    retry: false,
+    status: 400,
+    when: 'The body is not JSON or does not match the schema (unknown fields, wrong types)',
+    hint: 'Fix the field named in the message',
+  },
+  UNKNOWN_ACTION: {
+    category: 'validation',
+    retry: false,
+    status: 400,
+    when: 'The action name is not part of the protocol',
+    hint: 'Run `bproxy --help` for the list of actions',
+  },
+  PAYLOAD_TOO_LARGE: {
+    category: 'validation',
+    retry: false,
+    status: 413,
+    when: 'The body exceeds the size limit',
+    hint: 'Send a smaller request',
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    category: 'validation',
+    retry: false,
+    status: 415,
+    when: 'The body is not sent as application/json',
+    hint: 'Send Content-Type: application/json',
+  },
+  REQUEST_ID_CONFLICT: {
+    category: 'validation',
+    retry: false,
+    status: 409,
+    when: 'A request id was reused with a different action, session or params',
+    hint: 'Use a fresh request id for a new request',
+  },
+  ROUTE_NOT_FOUND: {
+    category: 'validation',
+    retry: false,
+    status: 404,
+    when: 'No route for this method and path',
+    hint: 'POST / takes commands; GET /ws is for drivers; POST /pair/claim is for pairing',
+  },
+  NO_EXTENSION: {
+    category: 'transport',
+    retry: true,
+    status: 502,
+    when: 'No browser client is connected for this action',
+    hint: 'Open the browser with the bproxy extension paired, or start the daemon with a CDP browser',
+  },
+  TIMEOUT: {
+    category: 'transport',
+    retry: true,
+    status: 504,
+    when: 'The deadline passed before the browser answered; the request will never run later',
+    hint: 'Retry with a new request id and a later deadline (--timeout)',
+  },
+  OVERLOADED: {
+    category: 'transport',
+    retry: true,
+    status: 503,
+    when: 'The pending-request map is full (100 in flight)',
+    hint: 'Wait for in-flight requests to finish, then retry',
+  },
+  SHUTTING_DOWN: {
+    category: 'transport',
+    retry: true,
+    status: 503,
+    when: 'The daemon is stopping and accepts no new requests',
+    hint: 'Start the daemon again with `bproxy service start`',
+  },
+  BROWSER_DISCONNECTED: {
+    category: 'transport',
+    retry: true,
+    status: 502,
+    when: 'The browser serving this tab went away and did not come back before the deadline',
+    hint: 'Check the browser; open a new tab with `bproxy tab open`',
+  },
+  SESSION_REQUIRED: {
+    category: 'policy',
+    retry: false,
+    status: 400,
+    when: 'A browser-control command was sent without a session (-s)',
+    hint: 'Create one with `bproxy session create` or `bproxy tab open --url URL`, then pass -s ID',
+  },
+  HUMAN_REQUIRED: {
+    category: 'policy',
+    retry: false,
+    status: 409,
+    when: 'The session is paused because the page needs a human (CAPTCHA, login wall, challenge)',
+    hint: 'Ask the user to solve it in the browser, then run `bproxy session resume -s ID`',
+  },
+  DEBUGGER_DISABLED: {
+    category: 'policy',
+    retry: false,
+    status: 403,
+    when: 'The action needs the debugger and the driver has it disabled',
+    hint: 'Enable debugger use in the extension, or use an action that does not need it',
+  },
+  INVALID_SESSION_ID: {
+    category: 'target',
+    retry: false,
+    status: 400,
+    when: 'The session id does not match /^[a-z2-7]{6}$/',
+    hint: 'Use the id printed by `bproxy session create`',
+  },
+  SESSION_NOT_FOUND: {
+    category: 'target',
+    retry: false,
+    status: 404,
+    when: 'The session id is not in the daemon registry (closed, or the daemon restarted)',
+    hint: 'Create a new session; sessions do not survive a daemon restart',
+  },
+  TAB_NOT_FOUND: {
+    category: 'target',
+    retry: false,
+    status: 404,
+    when: 'The session has no bound tab, or its bound tab is gone',
+    hint: 'Open a tab with `bproxy tab open -s ID --url URL` or bind one with `session bind --tab tN`',
+  },
+  TAB_HANDLE_NOT_FOUND: {
+    category: 'target',
+    retry: false,
+    status: 404,
+    when: 'The logical tab handle is not registered in any session',
+    hint: "Run `bproxy tab list -s ID` for the session's tabs",
+  },
+  TAB_NOT_IN_SESSION: {
+    category: 'target',
+    retry: false,
+    status: 403,
+    when: 'The tab exists but belongs to another session',
+    hint: 'Use a tab of your own session (`bproxy tab list -s ID`)',
+  },
+  BROWSER_NOT_FOUND: {
+    category: 'target',
+    retry: false,
+    status: 404,
+    when: 'No connected browser has the name given with --browser',
+    hint: 'Run `bproxy debug status` for the connected browsers',
+  },
+  ELEMENT_HANDLE_NOT_FOUND: {
+    category: 'target',
+    retry: false,
+    status: 404,
+    when: 'The element handle is unknown, expired (120 s), evicted or replaced by a fresh read',
+    hint: 'Re-run the read action (elements, links or snapshot) and use the new handles',
+  },
+  ELEMENT_HANDLE_STALE: {
+    category: 'target',
+    retry: false,
+    status: 409,
+    when: 'The handle no longer matches the page (it navigated), or the page identity is unknown',
+    hint: 'The page changed: re-run elements, links or snapshot',
+  },
+  ELEMENT_HANDLE_SCOPE_MISMATCH: {
+    category: 'target',
+    retry: false,
+    status: 409,
+    when: 'The handle belongs to another tab of the same session',
+    hint: 'Bind the tab the handle came from, or read the current tab again',
+  },
+  ELEMENT_NOT_FOUND: {
+    category: 'page',
+    retry: false,
+    status: 404,
+    when: 'No element matches the selector in the page',
+    hint: 'Check the selector, or use `bproxy elements` to list what can be acted on',
+  },
+  ELEMENT_NOT_INTERACTABLE: {
+    category: 'page',
+    retry: true,
+    status: 409,
+    when: 'The element is hidden, disabled, detached or covered by another element',
+    hint: 'Wait for it (`bproxy wait`), scroll, or close what covers it; the message says which',
+  },
+  NAVIGATION_FAILED: {
+    category: 'page',
+    retry: true,
+    status: 502,
+    when: 'The browser could not load the URL, or there is no history entry to go to',
+    hint: 'Check the URL and the network',
+  },
+  PAGE_NOT_SCRIPTABLE: {
+    category: 'page',
+    retry: false,
+    status: 403,
+    when: 'The browser forbids scripts on this page (browser settings pages, extension galleries)',
+    hint: 'Navigate to a web page first',
+  },
+  DIALOG_OPEN: {
+    category: 'page',
+    retry: false,
+    status: 409,
+    when: 'A JavaScript dialog (alert, confirm, prompt, beforeunload) is open in the tab',
+    hint: 'Run `bproxy dialog accept` or `bproxy dialog dismiss`',
+  },
+  NO_DIALOG: {
+    category: 'page',
+    retry: false,
+    status: 409,
+    when: 'The dialog action was sent but no dialog is open',
+    hint: 'Nothing to do',
+  },
+  WAIT_TIMEOUT: {
+    category: 'page',
+    retry: true,
+    status: 408,
+    when: 'The condition of a wait action did not hold within its timeout',
+    hint: 'Wait longer (--timeout-ms) or check the condition',
+  },
+  UNSUPPORTED_ACTION: {
+    category: 'internal',
+    retry: false,
+    status: 501,
+    when: 'The connected driver does not implement this action',
+    hint: 'Use another browser client (`--browser`)',
+  },
+  DRIVER_ERROR: {
+    category: 'internal',
+    retry: true,
+    status: 502,
+    when: 'The browser driver failed unexpectedly or answered outside the protocol',
+    hint: 'Retry; if it persists, see `bproxy debug last` and the daemon log',
+  },
+  PROTOCOL_MISMATCH: {
+    category: 'internal',
+    retry: false,
+    status: 400,
+    when: 'A driver connected with another PROTOCOL_VERSION',
+    hint: 'Update the extension and the daemon to the same release',
+  },
+  INTERNAL_ERROR: {
+    category: 'internal',
+    retry: true,
+    status: 500,
+    when: 'A bug in the daemon; it keeps serving',
+    hint: 'Report it with the daemon log',
+  },
+} as const satisfies Record<string, ErrorSpec>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/** Builds an error body whose category, retry and hint come from the catalogue, never from the caller. */
+export function makeError(
+  code: ErrorCode,
+  message: string,
+  extra: { reason?: string; details?: Record<string, unknown> } = {},
+): BproxyError {
+  const spec: ErrorSpec = ERROR_CATALOGUE[code];
+  const error: BproxyError = { code, category: spec.category, retry: spec.retry, message, hint: spec.hint };
+  if (extra.reason !== undefined) error.reason = extra.reason;
+  if (extra.details !== undefined) error.details = extra.details;
+  return error;
+}

@@ -1,0 +1,8 @@
+/**
+ * `@bproxy/protocol/plain` — the zod-free part of the contract (error catalogue, makeError, snapshot
+ * placeholders) for code that must stay small, above all the page bundle injected into web pages.
+ * Importing the package root would pull zod into that bundle.
+ */
+export * from './errors-catalogue';
+export * from './snapshot-refs';
+export * from './version';
