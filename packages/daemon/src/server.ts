@@ -149,6 +149,7 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
         ? { status: 503, body: errorResponse(null, makeError('SHUTTING_DOWN', 'the daemon is stopping')) }
         : null;
     if (!refusal) return;
+    if (!allowed) logger.warn({ event: 'gate_rejected', method: req.method, path: req.url.split('?')[0] });
     if (req.headers.upgrade !== undefined) {
       // A refused upgrade gets a plain HTTP answer on the raw socket, which is then closed: the
       // upgrade path would otherwise leave the socket open.
