@@ -27,9 +27,8 @@ function fail(error: unknown): void {
 }
 
 /**
- * Exits by letting the event loop drain rather than with process.exit: the log's last lines are
- * still being written asynchronously when stop() resolves. Should anything keep the loop alive, the
- * unref'd timer ends the process anyway.
+ * Exits by letting the event loop drain rather than with an immediate process.exit, so nothing
+ * still being written is cut off; should anything keep the loop alive, the unref'd timer ends it.
  */
 function exitSoon(code: number): void {
   process.exitCode = code;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeExtension, nextId, startDaemon, until, type TestDaemon } from './harness';
+import { FakeExtension, nextId, okData, startDaemon, until, type TestDaemon } from './harness';
 
 let daemon: TestDaemon;
 let ext: FakeExtension;
@@ -24,7 +24,7 @@ describe('command route with a fake extension', () => {
     await ext.connect();
     const res = await daemon.call('tab.open', { url: 'http://x/' });
     expect(res.ok).toBe(true);
-    const data = res.data as Record<string, unknown>;
+    const data = okData(res);
     expect(data.tab).toBe('t1');
     expect(data.bound).toBe(true);
     expect(JSON.stringify(res)).not.toContain('100');
@@ -42,7 +42,7 @@ describe('command route with a fake extension', () => {
     const session = await openTab();
     const els = await daemon.call('elements', {}, session);
     expect(els.ok).toBe(true);
-    const handles = (els.data as { elements: { handle: string }[] }).elements.map((e) => e.handle);
+    const handles = okData<{ elements: { handle: string }[] }>(els).elements.map((e) => e.handle);
     expect(handles).toEqual(['el1', 'el2']);
     const click = await daemon.call('click', { target: 'el2' }, session);
     expect(click.ok).toBe(true);

@@ -242,3 +242,9 @@ export async function until(cond: () => boolean, what: string, ms = 3_000): Prom
     await new Promise((r) => setTimeout(r, 5));
   }
 }
+
+/** The data of a successful answer; fails the test with the error otherwise. */
+export function okData<T = Record<string, unknown>>(res: BproxyResponse): T {
+  if (!res.ok) throw new Error(`expected ok, got ${res.error.code}: ${res.error.message}`);
+  return res.data as T;
+}

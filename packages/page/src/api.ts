@@ -40,3 +40,44 @@ export interface PageApi {
 }
 
 export const PAGE_GLOBAL = '__bproxyPage';
+
+/** `locate` answer: where to press, in top-viewport CSS pixels. */
+export interface LocateResult {
+  x: number;
+  y: number;
+  tag: string;
+  /** Whether the element takes text (a driver may type into it after pressing). */
+  editable: boolean;
+}
+
+/** `detectHuman` answer. */
+export interface DetectHumanResult {
+  required: boolean;
+  reason?: string;
+}
+
+/** `pageInfo` answer. */
+export interface PageInfoResult {
+  url: string;
+  title: string;
+}
+
+/** The page actions; `locate` also takes `{ enabled?: boolean }` (default true: a disabled element fails). */
+export const PAGE_ACTIONS: readonly PageAction[] = [
+  'text',
+  'links',
+  'elements',
+  'inspect',
+  'snapshot',
+  'scroll',
+  'click',
+  'hover',
+  'fill',
+  'type',
+  'press',
+  'select',
+  'wait',
+  'locate',
+  'detectHuman',
+  'pageInfo',
+];

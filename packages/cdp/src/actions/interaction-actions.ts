@@ -1,0 +1,103 @@
+/**
+ * Interactions. click, hover, type and press are trusted input (Input.dispatch*), so pages see real
+ * events with isTrusted; fill, select and scroll run in the page bundle. All answer their effects.
+ */
+import { makeError } from '@bproxy/protocol';
+import { failOnDialog, withEffects } from '../driver/effects';
+import { ActionFailure } from '../driver/failure';
+import { mouseClick, mouseMove, pressCombo, typeText } from '../driver/input';
+import { parseCombo } from '../driver/keys';
+import { runPage } from '../driver/page-runner';
+import { checkHuman, focusTarget, locate, requireTarget } from './focus';
+import type { DriverResult, HandlerDef } from './context';
+
+export const click: HandlerDef<'click'> = {
+  needs: 'tab',
+  async run(ctx, params) {
+    const tab = ctx.tab();
+    const point = await locate(tab, requireTarget(params.target, 'click'), ctx.remaining());
+    const options = {
+      button: params.button ?? 'left',
+      clickCount: params.clickCount ?? 1,
+      timeoutMs: ctx.remaining(),
+    } as const;
+    return (await withEffects(tab, () => mouseClick(tab.session, point, options), ctx.remaining())).effects;
+  },
+};
+
+export const hover: HandlerDef<'hover'> = {
+  needs: 'tab',
+  async run(ctx, params) {
+    const tab = ctx.tab();
+    const point = await locate(tab, requireTarget(params.target, 'hover'), ctx.remaining(), false);
+    return (
+      await withEffects(tab, () => mouseMove(tab.session, point.x, point.y, ctx.remaining()), ctx.remaining())
+    ).effects;
+  },
+};
+
+export const type: HandlerDef<'type'> = {
+  needs: 'tab',
+  async run(ctx, params) {
+    const tab = ctx.tab();
+    if (params.target !== undefined) await focusTarget(tab, params.target, ctx.remaining(), true);
+    else await checkHuman(tab, ctx.remaining());
+    return (
+      await withEffects(tab, () => typeText(tab.session, params.text, ctx.remaining()), ctx.remaining())
+    ).effects;
+  },
+};
+
+export const press: HandlerDef<'press'> = {
+  needs: 'tab',
+  async run(ctx, params) {
+    const combo = parseCombo(params.key);
+    if (combo === undefined) {
+      throw new ActionFailure(
+        makeError(
+          'BAD_REQUEST',
+          `params.key: unknown key "${params.key}"; use a key like Enter, Tab, Escape, ArrowDown, a or Control+A`,
+        ),
+      );
+    }
+    const tab = ctx.tab();
+    if (params.target !== undefined) await focusTarget(tab, params.target, ctx.remaining(), false);
+    else await checkHuman(tab, ctx.remaining());
+    return (await withEffects(tab, () => pressCombo(tab.session, combo, ctx.remaining()), ctx.remaining()))
+      .effects;
+  },
+};
+
+export const fill: HandlerDef<'fill'> = {
+  needs: 'tab',
+  async run(ctx, params) {
+    const tab = ctx.tab();
+    const work = (): Promise<unknown> =>
+      runPage(tab, 'fill', params, { timeoutMs: ctx.remaining(), checkHuman: true });
+    return (await withEffects(tab, work, ctx.remaining())).effects;
+  },
+};
+
+export const select: HandlerDef<'select'> = {
+  needs: 'tab',
+  async run(ctx, params) {
+    const tab = ctx.tab();
+    const work = (): Promise<unknown> =>
+      runPage(tab, 'select', params, { timeoutMs: ctx.remaining(), checkHuman: true });
+    const { effects, value } = await withEffects(tab, work, ctx.remaining());
+    const selected = (value as { selected?: unknown } | undefined)?.selected;
+    return {
+      ...effects,
+      selected: Array.isArray(selected) ? selected.filter((s): s is string => typeof s === 'string') : [],
+    };
+  },
+};
+
+export const scroll: HandlerDef<'scroll'> = {
+  needs: 'tab',
+  async run(ctx, params) {
+    const tab = ctx.tab();
+    const work = runPage(tab, 'scroll', params, { timeoutMs: ctx.remaining(), checkHuman: true });
+    return (await failOnDialog(tab, work, ctx.remaining())) as DriverResult<'scroll'>;
+  },
+};

@@ -1,0 +1,171 @@
+/**
+ * The slice of the Chrome DevTools Protocol this driver uses, typed by hand (no devtools-protocol
+ * dependency). Only the fields we read or send are listed; the browser may send more.
+ */
+
+export interface TargetInfo {
+  targetId: string;
+  type: string;
+  title: string;
+  url: string;
+  attached: boolean;
+  openerId?: string;
+  browserContextId?: string;
+}
+
+export interface FrameInfo {
+  id: string;
+  parentId?: string;
+  loaderId: string;
+  url: string;
+  urlFragment?: string;
+}
+
+export interface ExecutionContextDescription {
+  id: number;
+  origin: string;
+  name: string;
+  auxData?: { frameId?: string; isDefault?: boolean; type?: string };
+}
+
+export interface RemoteObject {
+  type: string;
+  subtype?: string;
+  value?: unknown;
+  description?: string;
+}
+
+export interface ExceptionDetails {
+  text: string;
+  exception?: RemoteObject;
+}
+
+export interface CallArgument {
+  value?: unknown;
+}
+
+type NoParams = Record<string, never>;
+type NoResult = Record<string, never>;
+
+export interface CdpCommands {
+  'Browser.getVersion': {
+    params: NoParams;
+    result: { product: string; userAgent: string; protocolVersion: string };
+  };
+  'Browser.close': { params: NoParams; result: NoResult };
+  'Target.setDiscoverTargets': { params: { discover: boolean }; result: NoResult };
+  'Target.createTarget': {
+    params: { url: string; background?: boolean; newWindow?: boolean };
+    result: { targetId: string };
+  };
+  'Target.closeTarget': { params: { targetId: string }; result: { success?: boolean } };
+  'Target.activateTarget': { params: { targetId: string }; result: NoResult };
+  'Target.attachToTarget': { params: { targetId: string; flatten: true }; result: { sessionId: string } };
+  'Target.getTargetInfo': { params: { targetId: string }; result: { targetInfo: TargetInfo } };
+  'Page.enable': { params: NoParams; result: NoResult };
+  'Page.setLifecycleEventsEnabled': { params: { enabled: boolean }; result: NoResult };
+  'Page.getFrameTree': { params: NoParams; result: { frameTree: { frame: FrameInfo } } };
+  'Page.addScriptToEvaluateOnNewDocument': {
+    params: { source: string; worldName?: string; runImmediately?: boolean };
+    result: { identifier: string };
+  };
+  'Page.createIsolatedWorld': {
+    params: { frameId: string; worldName: string; grantUniveralAccess?: boolean };
+    result: { executionContextId: number };
+  };
+  'Page.navigate': {
+    params: { url: string };
+    result: { frameId: string; loaderId?: string; errorText?: string };
+  };
+  'Page.reload': { params: { ignoreCache?: boolean }; result: NoResult };
+  'Page.getNavigationHistory': {
+    params: NoParams;
+    result: { currentIndex: number; entries: { id: number; url: string; title: string }[] };
+  };
+  'Page.navigateToHistoryEntry': { params: { entryId: number }; result: NoResult };
+  'Page.handleJavaScriptDialog': { params: { accept: boolean; promptText?: string }; result: NoResult };
+  'Page.captureScreenshot': {
+    params: {
+      format?: 'png' | 'jpeg';
+      quality?: number;
+      clip?: { x: number; y: number; width: number; height: number; scale: number };
+      captureBeyondViewport?: boolean;
+    };
+    result: { data: string };
+  };
+  'Page.getLayoutMetrics': {
+    params: NoParams;
+    result: {
+      cssContentSize: { width: number; height: number };
+      cssVisualViewport: { pageX: number; pageY: number; clientWidth: number; clientHeight: number };
+    };
+  };
+  'Runtime.enable': { params: NoParams; result: NoResult };
+  'Runtime.runIfWaitingForDebugger': { params: NoParams; result: NoResult };
+  'Runtime.evaluate': {
+    params: { expression: string; contextId?: number; returnByValue?: boolean; awaitPromise?: boolean };
+    result: { result: RemoteObject; exceptionDetails?: ExceptionDetails };
+  };
+  'Runtime.callFunctionOn': {
+    params: {
+      functionDeclaration: string;
+      executionContextId: number;
+      arguments: CallArgument[];
+      returnByValue: boolean;
+      awaitPromise: boolean;
+      userGesture?: boolean;
+    };
+    result: { result: RemoteObject; exceptionDetails?: ExceptionDetails };
+  };
+  'Input.dispatchMouseEvent': {
+    params: {
+      type: 'mouseMoved' | 'mousePressed' | 'mouseReleased';
+      x: number;
+      y: number;
+      button?: 'none' | 'left' | 'middle' | 'right';
+      buttons?: number;
+      clickCount?: number;
+      modifiers?: number;
+    };
+    result: NoResult;
+  };
+  'Input.dispatchKeyEvent': {
+    params: {
+      type: 'keyDown' | 'rawKeyDown' | 'keyUp' | 'char';
+      modifiers?: number;
+      key?: string;
+      code?: string;
+      text?: string;
+      unmodifiedText?: string;
+      windowsVirtualKeyCode?: number;
+      nativeVirtualKeyCode?: number;
+      location?: number;
+      autoRepeat?: boolean;
+    };
+    result: NoResult;
+  };
+  'Input.insertText': { params: { text: string }; result: NoResult };
+  'Emulation.setFocusEmulationEnabled': { params: { enabled: boolean }; result: NoResult };
+}
+
+export interface CdpEvents {
+  'Target.targetCreated': { targetInfo: TargetInfo };
+  'Target.targetDestroyed': { targetId: string };
+  'Target.targetInfoChanged': { targetInfo: TargetInfo };
+  'Target.targetCrashed': { targetId: string };
+  'Target.detachedFromTarget': { sessionId: string; targetId?: string };
+  'Page.frameNavigated': { frame: FrameInfo; type?: string };
+  'Page.navigatedWithinDocument': { frameId: string; url: string };
+  'Page.frameRequestedNavigation': { frameId: string; url: string };
+  'Page.frameStartedLoading': { frameId: string };
+  'Page.frameStoppedLoading': { frameId: string };
+  'Page.lifecycleEvent': { frameId: string; loaderId: string; name: string };
+  'Page.javascriptDialogOpening': { url: string; message: string; type: string; defaultPrompt?: string };
+  'Page.javascriptDialogClosed': { result: boolean; userInput: string };
+  'Runtime.executionContextCreated': { context: ExecutionContextDescription };
+  'Runtime.executionContextDestroyed': { executionContextId: number };
+  'Runtime.executionContextsCleared': Record<string, never>;
+}
+
+export type CdpMethod = keyof CdpCommands;
+export type CdpEventName = keyof CdpEvents;

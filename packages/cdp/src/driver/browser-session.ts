@@ -1,0 +1,117 @@
+/**
+ * One connected browser and the page targets we opened in it, numbered with the driver's tab ids.
+ * Reports the target lifecycle the daemon cares about (a tab closed, crashed or detached) and the
+ * end of the connection itself.
+ */
+import type { CdpConnection } from '../cdp/connection';
+import { CdpSession } from '../cdp/session';
+import type { BrowserHandle } from '../browser/open-browser';
+import { PageTab, type TabHooks } from './page-tab';
+
+export interface BrowserSessionHooks extends TabHooks {
+  tabClosed(tab: PageTab, why: string): void;
+}
+
+export class BrowserSession {
+  private readonly tabs = new Map<number, PageTab>();
+  private readonly byTarget = new Map<string, PageTab>();
+  /** Rejects when the connection closes; actions race against it so none outlives its browser. */
+  readonly disconnected: Promise<never>;
+
+  constructor(
+    readonly handle: BrowserHandle,
+    private readonly bundle: string,
+    private readonly hooks: BrowserSessionHooks,
+  ) {
+    const c = handle.connection;
+    this.disconnected = new Promise<never>((_, reject) => {
+      c.onClose((reason) => {
+        for (const tab of [...this.tabs.values()]) this.forget(tab, `the browser went away (${reason})`);
+        reject(new Error(reason));
+      });
+    });
+    this.disconnected.catch(() => undefined);
+    c.on('Target.targetDestroyed', ({ targetId }) => this.forgetTarget(targetId, 'the tab was closed'));
+    c.on('Target.targetCrashed', ({ targetId }) => {
+      this.forgetTarget(targetId, 'the tab crashed');
+      void c.send('Target.closeTarget', { targetId }).catch(() => undefined);
+    });
+    c.on('Target.detachedFromTarget', ({ sessionId }) => {
+      const tab = [...this.tabs.values()].find((t) => t.session.sessionId === sessionId);
+      if (tab !== undefined) this.forget(tab, 'the browser detached us from the tab');
+    });
+  }
+
+  get connection(): CdpConnection {
+    return this.handle.connection;
+  }
+
+  get closed(): boolean {
+    return this.handle.connection.closed;
+  }
+
+  async init(timeoutMs: number): Promise<void> {
+    // Discovery is what makes the browser report targetDestroyed for tabs closed behind our back.
+    await this.connection.send('Target.setDiscoverTargets', { discover: true }, { timeoutMs });
+  }
+
+  tab(tabId: number): PageTab | undefined {
+    return this.tabs.get(tabId);
+  }
+
+  ownTabs(): PageTab[] {
+    return [...this.tabs.values()];
+  }
+
+  async openTab(tabId: number, options: { background: boolean; timeoutMs: number }): Promise<PageTab> {
+    const c = this.connection;
+    const { targetId } = await c.send(
+      'Target.createTarget',
+      { url: 'about:blank', ...(options.background ? { background: true } : {}) },
+      { timeoutMs: options.timeoutMs },
+    );
+    try {
+      const { sessionId } = await c.send(
+        'Target.attachToTarget',
+        { targetId, flatten: true },
+        { timeoutMs: options.timeoutMs },
+      );
+      const tab = new PageTab(tabId, targetId, new CdpSession(c, sessionId), this.hooks);
+      this.tabs.set(tabId, tab);
+      this.byTarget.set(targetId, tab);
+      await tab.setup(this.bundle, options.timeoutMs);
+      return tab;
+    } catch (error) {
+      void c.send('Target.closeTarget', { targetId }).catch(() => undefined);
+      const tab = this.byTarget.get(targetId);
+      if (tab !== undefined) this.forget(tab, 'setup failed', false);
+      throw error;
+    }
+  }
+
+  async closeTab(tab: PageTab, timeoutMs: number): Promise<void> {
+    const gone = tab.waitUntil(() => (tab.gone ? true : undefined), timeoutMs, 'closing the tab');
+    gone.promise.catch(() => undefined);
+    try {
+      await this.connection.send('Target.closeTarget', { targetId: tab.targetId }, { timeoutMs });
+      // closeTarget answers before the tab is gone; targetDestroyed says it is.
+      await gone.promise.catch(() => undefined);
+    } finally {
+      gone.cancel();
+      this.forget(tab, 'closed by tab.close');
+    }
+  }
+
+  private forgetTarget(targetId: string, why: string): void {
+    const tab = this.byTarget.get(targetId);
+    if (tab !== undefined) this.forget(tab, why);
+  }
+
+  private forget(tab: PageTab, why: string, report = true): void {
+    if (this.tabs.get(tab.tabId) !== tab) return;
+    this.tabs.delete(tab.tabId);
+    this.byTarget.delete(tab.targetId);
+    tab.markGone(why);
+    if (report) this.hooks.tabClosed(tab, why);
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * One launched driver per test file: a fixture server, a fake daemon on a linked pair, a fresh
+ * profiles directory, and an afterAll that proves no Chromium was left behind.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { startCdpDriver, type CdpDriver, type CdpDriverOptions } from '../../src/index';
+import { FakeDaemon } from './fake-daemon';
+import { startFixtureServer, type FixtureServer } from './fixture-server';
+import { processesMentioning, until } from './processes';
+
+export interface DriverFixture {
+  server: FixtureServer;
+  daemon: FakeDaemon;
+  driver: CdpDriver;
+  profilesDir: string;
+  /** tab.open on a fixture path; answers the tab id. */
+  openTab(path: string): Promise<number>;
+}
+
+export function useLaunchedDriver(options: Partial<CdpDriverOptions> = {}): DriverFixture {
+  const fixture = { profilesDir: mkdtempSync(join(tmpdir(), 'bproxy-cdp-test-')) } as DriverFixture;
+  fixture.openTab = async (path) =>
+    (await fixture.daemon.ok<{ tabId: number }>('tab.open', { url: fixture.server.url(path) })).tabId;
+  beforeAll(async () => {
+    fixture.server = await startFixtureServer();
+    fixture.daemon = new FakeDaemon();
+    fixture.driver = await startCdpDriver(
+      { mode: 'launch', profilesDir: fixture.profilesDir, ...options },
+      fixture.daemon.driverEnd,
+    );
+  }, 30_000);
+  afterAll(async () => {
+    await fixture.driver?.close();
+    await fixture.server?.close();
+    await until(() => processesMentioning(fixture.profilesDir).length === 0, 'no Chromium left running');
+    rmSync(fixture.profilesDir, { recursive: true, force: true });
+  }, 30_000);
+  return fixture;
+}

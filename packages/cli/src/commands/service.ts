@@ -1,0 +1,66 @@
+/**
+ * `bproxy service start|stop|status`: the daemon's lifecycle. Output is the exact JSON of the
+ * lifecycle contract on stdout; failures are plain sentences on stderr with a non-zero exit.
+ */
+import { Command, Option } from 'commander';
+import { globalOptions } from '../global-options';
+import { examples } from '../invoke';
+
+export function serviceCommand(): Command {
+  const service = new Command('service')
+    .description('start, stop and inspect the daemon')
+    .addHelpText('after', examples('bproxy service start', 'bproxy service status', 'bproxy service stop'));
+
+  service
+    .command('start')
+    .description('start the daemon in the background and print its port and pairing code')
+    .addOption(
+      new Option('--browser <mode>', 'browser the daemon provides when no extension is connected').choices([
+        'headless',
+        'none',
+      ]),
+    )
+    .option('--attach', 'attach to a local Chrome instead of launching one')
+    .option('--cdp-url <url>', 'use a remote CDP endpoint (browser farm)')
+    .addHelpText(
+      'after',
+      `${examples('bproxy service start', 'BPROXY_PORT=0 bproxy service start', 'BPROXY_HOME=/tmp/bp bproxy service start')}
+Environment: BPROXY_HOME (default ~/.bproxy), BPROXY_PORT (default 9615, 0 = any free port),
+BPROXY_LOG_LEVEL (fatal|error|warn|info|debug|trace|silent), BPROXY_EXTENSION_ID.
+Output: {"running":true,"pid":…,"port":…,"pairingCode":"ABCD-EFGH","pairingExpiresAt":…}
+`,
+    )
+    .action(
+      async (opts: { browser?: 'headless' | 'none'; attach?: boolean; cdpUrl?: string }, cmd: Command) => {
+        const { serviceStart } = await import('../service/start');
+        const browser = {
+          browser: opts.browser ?? null,
+          attach: opts.attach === true,
+          cdpUrl: opts.cdpUrl ?? null,
+        };
+        await serviceStart(browser, globalOptions(cmd).pretty);
+      },
+    );
+
+  service
+    .command('stop')
+    .description('stop the daemon (drains requests in flight) and remove its transient files')
+    .addHelpText('after', `${examples('bproxy service stop')}Output: {"running":false}\n`)
+    .action(async (_opts: unknown, cmd: Command) => {
+      const { serviceStop } = await import('../service/stop');
+      await serviceStop(globalOptions(cmd).pretty);
+    });
+
+  service
+    .command('status')
+    .description('whether the daemon of BPROXY_HOME is running, and on which port')
+    .addHelpText(
+      'after',
+      `${examples('bproxy service status')}Output: {"running":true,"pid":…,"port":…,"version":…,"protocolVersion":…} or {"running":false,…}\n`,
+    )
+    .action(async (_opts: unknown, cmd: Command) => {
+      const { serviceStatus } = await import('../service/status');
+      await serviceStatus(globalOptions(cmd).pretty);
+    });
+  return service;
+}

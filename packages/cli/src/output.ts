@@ -1,0 +1,87 @@
+/**
+ * The one place that writes results and failures. Success: the answer's `data` on stdout (compact
+ * JSON by default, indented with --pretty). Failure: on stderr — a JSON error object by default,
+ * `CODE: message` plus the hint with --pretty — and the exit code that goes with it.
+ */
+import { CommanderError } from 'commander';
+import { CliError, EXIT, ServiceError, type ExitCode } from './cli-error';
+
+/** A daemon answer with ok:false, kept whole so that --json callers see the catalogue fields. */
+export interface ErrorEnvelope {
+  readonly id: string | null;
+  readonly ok: false;
+  readonly error: {
+    readonly code: string;
+    readonly message: string;
+    readonly hint?: string;
+    readonly reason?: string;
+  };
+}
+
+export class ProtocolFailure extends Error {
+  override readonly name = 'ProtocolFailure';
+  constructor(readonly envelope: ErrorEnvelope) {
+    super(envelope.error.message);
+  }
+}
+
+export function printJson(value: unknown, pretty: boolean): void {
+  process.stdout.write(`${JSON.stringify(value, null, pretty ? 2 : undefined)}\n`);
+}
+
+function printError(
+  code: string,
+  message: string,
+  hint: string | undefined,
+  pretty: boolean,
+  json: unknown,
+): void {
+  if (pretty) {
+    process.stderr.write(`${code}: ${message}\n${hint ? `hint: ${hint}\n` : ''}`);
+  } else {
+    process.stderr.write(`${JSON.stringify(json)}\n`);
+  }
+}
+
+/** Commander's own usage errors ("unknown option '--x'"), printed in the same two styles. */
+export function writeUsageError(text: string, pretty: boolean): void {
+  const message = text.trim().replace(/^error: /, '');
+  const hint = 'Run the command with --help for its usage';
+  printError('USAGE', message, hint, pretty, { ok: false, error: { code: 'USAGE', message, hint } });
+}
+
+/** Prints `error` and returns the exit code for it. */
+export function reportFailure(error: unknown, pretty: boolean): ExitCode {
+  if (error instanceof CommanderError) {
+    // Already printed by commander (through writeUsageError); help and version are not failures.
+    return error.code === 'commander.helpDisplayed' || error.code === 'commander.version'
+      ? EXIT.ok
+      : EXIT.usage;
+  }
+  if (error instanceof ServiceError) {
+    process.stderr.write(`bproxy: ${error.message}\n`);
+    return EXIT.failure;
+  }
+  if (error instanceof ProtocolFailure) {
+    const { code, message, hint, reason } = error.envelope.error;
+    printError(code, reason ? `${message} (${reason})` : message, hint, pretty, error.envelope);
+    return EXIT.failure;
+  }
+  if (error instanceof CliError) {
+    const json = {
+      ok: false,
+      error:
+        error.hint === undefined
+          ? { code: error.code, message: error.message }
+          : { code: error.code, message: error.message, hint: error.hint },
+    };
+    printError(error.code, error.message, error.hint, pretty, json);
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  printError('LOCAL_ERROR', message, undefined, pretty, {
+    ok: false,
+    error: { code: 'LOCAL_ERROR', message },
+  });
+  return EXIT.failure;
+}

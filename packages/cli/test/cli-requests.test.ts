@@ -1,0 +1,205 @@
+/**
+ * What each command line sends: the CLI runs against a stand-in daemon (helpers/fake-daemon.mjs)
+ * that echoes the request back inside an error envelope, so params, session, deadline and headers
+ * are checked for every command without a browser.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from './helpers/cli-harness';
+
+let h: Harness;
+let home: string;
+let fakeDir: string;
+let fake: ChildProcess;
+
+beforeAll(async () => {
+  h = await createHarness();
+  home = h.home();
+  fakeDir = mkdtempSync(join(tmpdir(), 'bproxy-fake-'));
+  mkdirSync(join(fakeDir, 'bin'));
+  const script = join(fakeDir, 'bin', 'daemon.mjs');
+  copyFileSync(join(import.meta.dirname, 'helpers', 'fake-daemon.mjs'), script);
+  fake = spawn(process.execPath, [script], {
+    env: { BPROXY_HOME: home },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    fake.stdout?.once('data', () => resolve());
+    fake.once('exit', (code) => reject(new Error(`fake daemon exited with ${code}`)));
+  });
+}, 60_000);
+afterAll(async () => {
+  if (fake.exitCode === null) {
+    fake.kill('SIGTERM');
+    await new Promise((resolve) => fake.once('exit', resolve));
+  }
+  rmSync(fakeDir, { recursive: true, force: true });
+  await h.cleanup();
+});
+
+interface Echo {
+  request: {
+    id: string;
+    action: string;
+    session?: string;
+    params: Record<string, unknown>;
+    deadline: number;
+  };
+  authorized: boolean;
+  host: string;
+  contentType: string;
+}
+
+async function sent(args: string[], env: Record<string, string> = {}): Promise<Echo> {
+  const run = await h.run(args, { home, env });
+  if (run.code !== 1) throw new Error(`expected the fake's error (exit 1), got ${run.code}: ${run.stderr}`);
+  return (JSON.parse(run.stderr) as { error: { details: Echo } }).error.details;
+}
+
+describe('the request envelope', () => {
+  it('carries a fresh id, the session, a deadline from --timeout, the bearer token and the exact Host', async () => {
+    const before = Date.now();
+    const echo = await sent(['-s', 'm4q7z2', '--timeout', '5000', 'text']);
+    expect(echo.authorized).toBe(true);
+    expect(echo.contentType).toBe('application/json');
+    expect(echo.host).toMatch(/^127\.0\.0\.1:\d+$/);
+    expect(Object.keys(echo.request).sort()).toEqual(['action', 'deadline', 'id', 'params', 'session']);
+    expect(echo.request.id).toMatch(/^[a-z2-7]{12}$/);
+    expect(echo.request.session).toBe('m4q7z2');
+    expect(echo.request.deadline).toBeGreaterThanOrEqual(before + 5000);
+    expect(echo.request.deadline).toBeLessThan(Date.now() + 5000 + 1000);
+    const again = await sent(['text']);
+    expect(again.request.id).not.toBe(echo.request.id);
+    expect(again.request).not.toHaveProperty('session');
+  });
+
+  it('defaults the deadline to 30 s', async () => {
+    const before = Date.now();
+    const echo = await sent(['debug', 'status']);
+    expect(echo.request.deadline - before).toBeGreaterThanOrEqual(30_000);
+    expect(echo.request.deadline - before).toBeLessThan(31_000 + 2_000);
+  });
+});
+
+describe('params built from flags', () => {
+  const cases: [string[], string, Record<string, unknown>][] = [
+    [
+      ['session', 'create', '--label', 'L', '--pacing', 'fast'],
+      'session.create',
+      { label: 'L', pacing: 'fast' },
+    ],
+    [['session', 'list'], 'session.list', {}],
+    [['session', 'bind', '--tab', 't2', '--pacing', 'human'], 'session.bind', { tab: 't2', pacing: 'human' }],
+    [['session', 'unbind'], 'session.unbind', {}],
+    [['session', 'resume'], 'session.resume', {}],
+    [['session', 'close'], 'session.close', {}],
+    [
+      ['tab', 'open', '--url', 'https://example.com', '--browser', 'headless'],
+      'tab.open',
+      { url: 'https://example.com', browser: 'headless' },
+    ],
+    [
+      ['tab', 'open', 'https://example.com', '--background'],
+      'tab.open',
+      { url: 'https://example.com', active: false },
+    ],
+    [['tab', 'close', 't3'], 'tab.close', { tab: 't3' }],
+    [['tab', 'close'], 'tab.close', {}],
+    [['tab', 'list'], 'tab.list', {}],
+    [['tab', 'pin', 't1'], 'tab.pin', { tab: 't1' }],
+    [['tab', 'unpin'], 'tab.unpin', {}],
+    [
+      ['navigate', 'https://example.com', '--wait-until', 'domcontentloaded'],
+      'navigate',
+      { url: 'https://example.com', waitUntil: 'domcontentloaded' },
+    ],
+    [['back'], 'back', {}],
+    [['forward', '--wait-until', 'none'], 'forward', { waitUntil: 'none' }],
+    [['reload'], 'reload', {}],
+    [['text', '--max-chars', '2000', '--offset', '4000'], 'text', { maxChars: 2000, offset: 4000 }],
+    [['text', '--selector', 'main'], 'text', { target: { selector: 'main' } }],
+    [['links', '--contains', 'docs', '--limit', '5'], 'links', { contains: 'docs', limit: 5 }],
+    [
+      ['elements', '--role', 'button', '--contains', 'Sign in', '--limit', '10'],
+      'elements',
+      { role: 'button', contains: 'Sign in', limit: 10 },
+    ],
+    [['inspect', 'el3'], 'inspect', { target: 'el3' }],
+    [['inspect', '--selector', '#q'], 'inspect', { target: { selector: '#q' } }],
+    [
+      ['snapshot', '--max-chars', '500', '--contains', 'cart'],
+      'snapshot',
+      { maxChars: 500, contains: 'cart' },
+    ],
+    [
+      ['screenshot', '--full-page', '--format', 'jpeg', '--quality', '80'],
+      'screenshot',
+      { fullPage: true, format: 'jpeg', quality: 80 },
+    ],
+    [['scroll'], 'scroll', {}],
+    [['scroll', 'down', '--amount', '600'], 'scroll', { direction: 'down', amount: 600 }],
+    [['scroll', '--to', 'bottom'], 'scroll', { to: 'bottom' }],
+    [['scroll', 'el7', '--to', 'element'], 'scroll', { to: 'element', target: 'el7' }],
+    [['scroll', 'up', 'el2'], 'scroll', { direction: 'up', target: 'el2' }],
+    [['click', 'el3'], 'click', { target: 'el3' }],
+    [
+      ['click', '--selector', 'button.buy', '--button', 'right', '--count', '2'],
+      'click',
+      { target: { selector: 'button.buy' }, button: 'right', clickCount: 2 },
+    ],
+    [['hover', 'ln4'], 'hover', { target: 'ln4' }],
+    [['fill', 'el2', 'Ada Lovelace'], 'fill', { target: 'el2', value: 'Ada Lovelace' }],
+    [['fill', 'el2', '--value', ''], 'fill', { target: 'el2', value: '' }],
+    [
+      ['fill', '--selector', '#email', 'ada@example.com'],
+      'fill',
+      { target: { selector: '#email' }, value: 'ada@example.com' },
+    ],
+    [['type', 'hello world'], 'type', { text: 'hello world' }],
+    [['type', 'hi', '--into', 'el2'], 'type', { text: 'hi', target: 'el2' }],
+    [['press', 'Enter'], 'press', { key: 'Enter' }],
+    [
+      ['press', 'Control+A', '--selector', 'textarea'],
+      'press',
+      { key: 'Control+A', target: { selector: 'textarea' } },
+    ],
+    [['select', 'el4', 'fr', 'de'], 'select', { target: 'el4', values: ['fr', 'de'] }],
+    [['select', '--selector', '#size', 'M'], 'select', { target: { selector: '#size' }, values: ['M'] }],
+    [['wait', '--text', 'Done', '--timeout-ms', '5000'], 'wait', { text: 'Done', timeoutMs: 5000 }],
+    [
+      ['wait', '--selector', '.results', '--state', 'visible'],
+      'wait',
+      { selector: '.results', state: 'visible' },
+    ],
+    [['wait', '--handle', 'el3', '--state', 'hidden'], 'wait', { target: 'el3', state: 'hidden' }],
+    [['wait', '--navigation'], 'wait', { navigation: true }],
+    [['dialog', 'accept', '--text', 'yes'], 'dialog', { accept: true, promptText: 'yes' }],
+    [['dialog', 'dismiss'], 'dialog', { accept: false }],
+    [['debug', 'last', '--limit', '5'], 'debug.last', { limit: 5 }],
+    [['debug', 'status'], 'debug.status', {}],
+    [['debug', 'log', '--limit', '50'], 'debug.log', { limit: 50 }],
+    [['call', 'click', '{"target":"el3","clickCount":2}'], 'click', { target: 'el3', clickCount: 2 }],
+    [['call', 'debug.status'], 'debug.status', {}],
+  ];
+
+  it.concurrent.each(cases)('bproxy %j', async (args, action, params) => {
+    const echo = await sent(['-s', 'm4q7z2', ...args]);
+    expect(echo.request.action).toBe(action);
+    expect(echo.request.params).toEqual(params);
+  });
+});
+
+describe('screenshot output', () => {
+  it('writes the image to --out (mode 0600) and prints its path, type and size', async () => {
+    const out = join(fakeDir, 'shot.png');
+    const run = await h.run(['-s', 'm4q7z2', 'screenshot', '--format', 'png', '--out', out], { home });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ path: out, mimeType: 'image/png', width: 3, height: 2 });
+    expect(readFileSync(out, 'utf8')).toBe('not really a png');
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * Daemon configuration from the environment. Every variable is parsed, never coerced: a value we do
+ * not understand is a LifecycleError that names the variable and what it accepts.
+ */
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import { DEFAULT_EXTENSION_ID, DEFAULT_PORT } from '@bproxy/protocol/plain';
+import { LifecycleError } from './errors';
+
+export const LOG_LEVEL_NAMES = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevelName = (typeof LOG_LEVEL_NAMES)[number];
+
+export interface DaemonConfig {
+  /** Absolute path of the state directory. */
+  readonly home: string;
+  /** TCP port on 127.0.0.1; 0 lets the system choose (the chosen one is written to the port file). */
+  readonly port: number;
+  readonly logLevel: LogLevelName;
+  readonly extensionId: string;
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** The state directory: BPROXY_HOME or ~/.bproxy, always absolute. */
+export function resolveHome(env: Env, home: () => string = homedir): string {
+  const raw = env.BPROXY_HOME;
+  if (raw === undefined || raw === '') return join(home(), '.bproxy');
+  return isAbsolute(raw) ? raw : resolve(raw);
+}
+
+export function parsePort(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return DEFAULT_PORT;
+  if (!/^[0-9]{1,5}$/.test(raw)) {
+    throw new LifecycleError(
+      'config',
+      `BPROXY_PORT must be a port number from 0 to 65535 (0 = any free port), got "${raw}"`,
+    );
+  }
+  const port = Number(raw);
+  if (port > 65535) {
+    throw new LifecycleError(
+      'config',
+      `BPROXY_PORT must be a port number from 0 to 65535 (0 = any free port), got "${raw}"`,
+    );
+  }
+  return port;
+}
+
+export function parseLogLevel(raw: string | undefined): LogLevelName {
+  if (raw === undefined || raw === '') return 'info';
+  const level = LOG_LEVEL_NAMES.find((name) => name === raw);
+  if (level === undefined) {
+    throw new LifecycleError(
+      'config',
+      `BPROXY_LOG_LEVEL must be one of ${LOG_LEVEL_NAMES.join(', ')}, got "${raw}"`,
+    );
+  }
+  return level;
+}
+
+/** Chrome extension ids are 32 letters from a to p (a base16 alphabet shifted by Chrome). */
+export function parseExtensionId(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return DEFAULT_EXTENSION_ID;
+  if (!/^[a-p]{32}$/.test(raw)) {
+    throw new LifecycleError(
+      'config',
+      `BPROXY_EXTENSION_ID must be a Chrome extension id (32 letters a-p), got "${raw}"`,
+    );
+  }
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env): DaemonConfig {
+  return {
+    home: resolveHome(env),
+    port: parsePort(env.BPROXY_PORT),
+    logLevel: parseLogLevel(env.BPROXY_LOG_LEVEL),
+    extensionId: parseExtensionId(env.BPROXY_EXTENSION_ID),
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * The state directory's layout (BPROXY_HOME). One place names every file, so the daemon, `service
+ * stop` and the stale-state cleanup cannot disagree about what is transient.
+ */
+import { join } from 'node:path';
+
+export interface StatePaths {
+  readonly home: string;
+  /** Lockfile holding the daemon's PID; created exclusively by the daemon itself. */
+  readonly pid: string;
+  /** The bound port; its presence with a valid number is the readiness signal. */
+  readonly port: string;
+  /** The daemon bearer token for CLI → daemon calls (0600, rotated at every start). */
+  readonly token: string;
+  /** The active extension token; survives restarts and `service stop`. */
+  readonly extensionToken: string;
+  /** Pairing metadata for `service start` output (0600, transient). */
+  readonly pairing: string;
+  /** Guard taken while a stale lockfile is removed, so two starters cannot both take over. */
+  readonly takeover: string;
+  readonly logs: string;
+  /** Parent of the per-session temporary directories. */
+  readonly tmp: string;
+}
+
+export function statePaths(home: string): StatePaths {
+  return {
+    home,
+    pid: join(home, 'bproxy.pid'),
+    port: join(home, 'port'),
+    token: join(home, 'token'),
+    extensionToken: join(home, 'extension-token'),
+    pairing: join(home, 'pairing.json'),
+    takeover: join(home, 'bproxy.pid.takeover'),
+    logs: join(home, 'logs'),
+    tmp: join(home, 'tmp'),
+  };
+}
+
+/** Files that describe one running daemon; `stop` and stale cleanup remove them, never extension-token. */
+export function transientFiles(paths: StatePaths): string[] {
+  return [paths.pairing, paths.port, paths.token];
+}

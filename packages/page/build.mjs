@@ -1,0 +1,30 @@
+// Bundles the page script (src/inject.ts) into dist/page.js: one self-contained IIFE that both drivers
+// inject. zod must stay out of it (imports from @bproxy/protocol are types or the zod-free `plain` subpath).
+import { build as esbuild } from 'esbuild';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const MAX_BYTES = 80_000;
+
+export async function build() {
+  const outfile = join(here, 'dist', 'page.js');
+  const result = await esbuild({
+    entryPoints: [join(here, 'src', 'inject.ts')],
+    outfile,
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'chrome120',
+    minify: true,
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const inputs = Object.keys(result.metafile.inputs);
+  if (inputs.some((p) => p.includes('node_modules/zod')))
+    throw new Error('page bundle pulled in zod; import from @bproxy/protocol/plain');
+  const bytes = result.metafile.outputs[Object.keys(result.metafile.outputs)[0]].bytes;
+  if (bytes > MAX_BYTES) throw new Error(`page bundle is ${bytes} bytes, over the ${MAX_BYTES} byte budget`);
+  return { outfile, bytes };
+}

@@ -1,0 +1,48 @@
+/** `inspect`: one element described the way a person would check it before acting. */
+import type { ActionResult } from '@bproxy/protocol';
+import type { PageContext } from '../context';
+import { nameOf, roleOf } from '../dom/aria';
+import { FrameReport } from '../dom/flat-tree';
+import { topBox } from '../dom/geometry';
+import { resolveTarget } from '../dom/resolve';
+import { isDisabled, isVisible } from '../dom/visibility';
+import { reqTarget, type Params } from '../params';
+import { checkedState, displayValue } from '../render/describe-control';
+import { visibleText } from '../render/visible-text';
+
+const ATTR_MAX = 500;
+const TEXT_MAX = 2000;
+
+export function inspect(ctx: PageContext, p: Params): ActionResult<'inspect'> {
+  const el = resolveTarget(reqTarget(p), ctx.registry);
+  const attributes: Record<string, string> = {};
+  for (const attr of Array.from(el.attributes).slice(0, 50)) {
+    // Field values live in properties; the value attribute of a password field is never echoed.
+    if (attr.name === 'value' && (el as HTMLInputElement).type === 'password') continue;
+    attributes[attr.name] = attr.value.slice(0, ATTR_MAX);
+  }
+  const box = topBox(el);
+  const view = window;
+  const visible = isVisible(el);
+  const result: ActionResult<'inspect'> = {
+    tag: el.localName,
+    role: roleOf(el),
+    name: nameOf(el),
+    text: visibleText(el, new FrameReport()).slice(0, TEXT_MAX),
+    attributes,
+    box,
+    visible,
+    enabled: !isDisabled(el),
+    inViewport:
+      visible &&
+      box.x < view.innerWidth &&
+      box.y < view.innerHeight &&
+      box.x + box.width > 0 &&
+      box.y + box.height > 0,
+  };
+  const value = displayValue(el);
+  if (value !== undefined) result.value = value;
+  const checked = checkedState(el);
+  if (checked !== undefined) result.checked = checked;
+  return result;
+}

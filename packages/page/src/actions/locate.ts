@@ -1,0 +1,17 @@
+/**
+ * `locate`: for drivers that press with trusted input (CDP). Scrolls the target into view, runs the
+ * actionability checks and answers the point to press in top-viewport CSS pixels.
+ */
+import type { LocateResult } from '../api';
+import type { PageContext } from '../context';
+import { ensureActionable } from '../dom/actionability';
+import { resolveTarget } from '../dom/resolve';
+import { asTextField, isContentEditable } from '../input/editing';
+import { optBoolean, reqTarget, type Params } from '../params';
+
+export function locate(ctx: PageContext, p: Params): LocateResult {
+  const el = resolveTarget(reqTarget(p), ctx.registry);
+  const point = ensureActionable(el, { enabled: optBoolean(p, 'enabled') ?? true });
+  const editable = asTextField(el) !== null || isContentEditable(el);
+  return { x: point.top.x, y: point.top.y, tag: el.localName, editable };
+}

@@ -1,0 +1,51 @@
+/** Routes an action to its handler and turns the outcome into a PageResult. */
+import type { PageAction, PageResult } from './api';
+import { detectHuman } from './actions/detect-human';
+import { elements, links } from './actions/elements';
+import { fill } from './actions/fill';
+import { inspect } from './actions/inspect';
+import { press, type } from './actions/keyboard';
+import { locate } from './actions/locate';
+import { pageInfo } from './actions/page-info';
+import { click, hover } from './actions/pointer-actions';
+import { scroll } from './actions/scroll';
+import { select } from './actions/select';
+import { snapshot } from './actions/snapshot';
+import { text } from './actions/text';
+import { wait } from './actions/wait';
+import type { PageContext } from './context';
+import { failure, PageError } from './errors';
+import { asParams, type Params } from './params';
+
+type Handler = (ctx: PageContext, p: Params) => unknown;
+
+const HANDLERS: Readonly<Record<PageAction, Handler>> = {
+  text,
+  links,
+  elements,
+  inspect,
+  snapshot,
+  scroll,
+  click,
+  hover,
+  fill,
+  type,
+  press,
+  select,
+  wait,
+  locate,
+  detectHuman: () => detectHuman(),
+  pageInfo: () => pageInfo(),
+};
+
+export async function run(ctx: PageContext, action: PageAction, params: unknown): Promise<PageResult> {
+  try {
+    const handler = Object.prototype.hasOwnProperty.call(HANDLERS, action) ? HANDLERS[action] : undefined;
+    if (handler === undefined)
+      throw new PageError('UNSUPPORTED_ACTION', `the page script has no action "${String(action)}"`);
+    const data = await handler(ctx, asParams(params));
+    return { ok: true, data };
+  } catch (error) {
+    return failure(error);
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Turning an ElementTarget into an element: the ref first (if still connected), else the selector.
+ * Selectors pierce open shadow roots and same-origin frames with ` >>> `; a plain selector that matches
+ * nothing in the document is also tried inside every nested root, as an agent would expect.
+ */
+import { PageError } from '../errors';
+import type { ElementTarget } from '../params';
+import { frameDocument, isFrame, nestedRoots } from './flat-tree';
+import type { ElementRegistry } from './registry';
+
+type Root = Document | ShadowRoot;
+
+function query(root: Root, selector: string): Element | null {
+  try {
+    return root.querySelector(selector);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new PageError('BAD_REQUEST', `invalid selector "${selector}": ${message}`);
+  }
+}
+
+/** The roots one level inside `el`: its open shadow root and, for a same-origin frame, its document. */
+function innerRoot(el: Element): Root | null {
+  if (el.shadowRoot) return el.shadowRoot;
+  if (isFrame(el)) return frameDocument(el);
+  return null;
+}
+
+/** First element matching a (possibly ` >>> `-joined) selector below `scope`, or null. */
+export function querySelectorDeep(selector: string, scope: Root = document): Element | null {
+  const parts = selector.split(/\s*>>>\s*/).filter((p) => p.length > 0);
+  if (parts.length === 0) throw new PageError('BAD_REQUEST', `invalid selector "${selector}"`);
+  if (parts.length === 1) {
+    const [only] = parts;
+    if (only === undefined) return null;
+    const direct = query(scope, only);
+    if (direct) return direct;
+    for (const root of nestedRoots(scope)) {
+      const found = query(root, only);
+      if (found) return found;
+    }
+    return null;
+  }
+  let root: Root | null = scope;
+  let found: Element | null = null;
+  for (const part of parts) {
+    if (root === null) return null;
+    found = query(root, part);
+    if (found === null) return null;
+    root = innerRoot(found);
+  }
+  return found;
+}
+
+/** Resolve a target or throw ELEMENT_HANDLE_STALE / ELEMENT_NOT_FOUND. */
+export function resolveTarget(target: ElementTarget, registry: ElementRegistry): Element {
+  if (target.ref !== undefined) {
+    const el = registry.lookup(target.ref);
+    if (el) return el;
+    // A ref this document never issued comes from a page that is gone: never fall back to the
+    // selector there, it could match an unrelated element of the new page.
+    if (target.selector === undefined || !registry.issued(target.ref)) {
+      throw new PageError(
+        'ELEMENT_HANDLE_STALE',
+        `element ref ${target.ref} is not part of this page any more (it navigated or re-rendered)`,
+      );
+    }
+  }
+  const selector = target.selector ?? '';
+  const el = querySelectorDeep(selector);
+  if (el === null) throw new PageError('ELEMENT_NOT_FOUND', `no element matches "${selector}"`);
+  return el;
+}
+
+/** The node reads start from: the target's element (a frame's document for an iframe), or the body. */
+export function readRoot(target: ElementTarget | undefined, registry: ElementRegistry): Node {
+  if (target === undefined) return document.body ?? document.documentElement;
+  const el = resolveTarget(target, registry);
+  if (isFrame(el)) {
+    const doc = frameDocument(el);
+    if (doc?.body) return doc.body;
+  }
+  return el;
+}

@@ -1,0 +1,86 @@
+/**
+ * One snapshot line for an actionable element: `role "name"` plus the state a person would see
+ * (value, checked, disabled, level). Placeholders for refs are added by the caller.
+ */
+import { clip, collapse, nameOf, roleOf } from '../dom/aria';
+
+const VALUE_MAX = 60;
+
+export function quote(text: string): string {
+  return JSON.stringify(text);
+}
+
+/** The value as shown to a person; password values are never echoed. */
+export function displayValue(el: Element): string | undefined {
+  const tag = el.localName;
+  if (tag === 'select') {
+    const select = el as HTMLSelectElement;
+    const chosen = Array.from(select.selectedOptions).map((o) => collapse(o.label || o.text));
+    return chosen.length > 0 ? chosen.join(', ') : undefined;
+  }
+  if (tag === 'input' || tag === 'textarea') {
+    const input = el as HTMLInputElement;
+    if (
+      input.type === 'checkbox' ||
+      input.type === 'radio' ||
+      input.type === 'submit' ||
+      input.type === 'button' ||
+      input.type === 'reset' ||
+      input.type === 'image'
+    )
+      return undefined;
+    if (input.value === '') return undefined;
+    if (input.type === 'password') return '••••••';
+    return input.value;
+  }
+  if ((el as HTMLElement).isContentEditable) {
+    const text = collapse(el.textContent ?? '');
+    return text === '' ? undefined : text;
+  }
+  const aria = el.getAttribute('aria-valuenow') ?? el.getAttribute('aria-valuetext');
+  return aria ?? undefined;
+}
+
+export function checkedState(el: Element): boolean | undefined {
+  if (el.localName === 'input') {
+    const input = el as HTMLInputElement;
+    if (input.type === 'checkbox' || input.type === 'radio') return input.checked;
+  }
+  const aria =
+    el.getAttribute('aria-checked') ?? el.getAttribute('aria-pressed') ?? el.getAttribute('aria-selected');
+  if (aria === 'true') return true;
+  if (aria === 'false') return false;
+  return undefined;
+}
+
+/** A name for an element without one: for a link, the end of its URL, which usually says where it goes. */
+export function nameOrHint(el: Element, max: number): string {
+  const name = nameOf(el, max);
+  if (name !== '' || el.localName !== 'a') return name;
+  const href = (el as HTMLAnchorElement).href;
+  try {
+    const url = new URL(href);
+    const tail =
+      url.pathname
+        .split('/')
+        .filter((s) => s !== '')
+        .pop() ?? url.hostname;
+    return clip(`→ ${decodeURIComponent(tail)}`, 50);
+  } catch {
+    return '';
+  }
+}
+
+export function controlLine(el: Element): string {
+  const role = roleOf(el);
+  const shownRole = role === 'generic' ? 'clickable' : role;
+  const name = nameOrHint(el, 80);
+  let line = name ? `${shownRole} ${quote(name)}` : shownRole;
+  const value = displayValue(el);
+  if (value !== undefined && value !== name) line += ` value=${quote(clip(collapse(value), VALUE_MAX))}`;
+  const checked = checkedState(el);
+  if (checked === true) line += ' checked';
+  if (el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true') line += ' disabled';
+  if (el.getAttribute('aria-expanded') === 'true') line += ' expanded';
+  return line;
+}

@@ -1,0 +1,248 @@
+/**
+ * The walk behind `snapshot`: one short line per landmark, heading, text run and actionable element,
+ * indented by nesting. Wrapper elements leave no line; inline runs of text and links become one
+ * `text:` line, long runs are cut but keep every link in them, so each actionable element stays
+ * addressable. Actionable lines carry a placeholder for their index in `refs`.
+ */
+import { clip, collapse, headingLevel, nameOf, roleOf } from '../dom/aria';
+import { flatChildren, isElement, isFrame, type FrameReport } from '../dom/flat-tree';
+import { isInteractive } from '../dom/interactive';
+import { styleOf } from '../dom/visibility';
+import { controlLine, nameOrHint, quote } from './describe-control';
+import { mergeLinkRuns } from './link-runs';
+import { placeholder } from './placeholder';
+
+export { placeholder };
+
+export interface OutlineLine {
+  depth: number;
+  text: string;
+  parent: number;
+  /** Set on a line that stands for one link (lets a heading absorb its only link). */
+  link?: { ref: number; name: string };
+}
+export interface OutlineRef {
+  el: Element;
+  kind: 'el' | 'ln';
+}
+export interface Outline {
+  lines: OutlineLine[];
+  refs: OutlineRef[];
+}
+
+type Segment = { text: string } | { ref: number; name: string };
+type Mode = 'full' | 'controls';
+
+const SKIP = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'head',
+  'meta',
+  'link',
+  'svg',
+  'canvas',
+  'video',
+  'audio',
+  'object',
+  'embed',
+  'map',
+  'img',
+  'picture',
+  'source',
+  'track',
+]);
+const LANDMARKS = new Set([
+  'banner',
+  'navigation',
+  'main',
+  'complementary',
+  'contentinfo',
+  'region',
+  'form',
+  'dialog',
+  'alertdialog',
+  'search',
+]);
+const FIELDS = new Set(['input', 'select', 'textarea']);
+const TEXT_MAX = 140;
+
+function hasBox(el: Element): boolean {
+  const rect = el.getBoundingClientRect();
+  return rect.width > 0 && rect.height > 0;
+}
+
+class OutlineBuilder {
+  readonly lines: OutlineLine[] = [];
+  readonly refs: OutlineRef[] = [];
+  private run: Segment[] = [];
+
+  constructor(private readonly frames: FrameReport) {}
+
+  private emit(depth: number, text: string, parent: number, link?: OutlineLine['link']): number {
+    this.lines.push(link === undefined ? { depth, text, parent } : { depth, text, parent, link });
+    return this.lines.length - 1;
+  }
+
+  private runHasContent(): boolean {
+    return this.run.some((s) => 'ref' in s || s.text.trim() !== '');
+  }
+
+  flush(depth: number, parent: number): void {
+    const run = this.run;
+    this.run = [];
+    const links = run.filter((s): s is { ref: number; name: string } => 'ref' in s);
+    const plain = collapse(run.map((s) => ('text' in s ? s.text : ' ')).join(''));
+    if (plain === '') {
+      // Links with nothing but space between them: one link line each, grouped later by mergeLinkRuns.
+      for (const link of links)
+        this.emit(
+          depth,
+          link.name ? `link ${quote(link.name)} ${placeholder(link.ref)}` : `link ${placeholder(link.ref)}`,
+          parent,
+          link,
+        );
+      return;
+    }
+    let out = '';
+    let budget = TEXT_MAX;
+    let cut = false;
+    for (const seg of run) {
+      if ('ref' in seg) {
+        out += ` [${clip(seg.name, 60)}]${placeholder(seg.ref)} `;
+        continue;
+      }
+      if (cut) continue;
+      const text = seg.text.replace(/\s+/g, ' ');
+      if (text.length > budget) {
+        out += `${text.slice(0, budget).trimEnd()}… `;
+        cut = true;
+      } else {
+        out += text;
+        budget -= text.length;
+      }
+    }
+    this.emit(depth, `text: ${collapse(out)}`, parent);
+  }
+
+  visit(node: Node, depth: number, parent: number, mode: Mode, textVisible: boolean): void {
+    if (node.nodeType === Node.TEXT_NODE) {
+      if (mode === 'full' && textVisible) this.run.push({ text: node.nodeValue ?? '' });
+      return;
+    }
+    if (!isElement(node)) return;
+    const el = node;
+    const tag = el.localName;
+    if (SKIP.has(tag)) return;
+    if (tag === 'br') {
+      if (mode === 'full') this.flush(depth, parent);
+      return;
+    }
+    const style = styleOf(el);
+    if (style.display === 'none' || style.opacity === '0') return;
+    const visible = style.visibility === 'visible';
+    const display = style.display;
+    const block = !(display.startsWith('inline') || display === 'contents' || display === 'table-cell');
+
+    if (visible && isInteractive(el, style) && hasBox(el)) {
+      this.control(el, depth, parent, mode, block);
+      return;
+    }
+    if (mode === 'controls' || (tag === 'label' && (el as HTMLLabelElement).control)) {
+      this.children(el, depth, parent, 'controls', visible);
+      return;
+    }
+    if (isFrame(el)) {
+      this.container(
+        el,
+        depth,
+        parent,
+        `iframe${el.getAttribute('title') ? ` ${quote(el.getAttribute('title') ?? '')}` : ''}`,
+      );
+      return;
+    }
+    const role = roleOf(el);
+    if (visible && role === 'heading') {
+      this.heading(el, depth, parent);
+      return;
+    }
+    if (LANDMARKS.has(role) && (role !== 'region' || el.localName === 'section' || el.hasAttribute('role'))) {
+      const name =
+        role === 'form' ||
+        role === 'dialog' ||
+        role === 'region' ||
+        el.hasAttribute('aria-label') ||
+        el.hasAttribute('aria-labelledby')
+          ? nameOf(el, 60)
+          : '';
+      this.container(el, depth, parent, name ? `${role} ${quote(name)}` : role);
+      return;
+    }
+    if (display === 'table-cell' && this.runHasContent()) this.run.push({ text: ' | ' });
+    if (block) this.flush(depth, parent);
+    else if (display.startsWith('inline-')) this.run.push({ text: ' ' });
+    this.children(el, depth, parent, mode, visible);
+    if (block) this.flush(depth, parent);
+    else if (display.startsWith('inline-')) this.run.push({ text: ' ' });
+  }
+
+  private children(el: Element, depth: number, parent: number, mode: Mode, textVisible: boolean): void {
+    for (const child of flatChildren(el, this.frames)) this.visit(child, depth, parent, mode, textVisible);
+  }
+
+  private control(el: Element, depth: number, parent: number, mode: Mode, block: boolean): void {
+    const link = roleOf(el) === 'link';
+    const ref = this.refs.push({ el, kind: link && el.hasAttribute('href') ? 'ln' : 'el' }) - 1;
+    if (link && mode === 'full') {
+      if (block) this.flush(depth, parent);
+      this.run.push({ ref, name: nameOrHint(el, 80) });
+      if (block) this.flush(depth, parent);
+      return;
+    }
+    this.flush(depth, parent);
+    const linkMeta = link ? { ref, name: nameOrHint(el, 80) } : undefined;
+    const line = this.emit(depth, `${controlLine(el)} ${placeholder(ref)}`, parent, linkMeta);
+    if (!FIELDS.has(el.localName)) this.children(el, depth + 1, line, 'controls', true);
+  }
+
+  private heading(el: Element, depth: number, parent: number): void {
+    this.flush(depth, parent);
+    const name = nameOf(el, 100);
+    const level = headingLevel(el);
+    const line = this.emit(
+      depth,
+      `heading ${quote(name)}${level === undefined ? '' : ` [level=${level}]`}`,
+      parent,
+    );
+    this.children(el, depth + 1, line, 'controls', true);
+    const only = this.lines[line + 1];
+    const headingLine = this.lines[line];
+    // A heading that is one link (the usual article title) becomes one line carrying the link's ref.
+    if (
+      this.lines.length === line + 2 &&
+      only?.link &&
+      headingLine &&
+      (only.link.name === name || only.link.name === '')
+    ) {
+      this.lines.pop();
+      headingLine.text += ` ${placeholder(only.link.ref)}`;
+    }
+    if (name === '' && this.lines.length === line + 1) this.lines.pop();
+  }
+
+  private container(el: Element, depth: number, parent: number, label: string): void {
+    this.flush(depth, parent);
+    const line = this.emit(depth, label, parent);
+    this.children(el, depth + 1, line, 'full', styleOf(el).visibility === 'visible');
+    this.flush(depth + 1, line);
+    if (this.lines.length === line + 1) this.lines.pop();
+  }
+}
+
+export function buildOutline(root: Node, frames: FrameReport): Outline {
+  const builder = new OutlineBuilder(frames);
+  builder.visit(root, 0, -1, 'full', true);
+  builder.flush(0, -1);
+  return { lines: mergeLinkRuns(builder.lines), refs: builder.refs };
+}

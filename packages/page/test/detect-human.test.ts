@@ -1,0 +1,130 @@
+import { readdir } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DetectHumanResult } from '@bproxy/page';
+import { BENCH, inject, launch, ok, open, serveFixtures, type BrowserHandle } from './harness';
+
+let server: Awaited<ReturnType<typeof serveFixtures>>;
+let browser: BrowserHandle;
+
+beforeAll(async () => {
+  server = await serveFixtures();
+  browser = await launch();
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const url = (name: string): string => `${server.origin}/${name}`;
+
+async function detectOn(html: string): Promise<DetectHumanResult> {
+  const page = await browser.context.newPage();
+  try {
+    await page.setContent(html);
+    await inject(page);
+    return await ok<DetectHumanResult>(page, 'detectHuman');
+  } finally {
+    await page.close();
+  }
+}
+
+describe('detectHuman', () => {
+  it('reports the reCAPTCHA widget on captcha.html', async () => {
+    const page = await open(browser.context, url('captcha.html'));
+    const r = await ok<DetectHumanResult>(page, 'detectHuman');
+    expect(r.required).toBe(true);
+    expect(r.reason).toMatch(/reCAPTCHA/);
+    await page.close();
+  });
+
+  it('reports hCaptcha, Turnstile, challenge interstitials and login walls', async () => {
+    expect((await detectOn('<div class="h-captcha" style="width:300px;height:80px"></div>')).reason).toMatch(
+      /hCaptcha/,
+    );
+    expect(
+      (await detectOn('<div class="cf-turnstile" style="width:300px;height:65px"></div>')).reason,
+    ).toMatch(/Turnstile/);
+    expect(
+      (
+        await detectOn(
+          '<title>Just a moment...</title><p>Checking your browser before accessing the site.</p>',
+        )
+      ).required,
+    ).toBe(true);
+    expect(
+      (await detectOn('<h1>example.com</h1><p>Verify you are human by completing the action below.</p>'))
+        .required,
+    ).toBe(true);
+    expect(
+      (
+        await detectOn(
+          '<h1>Sign in</h1><form><input name="u"><input type="password"><button>Log in</button></form>',
+        )
+      ).reason,
+    ).toMatch(/sign-in form/);
+    const overlay =
+      '<article>' +
+      '<p>Long article text. </p>'.repeat(200) +
+      '</article><div style="position:fixed;inset:0;background:#fff"><h2>Sign in to continue reading</h2><a href="/login">Sign in</a></div>';
+    expect((await detectOn(overlay)).reason).toMatch(/overlay/);
+  });
+
+  it('does not fire on invisible reCAPTCHA badges or pages that merely link to a login', async () => {
+    expect(
+      (await detectOn('<div class="g-recaptcha" data-size="invisible"></div><p>Hello</p>')).required,
+    ).toBe(false);
+    expect(
+      (
+        await detectOn(
+          '<div class="grecaptcha-badge"><iframe src="/recaptcha/api2/anchor?size=invisible" width="256" height="60"></iframe></div>',
+        )
+      ).required,
+    ).toBe(false);
+    expect(
+      (await detectOn('<header><a href="/login">Sign in</a></header><main><h1>News</h1><p>Story.</p></main>'))
+        .required,
+    ).toBe(false);
+  });
+
+  it('does not fire on the project fixture pages', async () => {
+    for (const name of [
+      'forms.html',
+      'list.html',
+      'spa.html',
+      'shadow.html',
+      'iframe.html',
+      'dialog.html',
+      'counter.html',
+      'covered.html',
+      'long.html',
+    ]) {
+      const page = await open(browser.context, url(name));
+      expect({ name, ...(await ok<DetectHumanResult>(page, 'detectHuman')) }).toEqual({
+        name,
+        required: false,
+      });
+      await page.close();
+    }
+  });
+
+  it('does not fire on real-world bench pages', async () => {
+    const names = (await readdir(BENCH)).filter((n) => n.endsWith('.html')).sort();
+    // Every page with a password field, a recaptcha key or a login link, plus an even sample of the rest.
+    const sample = names.filter(
+      (n, i) =>
+        i % 6 === 0 ||
+        /archive-of-our-own|ars-1|herald-sun-1|nytimes|medium|lifehacker|theverge|wordpress|spiceworks|lazy-image/.test(
+          n,
+        ),
+    );
+    const fired: string[] = [];
+    for (const name of sample) {
+      const page = await open(browser.context, `${server.origin}/bench/${name}`);
+      const r = await ok<DetectHumanResult>(page, 'detectHuman');
+      if (r.required) fired.push(`${name}: ${r.reason ?? ''}`);
+      await page.close();
+    }
+    expect(fired).toEqual([]);
+  }, 120_000);
+});

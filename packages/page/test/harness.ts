@@ -1,0 +1,161 @@
+/**
+ * Test harness for the page script: a static server for the fixture pages (and the bench pages under
+ * /bench/), one headless Chromium, and helpers that inject dist/page.js and call the page API.
+ */
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import {
+  driverResultSchema,
+  forwardedParamsSchema,
+  type ActionName,
+  type BproxyError,
+} from '@bproxy/protocol';
+import type { PageAction, PageResult } from '@bproxy/page';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+export const FIXTURES = normalize(join(here, '../../../tests/fixtures/pages'));
+export const BENCH = '/work/shared/bench-pages';
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+};
+
+export async function serveFixtures(): Promise<{ origin: string; close: () => Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    let file: string | null = null;
+    if (url.pathname.startsWith('/bench/')) file = join(BENCH, url.pathname.slice('/bench/'.length));
+    else if (url.pathname.startsWith('/spa/')) file = join(FIXTURES, 'spa.html');
+    else if (/^\/[\w.-]+\.html$/.test(url.pathname)) file = join(FIXTURES, url.pathname.slice(1));
+    const headers: Record<string, string> = {
+      'Content-Security-Policy': "default-src 'self' 'unsafe-inline' data:",
+    };
+    if (file === null || normalize(file) !== file) {
+      res.writeHead(404, headers).end('not found');
+      return;
+    }
+    readFile(file).then(
+      (body) =>
+        res
+          .writeHead(200, { ...headers, 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' })
+          .end(body),
+      () => res.writeHead(404, headers).end('not found'),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export interface BrowserHandle {
+  browser: Browser;
+  context: BrowserContext;
+  close: () => Promise<void>;
+}
+
+export async function launch(): Promise<BrowserHandle> {
+  const browser = await chromium.launch({
+    executablePath: process.env['CHROME_PATH'] ?? '/usr/lib/chromium/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    timeout: 20_000,
+  });
+  const context = await browser.newContext({ viewport: { width: 1000, height: 700 } });
+  return {
+    browser,
+    context,
+    // playwright-core gives every launch a fresh temporary profile and removes it on close.
+    close: () => browser.close(),
+  };
+}
+
+let bundle: Promise<string> | null = null;
+
+/** The page bundle, built once per test process with the package's own build(). */
+export function pageBundle(): Promise<string> {
+  bundle ??= (async () => {
+    const buildFile = new URL('../build.mjs', import.meta.url).href;
+    const mod = (await import(buildFile)) as { build: () => Promise<{ outfile: string }> };
+    const { outfile } = await mod.build();
+    return readFile(outfile, 'utf8');
+  })();
+  return bundle;
+}
+
+export async function inject(page: Page): Promise<void> {
+  await page.evaluate(await pageBundle());
+}
+
+export async function open(context: BrowserContext, url: string): Promise<Page> {
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  await page.goto(url);
+  await inject(page);
+  return page;
+}
+
+export function call(page: Page, action: PageAction, params: unknown = {}): Promise<PageResult> {
+  // Tests send only what a driver could forward.
+  if (PROTOCOL_ACTIONS.has(action)) forwardedParamsSchema(action as ActionName).parse(params);
+  return page.evaluate(
+    ([a, p]) =>
+      (
+        globalThis as unknown as { __bproxyPage: { run: (a: string, p: unknown) => Promise<unknown> } }
+      ).__bproxyPage.run(a, p) as Promise<PageResult>,
+    [action, params] as const,
+  );
+}
+
+const PROTOCOL_ACTIONS = new Set<string>([
+  'text',
+  'links',
+  'elements',
+  'inspect',
+  'snapshot',
+  'scroll',
+  'click',
+  'hover',
+  'fill',
+  'type',
+  'press',
+  'select',
+  'wait',
+]);
+
+/** Call an action that must succeed; its data is checked against the protocol's driver-result schema. */
+export async function ok<T = Record<string, unknown>>(
+  page: Page,
+  action: PageAction,
+  params: unknown = {},
+): Promise<T> {
+  const result = await call(page, action, params);
+  if (!result.ok) throw new Error(`${action} failed: ${result.error.code} ${result.error.message}`);
+  if (PROTOCOL_ACTIONS.has(action)) return driverResultSchema(action as ActionName).parse(result.data) as T;
+  return result.data as T;
+}
+
+/** Call an action that must fail; answers its error. */
+export async function fails(page: Page, action: PageAction, params: unknown = {}): Promise<BproxyError> {
+  const result = await call(page, action, params);
+  if (result.ok)
+    throw new Error(
+      `${action} succeeded but was expected to fail: ${JSON.stringify(result.data).slice(0, 300)}`,
+    );
+  return result.error;
+}

@@ -1,0 +1,269 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  SNAPSHOT_REF_CLOSE,
+  SNAPSHOT_REF_OPEN,
+  type ElementsDriverResult,
+  type LinksDriverResult,
+  type SnapshotDriverResult,
+} from '@bproxy/protocol';
+import { fails, launch, ok, open, serveFixtures, type BrowserHandle } from './harness';
+
+let server: Awaited<ReturnType<typeof serveFixtures>>;
+let browser: BrowserHandle;
+
+beforeAll(async () => {
+  server = await serveFixtures();
+  browser = await launch();
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const url = (name: string): string => `${server.origin}/${name}`;
+const PLACEHOLDER = new RegExp(`${SNAPSHOT_REF_OPEN}(\\d+)${SNAPSHOT_REF_CLOSE}`, 'g');
+
+describe('text', () => {
+  it('returns visible text only, through shadow roots, skipping scripts and hidden nodes', async () => {
+    const page = await open(browser.context, url('shadow.html'));
+    const r = await ok<{ text: string; truncated: boolean }>(page, 'text');
+    expect(r.text).toContain('Shadow DOM');
+    expect(r.text).toContain('Text inside the shadow root');
+    expect(r.text).toContain('Slotted title');
+    expect(r.text).not.toContain('customElements');
+    expect(r.truncated).toBe(false);
+    await page.close();
+  });
+
+  it('pages long text with offset and nextOffset', async () => {
+    const page = await open(browser.context, url('list.html'));
+    const first = await ok<{ text: string; totalChars: number; truncated: boolean; nextOffset?: number }>(
+      page,
+      'text',
+      { maxChars: 500 },
+    );
+    expect(first.text.length).toBe(500);
+    expect(first.truncated).toBe(true);
+    expect(first.nextOffset).toBe(500);
+    const second = await ok<{ text: string; totalChars: number }>(page, 'text', {
+      maxChars: 500,
+      offset: 500,
+    });
+    const whole = await ok<{ text: string }>(page, 'text', { maxChars: 100_000 });
+    expect(first.text + second.text).toBe(whole.text.slice(0, 1000));
+    expect(whole.text).not.toContain('Hidden link');
+    await page.close();
+  });
+
+  it('reads a same-origin iframe and reports the cross-origin one', async () => {
+    const page = await open(browser.context, url('iframe.html'));
+    const r = await ok<{ text: string; crossOriginFrames?: { src: string }[] }>(page, 'text');
+    expect(r.text).toContain('Inside the frame');
+    expect(r.crossOriginFrames).toEqual([{ src: 'http://127.0.0.2:1/' }]);
+    await page.close();
+  });
+});
+
+describe('links', () => {
+  it('lists visible links with absolute hrefs, refs and selectors, honouring limit', async () => {
+    const page = await open(browser.context, url('list.html'));
+    const r = await ok<LinksDriverResult>(page, 'links', { limit: 10 });
+    expect(r.links).toHaveLength(10);
+    expect(r.truncated).toBe(true);
+    expect(r.total).toBe(304);
+    expect(r.links[0]).toMatchObject({ text: 'Home', href: `${server.origin}/` });
+    expect(r.links.every((l) => /^r\d+$/.test(l.ref))).toBe(true);
+    const filtered = await ok<LinksDriverResult>(page, 'links', { contains: 'item 29' });
+    expect(filtered.links.map((l) => l.text)).toEqual([
+      'Item 29',
+      'Item 290',
+      'Item 291',
+      'Item 292',
+      'Item 293',
+      'Item 294',
+      'Item 295',
+      'Item 296',
+      'Item 297',
+      'Item 298',
+      'Item 299',
+    ]);
+    await page.close();
+  });
+});
+
+describe('elements', () => {
+  it('describes every visible form control with role, name, value, options and state', async () => {
+    const page = await open(browser.context, url('forms.html'));
+    const r = await ok<ElementsDriverResult>(page, 'elements');
+    const byName = new Map(r.elements.map((e) => [e.name, e]));
+    expect(byName.get('Full name')).toMatchObject({ role: 'textbox', tag: 'input', type: 'text' });
+    expect(byName.get('Email')).toMatchObject({ role: 'textbox', type: 'email' });
+    expect(byName.get('Password')).toMatchObject({ type: 'password' });
+    expect(byName.get('Age')).toMatchObject({ role: 'spinbutton' });
+    expect(byName.get('Country')).toMatchObject({
+      role: 'combobox',
+      options: ['Choose…', 'France', 'Germany', 'Japan'],
+    });
+    expect(byName.get('I accept the terms')).toMatchObject({ role: 'checkbox', checked: false });
+    expect(byName.get('Free')).toMatchObject({ role: 'radio', checked: true });
+    expect(byName.get('Notes')).toMatchObject({ role: 'textbox', tag: 'div' });
+    expect(byName.get('Create account')).toMatchObject({ role: 'button', selector: '#submit' });
+    expect(r.elements.some((e) => e.type === 'hidden')).toBe(false);
+    await page.close();
+  });
+
+  it('filters by role and contains, and scopes to a target subtree', async () => {
+    const page = await open(browser.context, url('forms.html'));
+    const buttons = await ok<ElementsDriverResult>(page, 'elements', { role: 'button' });
+    expect(buttons.elements.map((e) => e.name)).toEqual(['Create account']);
+    const contains = await ok<ElementsDriverResult>(page, 'elements', { contains: 'TERMS' });
+    expect(contains.elements.map((e) => e.name)).toEqual(['I accept the terms']);
+    const scoped = await ok<ElementsDriverResult>(page, 'elements', { target: { selector: 'fieldset' } });
+    expect(scoped.elements.map((e) => e.name)).toEqual(['Free', 'Pro']);
+    await page.close();
+  });
+
+  it('finds controls inside an open shadow root with a piercing selector', async () => {
+    const page = await open(browser.context, url('shadow.html'));
+    const r = await ok<ElementsDriverResult>(page, 'elements');
+    const button = r.elements.find((e) => e.name === 'Shadow button');
+    expect(button?.selector).toBe('#widget >>> #inner-button');
+    await page.close();
+  });
+
+  it('marks disabled controls and leaves out hidden ones', async () => {
+    const page = await open(browser.context, url('covered.html'));
+    const r = await ok<ElementsDriverResult>(page, 'elements');
+    expect(r.elements.map((e) => e.name)).toEqual(['Under the overlay', 'Disabled', 'Reachable']);
+    expect(r.elements[1]?.disabled).toBe(true);
+    await page.close();
+  });
+});
+
+describe('inspect', () => {
+  it('describes one element with box, visibility and value', async () => {
+    const page = await open(browser.context, url('forms.html'));
+    await page.fill('#name', 'Ada');
+    const r = await ok<{
+      tag: string;
+      role: string;
+      name: string;
+      attributes: Record<string, string>;
+      visible: boolean;
+      enabled: boolean;
+      value?: string;
+      box: { width: number };
+    }>(page, 'inspect', { target: { selector: '#name' } });
+    expect(r).toMatchObject({
+      tag: 'input',
+      role: 'textbox',
+      name: 'Full name',
+      visible: true,
+      enabled: true,
+      value: 'Ada',
+    });
+    expect(r.attributes['placeholder']).toBe('Jane Doe');
+    expect(r.box.width).toBeGreaterThan(0);
+    const missing = await fails(page, 'inspect', { target: { selector: '#nope' } });
+    expect(missing.code).toBe('ELEMENT_NOT_FOUND');
+    await page.close();
+  });
+});
+
+describe('snapshot', () => {
+  it('renders one line per landmark, heading and control, with placeholders indexing refs', async () => {
+    const page = await open(browser.context, url('forms.html'));
+    const r = await ok<SnapshotDriverResult>(page, 'snapshot');
+    const lines = r.snapshot.split('\n');
+    expect(lines[0]).toBe('main');
+    expect(lines).toContain('  heading "Sign up" [level=1]');
+    expect(r.snapshot).toMatch(
+      new RegExp(`^    textbox "Full name" ${SNAPSHOT_REF_OPEN}0${SNAPSHOT_REF_CLOSE}$`, 'm'),
+    );
+    expect(r.snapshot).toMatch(/^ {4}checkbox "I accept the terms" \uE000\d+\uE001$/m);
+    expect(r.snapshot).toMatch(/^ {4}radio "Free" checked \uE000\d+\uE001$/m);
+    const indexes = [...r.snapshot.matchAll(PLACEHOLDER)].map((m) => Number(m[1]));
+    expect(indexes).toEqual(r.refs.map((_, i) => i));
+    expect(r.refs.every((ref) => ref.kind === 'el')).toBe(true);
+    expect(r.refs).toHaveLength(18);
+    await page.close();
+  });
+
+  it('shows values a person would see and never a password', async () => {
+    const page = await open(browser.context, url('forms.html'));
+    await page.fill('#email', 'a@b.c');
+    await page.fill('#password', 'hunter2');
+    const r = await ok<SnapshotDriverResult>(page, 'snapshot');
+    expect(r.snapshot).toMatch(/textbox "Email" value="a@b.c" \uE000\d+\uE001/);
+    expect(r.snapshot).not.toContain('hunter2');
+    await page.close();
+  });
+
+  it('marks links as ln refs and groups sibling links on one line', async () => {
+    const page = await open(browser.context, url('list.html'));
+    const r = await ok<SnapshotDriverResult>(page, 'snapshot', { maxChars: 100_000 });
+    expect(r.snapshot).toMatch(
+      /^banner\n {2}navigation "Main"\n {4}links: \[Home\]\uE0000\uE001 \[List\]\uE0001\uE001 \[Forms\]\uE0002\uE001$/m,
+    );
+    expect(r.snapshot).toMatch(
+      /text: This page lists many items\. Each item links to its own page, with some \[inline text links\]\uE000\d+\uE001 in prose\./,
+    );
+    expect(r.refs[0]).toMatchObject({ kind: 'ln' });
+    expect(r.refs.filter((ref) => ref.kind === 'ln')).toHaveLength(304);
+    expect(r.snapshot).not.toContain('Hidden link');
+    await page.close();
+  });
+
+  it('cuts at maxChars on a line boundary with a notice and pages on with nextOffset', async () => {
+    const page = await open(browser.context, url('list.html'));
+    const first = await ok<SnapshotDriverResult>(page, 'snapshot', { maxChars: 1000 });
+    expect(first.truncated).toBe(true);
+    expect(first.snapshot.length).toBeLessThanOrEqual(1000);
+    expect(first.notice).toMatch(/offset=\d+/);
+    expect(first.notice).toContain('contains=');
+    const second = await ok<SnapshotDriverResult>(page, 'snapshot', {
+      maxChars: 1000,
+      offset: first.nextOffset,
+    });
+    expect(second.snapshot.length).toBeGreaterThan(0);
+    expect(second.snapshot.split('\n')[0]).not.toBe(first.snapshot.split('\n')[0]);
+    // Placeholders restart at 0 in every part: refs only hold that part's elements.
+    expect([...second.snapshot.matchAll(PLACEHOLDER)][0]?.[1]).toBe('0');
+    expect(second.totalChars).toBe(first.totalChars);
+    await page.close();
+  });
+
+  it('keeps matching lines and their ancestors with contains', async () => {
+    const page = await open(browser.context, url('forms.html'));
+    const r = await ok<SnapshotDriverResult>(page, 'snapshot', { contains: 'country' });
+    expect(r.snapshot.replace(PLACEHOLDER, '#')).toBe(
+      'main\n  form\n    combobox "Country" value="Choose…" #',
+    );
+    expect(r.refs).toHaveLength(1);
+    await page.close();
+  });
+
+  it('scopes to a target subtree', async () => {
+    const page = await open(browser.context, url('forms.html'));
+    const r = await ok<SnapshotDriverResult>(page, 'snapshot', { target: { selector: 'fieldset' } });
+    expect(r.snapshot.replace(PLACEHOLDER, '#')).toBe('text: Plan\nradio "Free" checked #\nradio "Pro" #');
+    await page.close();
+  });
+
+  it('goes through shadow roots and same-origin frames and lists cross-origin frames', async () => {
+    const page = await open(browser.context, url('iframe.html'));
+    const r = await ok<SnapshotDriverResult>(page, 'snapshot');
+    expect(r.snapshot.replace(PLACEHOLDER, '#')).toBe(
+      'heading "Frames" [level=1]\niframe "Same origin"\n  text: Inside the frame\n  button "Frame button" #',
+    );
+    expect(r.refs[0]?.selector).toBe('#same >>> #frame-button');
+    expect(r.crossOriginFrames).toEqual([{ src: 'http://127.0.0.2:1/' }]);
+    const shadow = await open(browser.context, url('shadow.html'));
+    const s = await ok<SnapshotDriverResult>(shadow, 'snapshot');
+    expect(s.snapshot).toContain('region "Widget"\n  heading "Slotted title" [level=2]');
+    expect(s.snapshot).toMatch(/button "Shadow button" \uE0001\uE001/);
+    await page.close();
+    await shadow.close();
+  });
+});
