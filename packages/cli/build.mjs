@@ -1,6 +1,7 @@
 // Builds the `bproxy` CLI and the daemon it starts: two self-contained ESM bundles side by side in
 // dist/, so that `service start` finds the daemon at new URL('./daemon.mjs', import.meta.url).
 import { build as esbuild } from 'esbuild';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,6 +15,9 @@ const banner = {
 /** @param {{ outdir?: string }} [options] `outdir` lets tests build into a temporary directory. */
 export async function build(options = {}) {
   const outdir = options.outdir ?? join(here, 'dist');
+  // The daemon embeds the page script for its CDP driver, so one file carries everything it injects.
+  const pageBundle = join(here, '..', 'page', 'dist', 'page.js');
+  if (!existsSync(pageBundle)) await (await import('../page/build.mjs')).build();
   const common = {
     bundle: true,
     platform: 'node',
@@ -30,6 +34,7 @@ export async function build(options = {}) {
       ...common,
       entryPoints: [join(here, '..', 'daemon', 'src', 'main.ts')],
       outfile: join(outdir, 'daemon.mjs'),
+      define: { __BPROXY_PAGE_BUNDLE__: JSON.stringify(readFileSync(pageBundle, 'utf8')) },
     }),
   ]);
   return { cli: join(outdir, 'bproxy.mjs'), daemon: join(outdir, 'daemon.mjs') };

@@ -11,6 +11,7 @@ import { openStartReporter, type StartReporter } from './lifecycle/start-report'
 import { startDaemon, type RunningDaemon } from './lifecycle/start-daemon';
 import { createLogger } from './logger';
 import { buildServer } from './server';
+import { browserChoice, browserLaunchers } from './lifecycle/browser-launchers';
 
 let daemon: RunningDaemon | null = null;
 /** A signal that arrived while starting: honoured once the daemon is up, so its files are cleaned. */
@@ -68,11 +69,10 @@ async function main(): Promise<void> {
   try {
     // The report pipe first, so that even a bad argument reaches the starting parent as a sentence.
     reporter = openStartReporter(findStatusFd(process.argv.slice(2)));
-    // Browser options are parsed (so typos fail the start) but not acted on yet: the CDP driver's
-    // integration turns them into ServerOptions.launchers.
-    parseDaemonArgs(process.argv.slice(2));
+    const args = parseDaemonArgs(process.argv.slice(2));
     const config = loadConfig(process.env);
-    daemon = await startDaemon(config, { buildServer, createLogger });
+    const launchers = browserLaunchers(browserChoice(args, process.env), config.home);
+    daemon = await startDaemon(config, { buildServer, createLogger, launchers });
     reporter.report({ ok: true, pid: daemon.pid, port: daemon.port });
     if (signalWhileStarting !== null) stopAndExit(signalWhileStarting, 0);
   } catch (error) {

@@ -15,27 +15,43 @@ export function serviceCommand(): Command {
     .command('start')
     .description('start the daemon in the background and print its port and pairing code')
     .addOption(
-      new Option('--browser <mode>', 'browser the daemon provides when no extension is connected').choices([
+      new Option('--browser <mode>', 'browser launched on first use when no extension is connected').choices([
         'headless',
+        'headed',
         'none',
       ]),
     )
-    .option('--attach', 'attach to a local Chrome instead of launching one')
-    .option('--cdp-url <url>', 'use a remote CDP endpoint (browser farm)')
+    .option('--attach <target>', 'attach to a running Chrome: its debugging port, user-data-dir or ws:// URL')
+    .option(
+      '--cdp-url <url>',
+      'connect to a remote CDP endpoint (browserless, Selenium Grid, any DevTools URL)',
+    )
     .addHelpText(
       'after',
-      `${examples('bproxy service start', 'BPROXY_PORT=0 bproxy service start', 'BPROXY_HOME=/tmp/bp bproxy service start')}
+      `${examples(
+        'bproxy service start',
+        'BPROXY_PORT=0 bproxy service start',
+        'bproxy service start --browser none            # extension only',
+        'bproxy service start --attach 9222             # a Chrome started with --remote-debugging-port=9222',
+        'bproxy service start --attach ~/.config/chromium',
+        'BPROXY_CDP_URL=wss://farm.example/?token=… bproxy service start',
+      )}
 Environment: BPROXY_HOME (default ~/.bproxy), BPROXY_PORT (default 9615, 0 = any free port),
-BPROXY_LOG_LEVEL (fatal|error|warn|info|debug|trace|silent), BPROXY_EXTENSION_ID.
+BPROXY_LOG_LEVEL (fatal|error|warn|info|debug|trace|silent), BPROXY_EXTENSION_ID,
+BPROXY_BROWSER (headless|headed|none), BPROXY_ATTACH, BPROXY_CDP_URL (keeps credentials out of argv),
+CHROME_PATH (the browser binary to launch).
 Output: {"running":true,"pid":…,"port":…,"pairingCode":"ABCD-EFGH","pairingExpiresAt":…}
 `,
     )
     .action(
-      async (opts: { browser?: 'headless' | 'none'; attach?: boolean; cdpUrl?: string }, cmd: Command) => {
+      async (
+        opts: { browser?: 'headless' | 'headed' | 'none'; attach?: string; cdpUrl?: string },
+        cmd: Command,
+      ) => {
         const { serviceStart } = await import('../service/start');
         const browser = {
           browser: opts.browser ?? null,
-          attach: opts.attach === true,
+          attach: opts.attach ?? null,
           cdpUrl: opts.cdpUrl ?? null,
         };
         await serviceStart(browser, globalOptions(cmd).pretty);

@@ -5,25 +5,26 @@
  */
 import { LifecycleError } from './errors';
 
-export type BrowserMode = 'headless' | 'none';
+export type BrowserMode = 'headless' | 'headed' | 'none';
 
 export interface DaemonArgs {
   /** Inherited pipe for the start report (start-report.ts); null when run in the foreground. */
   readonly statusFd: number | null;
-  /** Which browser the daemon provides when no extension is connected (filled in by the CDP work). */
+  /** The browser the daemon launches when no extension is connected (default headless). */
   readonly browser: BrowserMode | null;
-  /** Attach to a local Chrome instead of launching one. */
-  readonly attach: boolean;
+  /** A running Chrome to attach to: its debugging port, its user-data-dir, or a DevTools ws URL. */
+  readonly attach: string | null;
   /** A remote CDP endpoint (browser farm); endpoints with credentials belong in the environment. */
   readonly cdpUrl: string | null;
 }
 
-const USAGE = 'usage: daemon [--status-fd N] [--browser headless|none] [--attach] [--cdp-url URL]';
+const USAGE =
+  'usage: daemon [--status-fd N] [--browser headless|headed|none] [--attach PORT|DIR|URL] [--cdp-url URL]';
 
 export function parseDaemonArgs(argv: readonly string[]): DaemonArgs {
   let statusFd: number | null = null;
   let browser: BrowserMode | null = null;
-  let attach = false;
+  let attach: string | null = null;
   let cdpUrl: string | null = null;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -42,13 +43,13 @@ export function parseDaemonArgs(argv: readonly string[]): DaemonArgs {
       }
       case '--browser': {
         const raw = value();
-        if (raw !== 'headless' && raw !== 'none')
-          throw new LifecycleError('config', `--browser must be headless or none, got "${raw}"`);
+        if (raw !== 'headless' && raw !== 'headed' && raw !== 'none')
+          throw new LifecycleError('config', `--browser must be headless, headed or none, got "${raw}"`);
         browser = raw;
         break;
       }
       case '--attach':
-        attach = true;
+        attach = value();
         break;
       case '--cdp-url':
         cdpUrl = value();
@@ -64,7 +65,7 @@ export function parseDaemonArgs(argv: readonly string[]): DaemonArgs {
 export function browserArgs(args: Pick<DaemonArgs, 'browser' | 'attach' | 'cdpUrl'>): string[] {
   const out: string[] = [];
   if (args.browser !== null) out.push('--browser', args.browser);
-  if (args.attach) out.push('--attach');
+  if (args.attach !== null) out.push('--attach', args.attach);
   if (args.cdpUrl !== null) out.push('--cdp-url', args.cdpUrl);
   return out;
 }

@@ -54,17 +54,17 @@ describe('daemon configuration from the environment', () => {
 
 describe('daemon arguments', () => {
   it('parses the status fd and the browser options', () => {
-    expect(parseDaemonArgs(['--status-fd', '3', '--browser', 'none', '--attach'])).toEqual({
+    expect(parseDaemonArgs(['--status-fd', '3', '--browser', 'none', '--attach', '9222'])).toEqual({
       statusFd: 3,
       browser: 'none',
-      attach: true,
+      attach: '9222',
       cdpUrl: null,
     });
   });
 
   it('refuses unknown arguments and bad values with a usage line', () => {
     expect(() => parseDaemonArgs(['--token', 'x'])).toThrow('unknown daemon argument "--token"');
-    expect(() => parseDaemonArgs(['--browser', 'firefox'])).toThrow('--browser must be headless or none');
+    expect(() => parseDaemonArgs(['--browser', 'firefox'])).toThrow('--browser must be headless, headed or none');
     expect(() => parseDaemonArgs(['--status-fd', '1'])).toThrow('--status-fd must be a file descriptor >= 3');
   });
 

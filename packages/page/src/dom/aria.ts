@@ -89,8 +89,11 @@ export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-/** Text of a subtree for naming: text nodes plus alt of images, whitespace collapsed. */
-export function subtreeText(root: Node, max = 200): string {
+/**
+ * Text of a subtree for naming: text nodes plus alt of images, whitespace collapsed. `skip` is the
+ * control being named: a label wrapping it must not lend it the control's own text (a select's options).
+ */
+export function subtreeText(root: Node, max = 200, skip?: Element): string {
   let out = '';
   const visit = (node: Node): void => {
     if (out.length > max * 2) return;
@@ -100,6 +103,7 @@ export function subtreeText(root: Node, max = 200): string {
     }
     if (node.nodeType !== Node.ELEMENT_NODE) return;
     const el = node as Element;
+    if (el === skip) return;
     const tag = el.localName;
     if (tag === 'script' || tag === 'style' || tag === 'noscript' || tag === 'template') return;
     if (tag === 'img' || (tag === 'input' && (el as HTMLInputElement).type === 'image')) {
@@ -140,7 +144,7 @@ function fieldLabels(el: Element): string {
   if (!labels || labels.length === 0) return '';
   return collapse(
     Array.from(labels)
-      .map((label) => subtreeText(label))
+      .map((label) => subtreeText(label, 200, el))
       .join(' '),
   );
 }

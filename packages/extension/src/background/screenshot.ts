@@ -1,0 +1,123 @@
+/**
+ * screenshot: through the debugger (Page.captureScreenshot), which works for background tabs, full
+ * pages and element clips; when the debugger is unavailable, by activating the tab and capturing the
+ * visible area (chrome.tabs.captureVisibleTab). Width and height are read from the encoded image.
+ */
+import { type ActionHandler, type DriverContext, tabIdOf } from './context';
+import { DriverFailure, fail, fromPlatformError, messageOf } from './errors';
+import { assertNoDialog, getTab } from './tab-state';
+
+interface Clip {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  scale: number;
+}
+
+interface LayoutMetrics {
+  cssContentSize?: { width: number; height: number };
+  cssVisualViewport?: { pageX: number; pageY: number };
+}
+
+/** The debugger's capture can stall on a tab the platform is not painting; then we fall back. */
+const DEBUGGER_CAPTURE_MS = 5_000;
+
+async function elementClip(ctx: DriverContext, tabId: number, target: unknown): Promise<Clip> {
+  const info = (await ctx.page.run(tabId, { action: 'inspect', params: { target } })) as {
+    box?: { x: number; y: number; width: number; height: number };
+  };
+  const box = info.box;
+  if (!box || box.width <= 0 || box.height <= 0)
+    fail('ELEMENT_NOT_INTERACTABLE', 'screenshot: the element has no visible box');
+  const metrics = (await ctx.chrome.debugger.sendCommand(
+    { tabId },
+    'Page.getLayoutMetrics',
+  )) as LayoutMetrics;
+  const pageX = metrics.cssVisualViewport?.pageX ?? 0;
+  const pageY = metrics.cssVisualViewport?.pageY ?? 0;
+  return { x: box.x + pageX, y: box.y + pageY, width: box.width, height: box.height, scale: 1 };
+}
+
+async function viaDebugger(
+  ctx: DriverContext,
+  tabId: number,
+  params: Record<string, unknown>,
+  format: 'png' | 'jpeg',
+): Promise<string> {
+  const command: Record<string, unknown> = { format };
+  if (format === 'jpeg' && typeof params.quality === 'number') command.quality = params.quality;
+  if (params.target !== undefined) {
+    command.clip = await elementClip(ctx, tabId, params.target);
+    command.captureBeyondViewport = true;
+  } else if (params.fullPage === true) {
+    const metrics = (await ctx.chrome.debugger.sendCommand(
+      { tabId },
+      'Page.getLayoutMetrics',
+    )) as LayoutMetrics;
+    const size = metrics.cssContentSize;
+    if (size)
+      command.clip = { x: 0, y: 0, width: Math.ceil(size.width), height: Math.ceil(size.height), scale: 1 };
+    command.captureBeyondViewport = true;
+  }
+  const capture = ctx.chrome.debugger.sendCommand({ tabId }, 'Page.captureScreenshot', command) as Promise<{
+    data?: unknown;
+  }>;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('the debugger capture did not finish')), DEBUGGER_CAPTURE_MS);
+  });
+  const shot = await Promise.race([capture, timeout]).finally(() => clearTimeout(timer));
+  if (typeof shot.data !== 'string') throw new Error('the debugger returned no image');
+  return shot.data;
+}
+
+async function viaVisibleTab(
+  ctx: DriverContext,
+  tabId: number,
+  params: Record<string, unknown>,
+  format: 'png' | 'jpeg',
+): Promise<string> {
+  if (params.target !== undefined || params.fullPage === true) {
+    fail(
+      'UNSUPPORTED_ACTION',
+      'screenshot: element and full-page captures need the debugger, which this tab does not allow',
+    );
+  }
+  try {
+    const tab = await getTab(ctx, tabId, 'screenshot');
+    if (!tab.active) await ctx.chrome.tabs.update(tabId, { active: true });
+    const options: { format: 'png' | 'jpeg'; quality?: number } = { format };
+    if (format === 'jpeg' && typeof params.quality === 'number') options.quality = params.quality;
+    const dataUrl = await ctx.chrome.tabs.captureVisibleTab(tab.windowId, options);
+    const comma = dataUrl.indexOf(',');
+    return comma >= 0 ? dataUrl.slice(comma + 1) : dataUrl;
+  } catch (error) {
+    throw new DriverFailure(fromPlatformError(error, 'screenshot'));
+  }
+}
+
+export const screenshot: ActionHandler = {
+  needsTab: true,
+  resumable: true,
+  async run(ctx, call) {
+    const tabId = tabIdOf(call);
+    await assertNoDialog(ctx, tabId, 'screenshot');
+    const format = call.params.format === 'jpeg' ? 'jpeg' : 'png';
+    let data: string;
+    if (await ctx.dialogs.ensureAttached(tabId)) {
+      try {
+        data = await viaDebugger(ctx, tabId, call.params, format);
+      } catch (error) {
+        if (error instanceof DriverFailure) throw error;
+        ctx.log.info('screenshot_fallback', { tabId, error: messageOf(error) });
+        data = await viaVisibleTab(ctx, tabId, call.params, format);
+      }
+    } else {
+      data = await viaVisibleTab(ctx, tabId, call.params, format);
+    }
+    const mimeType = format === 'jpeg' ? 'image/jpeg' : 'image/png';
+    const { width, height } = await ctx.imageSize(data, mimeType);
+    return { mimeType, data, width, height };
+  },
+};

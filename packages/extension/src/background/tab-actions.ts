@@ -1,0 +1,101 @@
+/**
+ * tab.open, tab.close, tab.pin, tab.unpin through chrome.tabs. tab.open is the one browser-level action
+ * that creates something, so it leaves a mark (request id → tab id) in chrome.storage.session right
+ * after creating the tab: a worker restarted mid-way finds the tab instead of opening a second one.
+ */
+import { type ActionCall, type ActionHandler, type DriverContext, tabIdOf } from './context';
+import { DriverFailure, fail, fromPlatformError, messageOf } from './errors';
+import { driverTab, getTab, waitForLoad } from './tab-state';
+
+const openedKey = (requestId: string) => `opened:${requestId}`;
+
+async function findOpened(ctx: DriverContext, requestId: string): Promise<number | null> {
+  const got = await ctx.session.get(openedKey(requestId));
+  const tabId = got[openedKey(requestId)];
+  if (typeof tabId !== 'number') return null;
+  const tab = await ctx.chrome.tabs.get(tabId).catch(() => null);
+  return tab ? tabId : null;
+}
+
+async function createTab(
+  ctx: DriverContext,
+  call: ActionCall,
+  url: string,
+  active: boolean,
+): Promise<number> {
+  const mark = ctx.nav.mark();
+  let tabId: number | undefined;
+  try {
+    const tab = await ctx.chrome.tabs.create({ url, active });
+    tabId = tab.id;
+  } catch (error) {
+    throw new DriverFailure(fromPlatformError(error, 'tab.open'));
+  }
+  if (tabId === undefined) fail('DRIVER_ERROR', 'tab.open: the browser created a tab without an id');
+  ctx.tabs.add(tabId);
+  await ctx.session.set({ [openedKey(call.request.id)]: tabId });
+  // Before the page runs: an alert during its load must be seen, not hang the wait.
+  await ctx.dialogs.ensureAttached(tabId);
+  if (url !== 'about:blank') {
+    try {
+      await waitForLoad(ctx, call, tabId, mark, 'load', 'tab.open');
+    } catch (error) {
+      // The tab exists whatever its page did; the daemon must learn its id to own (and close) it.
+      ctx.log.info('tab_open_load_incomplete', { tabId, error: messageOf(error) });
+    }
+  }
+  return tabId;
+}
+
+const open: ActionHandler = {
+  needsTab: false,
+  resumable: true,
+  async run(ctx, call) {
+    const url = String(call.params.url);
+    const active = call.params.active !== false;
+    const existing = call.resumed ? await findOpened(ctx, call.request.id) : null;
+    const tabId = existing ?? (await createTab(ctx, call, url, active));
+    return driverTab(await getTab(ctx, tabId, 'tab.open'), tabId);
+  },
+};
+
+const close: ActionHandler = {
+  needsTab: true,
+  resumable: true,
+  async run(ctx, call) {
+    const tabId = tabIdOf(call);
+    try {
+      await ctx.chrome.tabs.remove(tabId);
+    } catch (error) {
+      // Already gone (closed by the user, or by a previous run of this very request): nothing to do.
+      if (/no tab with id/i.test(messageOf(error))) return { closed: false };
+      throw new DriverFailure(fromPlatformError(error, 'tab.close'));
+    }
+    ctx.tabs.delete(tabId);
+    return { closed: true };
+  },
+};
+
+function pinHandler(pinned: boolean): ActionHandler {
+  const what = pinned ? 'tab.pin' : 'tab.unpin';
+  return {
+    needsTab: true,
+    resumable: true,
+    async run(ctx, call) {
+      const tabId = tabIdOf(call);
+      try {
+        await ctx.chrome.tabs.update(tabId, { pinned });
+      } catch (error) {
+        throw new DriverFailure(fromPlatformError(error, what));
+      }
+      return driverTab(await getTab(ctx, tabId, what), tabId);
+    },
+  };
+}
+
+export const TAB_ACTIONS = {
+  'tab.open': open,
+  'tab.close': close,
+  'tab.pin': pinHandler(true),
+  'tab.unpin': pinHandler(false),
+} as const;

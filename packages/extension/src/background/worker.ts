@@ -1,0 +1,139 @@
+/**
+ * Builds the worker's object graph from a ChromeApi and wires every platform listener. Listeners are
+ * added synchronously, in the first turn of the worker's script: a worker woken by an event only
+ * receives that event if its listener exists by then. Each wake path ends in ensureConnected().
+ */
+import { PROTOCOL_VERSION } from '@bproxy/protocol';
+import type { ChromeApi } from '../chrome-api';
+import { PopupMessageSchema, type PairAnswer, type WorkerStatus } from '../shared/messages';
+import { Connection } from './connection';
+import type { DriverContext } from './context';
+import { DialogTracker } from './dialog-tracker';
+import { DrivenTabs } from './driven-tabs';
+import { messageOf } from './errors';
+import { ExecutedTable, DEFAULT_TABLE_OPTIONS } from './executed-table';
+import { Executor } from './executor';
+import { WorkerLog } from './log';
+import { NavigationTracker } from './navigation-tracker';
+import { PageRunner } from './page-runner';
+import { PairingStore, randomInstanceId } from './pairing-state';
+import { installPushes } from './pushes';
+import type { SocketFactory } from './socket';
+
+export const KEEPALIVE_ALARM = 'bproxy-keepalive';
+
+export interface WorkerOptions {
+  chrome: ChromeApi;
+  socketFactory: SocketFactory;
+  imageSize: DriverContext['imageSize'];
+  clientName: () => string;
+  userAgent?: string;
+  random?: () => number;
+  now?: () => number;
+}
+
+export interface Worker {
+  connection: Connection;
+  executor: Executor;
+  log: WorkerLog;
+  status(): WorkerStatus;
+}
+
+export function startWorker(options: WorkerOptions): Worker {
+  const { chrome } = options;
+  const now = options.now ?? Date.now;
+  const log = new WorkerLog(500, now);
+  const version = chrome.runtime.getManifest().version;
+  const pairing = new PairingStore(chrome.storage.local, randomInstanceId);
+  const nav = new NavigationTracker();
+  const dialogs = new DialogTracker(chrome, chrome.storage.session, log);
+  const tabs = new DrivenTabs(chrome.storage.session, log);
+  const ctx: DriverContext = {
+    chrome,
+    session: chrome.storage.session,
+    log,
+    nav,
+    dialogs,
+    page: new PageRunner(chrome),
+    tabs,
+    now,
+    imageSize: options.imageSize,
+    navigationGraceMs: 150,
+  };
+  const table = new ExecutedTable(chrome.storage.session, { ...DEFAULT_TABLE_OPTIONS, now }, (error) =>
+    log.warn('executed_table_storage_failed', { error: messageOf(error) }),
+  );
+  const executor = new Executor(ctx, table);
+  const connection = new Connection({
+    socketFactory: options.socketFactory,
+    pairing,
+    log,
+    random: options.random ?? Math.random,
+    now,
+    clientInfo: async () => ({
+      kind: 'extension' as const,
+      name: options.clientName(),
+      version,
+      ...(options.userAgent ? { userAgent: options.userAgent.slice(0, 512) } : {}),
+    }),
+    onRequest: (request, reply) => {
+      void executor.handle(request).then((response) => {
+        if (response) reply(response);
+      });
+    },
+  });
+
+  nav.install(chrome);
+  dialogs.install();
+  installPushes(chrome, tabs, connection, now);
+
+  const wake = () => connection.ensureConnected();
+  chrome.runtime.onStartup.addListener(wake);
+  chrome.runtime.onInstalled.addListener(wake);
+  chrome.alarms.onAlarm.addListener(wake);
+  // The alarm is the wake path of last resort: a worker stopped while the daemon was down restarts within 30 s.
+  void Promise.resolve(chrome.alarms.create(KEEPALIVE_ALARM, { periodInMinutes: 0.5 })).catch(
+    (error: unknown) => log.warn('alarm_failed', { error: messageOf(error) }),
+  );
+
+  const status = (): WorkerStatus => ({
+    ...connection.status(),
+    drivenTabs: tabs.size,
+    inFlight: table.inFlightCount,
+    version,
+  });
+
+  chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
+    if (sender.id !== chrome.runtime.id) return undefined;
+    const parsed = PopupMessageSchema.safeParse(message);
+    if (!parsed.success) return undefined;
+    const msg = parsed.data;
+    wake();
+    if (msg.type === 'status') {
+      sendResponse(status());
+      return undefined;
+    }
+    if (msg.type === 'unpair') {
+      void pairing.forget().then(() => {
+        connection.restart();
+        sendResponse({ ok: true } satisfies PairAnswer);
+      });
+      return true;
+    }
+    void pairing.accept(msg.bootstrap, now()).then((result) => {
+      if (result.ok) {
+        log.info('paired', { wsUrl: result.pairing.wsUrl });
+        connection.restart();
+        sendResponse({ ok: true } satisfies PairAnswer);
+      } else {
+        log.warn('pairing_refused', { reason: result.reason });
+        sendResponse({ ok: false, reason: result.reason } satisfies PairAnswer);
+      }
+    });
+    return true; // answered asynchronously
+  });
+
+  log.info('worker_started', { version, protocolVersion: PROTOCOL_VERSION });
+  wake();
+  return { connection, executor, log, status };
+}

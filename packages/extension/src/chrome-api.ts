@@ -1,0 +1,128 @@
+/**
+ * The slice of the extension platform (`chrome.*`) that bproxy uses, typed by hand. Everything in the
+ * extension receives this object instead of reading the global, so that unit tests can hand in a fake
+ * that implements exactly these members and the type checker keeps the fake honest.
+ */
+
+export interface ChromeEvent<F extends (...args: never[]) => unknown> {
+  addListener(listener: F): void;
+  removeListener(listener: F): void;
+}
+
+export interface StorageArea {
+  get(keys: string | string[] | null): Promise<Record<string, unknown>>;
+  set(items: Record<string, unknown>): Promise<void>;
+  remove(keys: string | string[]): Promise<void>;
+}
+
+export interface Tab {
+  id?: number;
+  windowId: number;
+  url?: string;
+  pendingUrl?: string;
+  title?: string;
+  pinned: boolean;
+  active: boolean;
+  status?: string;
+}
+
+export interface InjectionResult {
+  frameId: number;
+  result?: unknown;
+}
+
+export interface ScriptInjection {
+  target: { tabId: number; frameIds?: number[] };
+  files?: string[];
+  func?: (...args: never[]) => unknown;
+  args?: unknown[];
+  world?: 'ISOLATED' | 'MAIN';
+}
+
+export interface NavDetails {
+  tabId: number;
+  frameId: number;
+  url: string;
+  timeStamp?: number;
+}
+export interface NavErrorDetails extends NavDetails {
+  error: string;
+}
+
+export interface DebuggeeTarget {
+  tabId?: number;
+}
+
+export interface MessageSender {
+  id?: string;
+  url?: string;
+  tab?: Tab;
+}
+
+export interface ChromeApi {
+  runtime: {
+    id: string;
+    getManifest(): { version: string };
+    onStartup: ChromeEvent<() => void>;
+    onInstalled: ChromeEvent<() => void>;
+    onMessage: ChromeEvent<
+      (
+        message: unknown,
+        sender: MessageSender,
+        sendResponse: (response: unknown) => void,
+      ) => boolean | undefined
+    >;
+  };
+  storage: { local: StorageArea; session: StorageArea };
+  alarms: {
+    create(name: string, info: { periodInMinutes: number; delayInMinutes?: number }): Promise<void> | void;
+    onAlarm: ChromeEvent<(alarm: { name: string }) => void>;
+  };
+  tabs: {
+    create(props: { url?: string; active?: boolean }): Promise<Tab>;
+    get(tabId: number): Promise<Tab>;
+    update(
+      tabId: number,
+      props: { url?: string; pinned?: boolean; active?: boolean },
+    ): Promise<Tab | undefined>;
+    remove(tabId: number): Promise<void>;
+    goBack(tabId: number): Promise<void>;
+    goForward(tabId: number): Promise<void>;
+    reload(tabId: number, props?: { bypassCache?: boolean }): Promise<void>;
+    captureVisibleTab(
+      windowId: number,
+      options: { format?: 'png' | 'jpeg'; quality?: number },
+    ): Promise<string>;
+    onRemoved: ChromeEvent<(tabId: number) => void>;
+  };
+  windows: {
+    update(windowId: number, props: { focused?: boolean }): Promise<unknown>;
+  };
+  webNavigation: {
+    onBeforeNavigate: ChromeEvent<(details: NavDetails) => void>;
+    onCommitted: ChromeEvent<(details: NavDetails) => void>;
+    onDOMContentLoaded: ChromeEvent<(details: NavDetails) => void>;
+    onCompleted: ChromeEvent<(details: NavDetails) => void>;
+    onErrorOccurred: ChromeEvent<(details: NavErrorDetails) => void>;
+    onHistoryStateUpdated: ChromeEvent<(details: NavDetails) => void>;
+    onReferenceFragmentUpdated: ChromeEvent<(details: NavDetails) => void>;
+  };
+  scripting: {
+    executeScript(injection: ScriptInjection): Promise<InjectionResult[]>;
+  };
+  debugger: {
+    attach(target: DebuggeeTarget, version: string): Promise<void>;
+    detach(target: DebuggeeTarget): Promise<void>;
+    sendCommand(target: DebuggeeTarget, method: string, params?: Record<string, unknown>): Promise<unknown>;
+    onEvent: ChromeEvent<(source: DebuggeeTarget, method: string, params?: unknown) => void>;
+    onDetach: ChromeEvent<(source: DebuggeeTarget, reason: string) => void>;
+  };
+}
+
+/** The platform object of the running extension. */
+export function platformChrome(): ChromeApi {
+  const value = (globalThis as { chrome?: unknown }).chrome;
+  if (value === undefined)
+    throw new Error('chrome.* is not available: this code runs only inside the extension');
+  return value as ChromeApi;
+}

@@ -1,0 +1,96 @@
+/**
+ * The popup's controller: polls the worker for status while open, probes the daemon's port, and runs
+ * the pairing form (claim → hand the bootstrap to the worker → show the outcome).
+ */
+import { DEFAULT_PORT } from '@bproxy/protocol';
+import type { PairAnswer, PopupMessage, WorkerStatus } from '../shared/messages';
+import { claimPairing, parsePort, probeDaemon } from './pair-client';
+import { PopupView } from './view';
+
+const POLL_MS = 1_000;
+
+interface RuntimeLike {
+  sendMessage(message: PopupMessage): Promise<unknown>;
+}
+const runtime = (globalThis as unknown as { chrome: { runtime: RuntimeLike } }).chrome.runtime;
+
+const view = new PopupView();
+let portTouched = false;
+/** Set after a successful pairing until the worker reports the connection. */
+let awaitingConnection = false;
+/** "Paired and connected." is on screen; it goes when the connection does. */
+let connectedNote = false;
+
+async function ask<T>(message: PopupMessage): Promise<T | null> {
+  try {
+    return (await runtime.sendMessage(message)) as T;
+  } catch {
+    return null;
+  }
+}
+
+function portOf(status: WorkerStatus | null): number {
+  if (status?.wsUrl) {
+    const port = Number(new URL(status.wsUrl.replace(/^ws:/, 'http:')).port);
+    if (Number.isInteger(port) && port > 0) return port;
+  }
+  return parsePort(view.port.value) ?? DEFAULT_PORT;
+}
+
+async function refresh(): Promise<void> {
+  const status = await ask<WorkerStatus>({ type: 'status' });
+  const port = portOf(status);
+  if (!portTouched && status?.wsUrl) view.port.value = String(port);
+  const reachable = await probeDaemon(`http://127.0.0.1:${port}`);
+  if (!status) {
+    view.showWorkerMissing();
+    return;
+  }
+  view.showStatus(status, reachable);
+  if (awaitingConnection && status.state === 'connected') {
+    awaitingConnection = false;
+    connectedNote = true;
+    view.say('Paired and connected.', 'ok');
+  } else if (connectedNote && status.state !== 'connected') {
+    connectedNote = false;
+    view.say('', '');
+  }
+}
+
+async function pair(event: SubmitEvent): Promise<void> {
+  event.preventDefault();
+  view.busy(true);
+  view.say('Pairing…', '');
+  try {
+    const claimed = await claimPairing(view.port.value, view.code.value);
+    if (!claimed.ok) {
+      view.say(claimed.message, 'bad');
+      return;
+    }
+    const answer = await ask<PairAnswer>({ type: 'pair', bootstrap: claimed.bootstrap });
+    if (!answer) view.say('The extension worker did not answer; reload the extension and try again.', 'bad');
+    else if (!answer.ok) view.say(`Pairing refused: ${answer.reason}.`, 'bad');
+    else {
+      view.code.value = '';
+      awaitingConnection = true;
+      view.say('Paired. Connecting to bproxy…', 'ok');
+    }
+  } finally {
+    view.busy(false);
+    void refresh();
+  }
+}
+
+view.form.addEventListener('submit', (event) => void pair(event));
+view.port.addEventListener('input', () => {
+  portTouched = true;
+});
+view.unpairButton.addEventListener('click', () => {
+  void ask<PairAnswer>({ type: 'unpair' }).then(() => {
+    view.say('Pairing forgotten. Pair again to let bproxy drive this browser.', '');
+    void refresh();
+  });
+});
+
+void refresh();
+setInterval(() => void refresh(), POLL_MS);

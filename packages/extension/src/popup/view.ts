@@ -1,0 +1,92 @@
+/**
+ * The popup's DOM: looks up its elements once and renders a WorkerStatus into them. No logic about
+ * pairing or connections; popup.ts decides, this file only shows.
+ */
+import { UNREACHABLE, type WorkerStatus } from '../shared/messages';
+
+export type Tone = 'ok' | 'bad' | 'warn' | '';
+
+function element<T extends HTMLElement>(id: string): T {
+  const found = document.getElementById(id);
+  if (!found) throw new Error(`popup.html has no #${id}`);
+  return found as T;
+}
+
+export class PopupView {
+  readonly form = element<HTMLFormElement>('pair-form');
+  readonly code = element<HTMLInputElement>('code');
+  readonly port = element<HTMLInputElement>('port');
+  readonly pairButton = element<HTMLButtonElement>('pair');
+  readonly unpairButton = element<HTMLButtonElement>('unpair');
+  private readonly paired = element('paired');
+  private readonly connection = element('connection');
+  private readonly daemon = element('daemon');
+  private readonly tabs = element('tabs');
+  private readonly problem = element('problem');
+  private readonly message = element('pair-message');
+  private readonly title = element('pair-title');
+  private readonly version = element('version');
+
+  showStatus(status: WorkerStatus, reachable: boolean | null): void {
+    this.version.textContent = `v${status.version}`;
+    this.set(this.paired, status.paired ? 'yes' : 'no', status.paired ? 'ok' : 'warn');
+    const [text, tone] = connectionText(status);
+    this.set(this.connection, text, tone);
+    this.tabs.textContent = `${status.drivenTabs}${status.inFlight > 0 ? ` (${status.inFlight} action${status.inFlight > 1 ? 's' : ''} running)` : ''}`;
+    const problem =
+      status.stopReason ?? (status.state === 'waiting' ? explain(status.lastError, reachable) : null);
+    this.problem.hidden = problem === null;
+    this.problem.textContent = problem ?? '';
+    this.title.textContent = status.paired ? 'Pair again' : 'Pair with bproxy';
+    this.pairButton.textContent = status.paired ? 'Re-pair' : 'Pair';
+    this.unpairButton.hidden = !status.paired;
+    this.showDaemon(reachable);
+  }
+
+  private showDaemon(reachable: boolean | null): void {
+    if (reachable === null) this.set(this.daemon, 'unknown', '');
+    else this.set(this.daemon, reachable ? 'reachable' : 'not reachable', reachable ? 'ok' : 'bad');
+  }
+
+  showWorkerMissing(): void {
+    this.set(this.connection, 'extension worker not answering', 'bad');
+  }
+
+  say(text: string, tone: Tone): void {
+    this.message.hidden = text === '';
+    this.message.textContent = text;
+    this.message.className = `message ${tone}`;
+  }
+
+  busy(on: boolean): void {
+    this.pairButton.disabled = on;
+  }
+
+  private set(el: HTMLElement, text: string, tone: Tone): void {
+    el.textContent = text;
+    el.className = `value ${tone}`;
+  }
+}
+
+function explain(lastError: string | null, reachable: boolean | null): string | null {
+  if (lastError !== UNREACHABLE || reachable === null) return lastError;
+  return reachable
+    ? 'The daemon is running but refuses this extension’s token (it was paired again elsewhere, or its state was reset): pair again with a new code.'
+    : 'The daemon is not running, or listens on another port. Start it with `bproxy service start`; the extension reconnects by itself.';
+}
+
+function connectionText(status: WorkerStatus): [string, Tone] {
+  switch (status.state) {
+    case 'connected':
+      return ['connected', 'ok'];
+    case 'connecting':
+    case 'idle':
+      return ['connecting…', 'warn'];
+    case 'waiting':
+      return [`retrying (attempt ${status.attempts})`, 'warn'];
+    case 'stopped':
+      return ['stopped', 'bad'];
+    case 'unpaired':
+      return ['not paired', 'warn'];
+  }
+}

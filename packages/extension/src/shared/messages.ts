@@ -1,0 +1,24 @@
+/**
+ * Runtime messages between the popup and the service worker. The worker owns the pairing state and
+ * the connection; the popup asks for status, hands over a fresh bootstrap, or asks to forget the pairing.
+ */
+import { z } from 'zod';
+import type { ConnectionStatus } from '../background/connection';
+
+export const PopupMessageSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('status') }),
+  z.strictObject({ type: z.literal('pair'), bootstrap: z.unknown() }),
+  z.strictObject({ type: z.literal('unpair') }),
+]);
+export type PopupMessage = z.infer<typeof PopupMessageSchema>;
+
+export interface WorkerStatus extends ConnectionStatus {
+  drivenTabs: number;
+  inFlight: number;
+  version: string;
+}
+
+export type PairAnswer = { ok: true } | { ok: false; reason: string };
+
+/** A browser WebSocket cannot tell a refused upgrade (401) from a closed port; the popup's probe can. */
+export const UNREACHABLE = 'the daemon is not reachable, or it refused the token';

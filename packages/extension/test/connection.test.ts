@@ -1,0 +1,183 @@
+import { PROTOCOL_VERSION } from '@bproxy/protocol';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Connection } from '../src/background/connection';
+import { WorkerLog } from '../src/background/log';
+import { PairingStore } from '../src/background/pairing-state';
+import { MemoryStorage, socketRecorder } from './fakes';
+
+const TOKEN = 'tok_abcdefghijklmnopqrstuvwxyz012345';
+
+async function paired(storage = new MemoryStorage()): Promise<MemoryStorage> {
+  await storage.set({
+    pairing: { extensionToken: TOKEN, wsUrl: 'ws://127.0.0.1:9615/ws', nonce: 'n1', pairedAt: 1 },
+  });
+  return storage;
+}
+
+function connection(storage: MemoryStorage, onRequest = vi.fn()) {
+  const sockets = socketRecorder();
+  let n = 0;
+  const conn = new Connection({
+    socketFactory: sockets.factory,
+    pairing: new PairingStore(storage, () => `instance${++n}-abcdefgh`),
+    log: new WorkerLog(100, Date.now, false),
+    random: () => 0.5,
+    clientInfo: async () => ({ kind: 'extension' as const, name: 'chrome', version: '0.1.0' }),
+    onRequest,
+  });
+  return { conn, sockets, onRequest };
+}
+
+const tick = (ms = 0) => vi.advanceTimersByTimeAsync(ms);
+
+async function connectAndWelcome(c: ReturnType<typeof connection>) {
+  c.conn.ensureConnected();
+  await tick();
+  const socket = c.sockets.last();
+  socket.open();
+  socket.receive({ type: 'welcome', protocolVersion: PROTOCOL_VERSION, clientName: 'chrome' });
+  return socket;
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('daemon connection', () => {
+  it('stays idle without a pairing', async () => {
+    const c = connection(new MemoryStorage());
+    c.conn.ensureConnected();
+    await tick();
+    expect(c.sockets.sockets).toHaveLength(0);
+    expect(c.conn.status().state).toBe('unpaired');
+  });
+
+  it('connects with the token as subprotocol and says hello first, with a persisted instanceId', async () => {
+    const storage = await paired();
+    const c = connection(storage);
+    const socket = await connectAndWelcome(c);
+    expect(socket.url).toBe('ws://127.0.0.1:9615/ws');
+    expect(socket.protocols).toEqual(['bproxy.v1', `auth.${TOKEN}`]);
+    expect(socket.sent[0]).toEqual({
+      type: 'hello',
+      protocolVersion: PROTOCOL_VERSION,
+      client: { instanceId: 'instance1-abcdefgh', kind: 'extension', name: 'chrome', version: '0.1.0' },
+    });
+    expect(c.conn.status().state).toBe('connected');
+
+    // A later worker (a fresh Connection over the same storage) reuses the id.
+    const again = connection(storage);
+    const second = await connectAndWelcome(again);
+    expect((second.sent[0] as { client: { instanceId: string } }).client.instanceId).toBe(
+      'instance1-abcdefgh',
+    );
+  });
+
+  it('pings every 20 s and drops a socket whose pong does not come within 10 s', async () => {
+    const c = connection(await paired());
+    const socket = await connectAndWelcome(c);
+    await tick(20_000);
+    const pings = socket.sentOfType('ping');
+    expect(pings).toHaveLength(1);
+    socket.receive({ type: 'pong', ts: pings[0]?.ts });
+    await tick(20_000);
+    expect(socket.sentOfType('ping')).toHaveLength(2);
+    await tick(10_000);
+    expect(socket.closed).not.toBeNull();
+    expect(c.conn.status().lastError).toMatch(/stale/);
+    // A stable connection was lost: the first retry is immediate (the next timer turn).
+    await tick(1);
+    expect(c.sockets.sockets).toHaveLength(2);
+  });
+
+  it('retries with growing, jittered delays while the daemon is down', async () => {
+    const c = connection(await paired());
+    c.conn.ensureConnected();
+    await tick();
+    const opened = () => c.sockets.sockets.length;
+    c.sockets.last().serverClose(1006);
+    await tick(0);
+    expect(opened()).toBe(2); // first retry: immediate
+    c.sockets.last().serverClose(1006);
+    await tick(124);
+    expect(opened()).toBe(2); // random 0.5 × 250 ms
+    await tick(1);
+    expect(opened()).toBe(3);
+    c.sockets.last().serverClose(1006);
+    await tick(249);
+    expect(opened()).toBe(3); // 0.5 × 500 ms
+    await tick(1);
+    expect(opened()).toBe(4);
+    expect(c.conn.status().state).toBe('connecting');
+  });
+
+  it('lets a wake-up cut a long backoff short', async () => {
+    const c = connection(await paired());
+    c.conn.ensureConnected();
+    await tick();
+    for (let i = 0; i < 8; i++) {
+      c.sockets.last().serverClose(1006);
+      await tick(10_000);
+    }
+    const before = c.sockets.sockets.length;
+    c.sockets.last().serverClose(1006);
+    await tick(1_000);
+    c.conn.ensureConnected();
+    await tick(0);
+    expect(c.sockets.sockets.length).toBe(before + 1);
+  });
+
+  it('stops retrying after a protocol mismatch and says why', async () => {
+    const c = connection(await paired());
+    c.conn.ensureConnected();
+    await tick();
+    const socket = c.sockets.last();
+    socket.open();
+    socket.receive({
+      type: 'error',
+      error: { code: 'PROTOCOL_MISMATCH', category: 'transport', retry: false, message: 'daemon speaks 2' },
+    });
+    await tick(60_000);
+    expect(c.sockets.sockets).toHaveLength(1);
+    expect(c.conn.status()).toMatchObject({
+      state: 'stopped',
+      stopReason: expect.stringMatching(/protocol mismatch/),
+    });
+  });
+
+  it('stops retrying when the daemon revokes the token', async () => {
+    const c = connection(await paired());
+    const socket = await connectAndWelcome(c);
+    socket.serverClose(4004, 'revoked');
+    await tick(60_000);
+    expect(c.sockets.sockets).toHaveLength(1);
+    expect(c.conn.status().stopReason).toMatch(/pair again/);
+  });
+
+  it('sends pushes made while disconnected after the next welcome', async () => {
+    const c = connection(await paired());
+    c.conn.push({ type: 'tab_closed', tabId: 4 });
+    const socket = await connectAndWelcome(c);
+    expect(socket.sentOfType('tab_closed')).toEqual([{ type: 'tab_closed', tabId: 4 }]);
+  });
+
+  it('answers a request only on the socket it arrived on', async () => {
+    let reply: (message: { type: 'response'; id: string; ok: true; data: unknown }) => void = () => {};
+    const onRequest = vi.fn((_request: unknown, r: typeof reply) => {
+      reply = r;
+    });
+    const c = connection(await paired(), onRequest);
+    const socket = await connectAndWelcome(c);
+    socket.receive({
+      type: 'request',
+      request: { id: 'q1', action: 'text', params: {}, deadline: Date.now() + 1_000 },
+    });
+    expect(onRequest).toHaveBeenCalledTimes(1);
+    socket.serverClose(1006);
+    reply({ type: 'response', id: 'q1', ok: true, data: {} });
+    expect(socket.sentOfType('response')).toHaveLength(0);
+  });
+});

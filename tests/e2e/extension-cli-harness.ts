@@ -1,0 +1,93 @@
+/**
+ * The real daemon and the real CLI for the extension's end-to-end tests: `bproxy service start|stop`
+ * in a temporary BPROXY_HOME on a free port, any other command run as a child process, its JSON
+ * parsed. Nothing here touches the real home directory.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from './extension-harness';
+
+const CLI = join(ROOT, 'packages', 'cli', 'bin', 'bproxy.mjs');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as JSON (success), else stderr parsed (a failure envelope), else null. */
+  json: unknown;
+}
+
+export interface StartOutput {
+  running: true;
+  pid: number;
+  port: number;
+  pairingCode: string;
+  pairingExpiresAt: number;
+}
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text.trim());
+  } catch {
+    return null;
+  }
+}
+
+export class Cli {
+  readonly home = mkdtempSync(join(tmpdir(), 'bproxy-ext-home-'));
+  private env: NodeJS.ProcessEnv;
+
+  constructor(port = 0) {
+    this.env = { ...process.env, BPROXY_HOME: this.home, BPROXY_PORT: String(port), BPROXY_SESSION: '' };
+  }
+
+  /** The port of the next `service start` (a restart on the same port keeps the extension's wsUrl valid). */
+  usePort(port: number): void {
+    this.env = { ...this.env, BPROXY_PORT: String(port) };
+  }
+
+  run(args: string[], timeoutMs = 45_000): Promise<CliResult> {
+    return new Promise((resolve) => {
+      execFile(
+        'node',
+        [CLI, ...args],
+        { env: this.env, timeout: timeoutMs, cwd: this.home },
+        (error, stdout, stderr) => {
+          const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+          resolve({ code, stdout, stderr, json: code === 0 ? parse(stdout) : parse(stderr) });
+        },
+      );
+    });
+  }
+
+  /** Runs a command that must succeed and returns its JSON. */
+  async ok<T = Record<string, unknown>>(args: string[], timeoutMs?: number): Promise<T> {
+    const result = await this.run(args, timeoutMs);
+    if (result.code !== 0)
+      throw new Error(`bproxy ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
+    return result.json as T;
+  }
+
+  /** Runs a command that must fail and returns its error code. */
+  async failCode(args: string[], timeoutMs?: number): Promise<string> {
+    const result = await this.run(args, timeoutMs);
+    if (result.code === 0) throw new Error(`bproxy ${args.join(' ')} succeeded: ${result.stdout}`);
+    const envelope = result.json as { error?: { code?: string } } | null;
+    return envelope?.error?.code ?? `exit ${result.code}: ${result.stderr}`;
+  }
+
+  async start(): Promise<StartOutput> {
+    return this.ok<StartOutput>(['service', 'start']);
+  }
+
+  async stop(): Promise<void> {
+    await this.run(['service', 'stop']);
+  }
+
+  async dispose(): Promise<void> {
+    await this.stop();
+    rmSync(this.home, { recursive: true, force: true });
+  }
+}
