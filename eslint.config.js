@@ -14,7 +14,7 @@ export default tseslint.config(
   },
   {
     // The wire contract runs in a service worker too: no Node built-ins.
-    files: ['packages/protocol/**/*.ts', 'packages/page/src/**/*.ts', 'packages/extension/src/**/*.ts'],
+    files: ['packages/protocol/src/**/*.ts', 'packages/page/src/**/*.ts', 'packages/extension/src/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
