@@ -8,7 +8,12 @@ import { ensureDependencies } from './ensure.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const step = (name, cmd, args) => {
   console.error(`\n[check] ${name}`);
-  execFileSync(cmd, args, { cwd: root, stdio: 'inherit' });
+  try {
+    execFileSync(cmd, args, { cwd: root, stdio: 'inherit' });
+  } catch {
+    console.error(`\n[check] ${name} failed`);
+    process.exit(1);
+  }
 };
 
 ensureDependencies();

@@ -6,7 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { ensureChromium, ensureDependencies } from './ensure.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const run = (cmd, args, env = process.env) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit', env });
+const run = (cmd, args, env = process.env) => {
+  try {
+    execFileSync(cmd, args, { cwd: root, stdio: 'inherit', env });
+  } catch {
+    process.exit(1);
+  }
+};
 
 if (!process.argv.includes('--no-install')) ensureDependencies();
 const chrome = ensureChromium();

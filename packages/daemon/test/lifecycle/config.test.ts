@@ -64,7 +64,9 @@ describe('daemon arguments', () => {
 
   it('refuses unknown arguments and bad values with a usage line', () => {
     expect(() => parseDaemonArgs(['--token', 'x'])).toThrow('unknown daemon argument "--token"');
-    expect(() => parseDaemonArgs(['--browser', 'firefox'])).toThrow('--browser must be headless, headed or none');
+    expect(() => parseDaemonArgs(['--browser', 'firefox'])).toThrow(
+      '--browser must be headless, headed or none',
+    );
     expect(() => parseDaemonArgs(['--status-fd', '1'])).toThrow('--status-fd must be a file descriptor >= 3');
   });
 
