@@ -232,4 +232,18 @@ describe('command route with a fake extension', () => {
     const list = await daemon.call('session.list');
     expect(list.ok && (list.data as { sessions: unknown[] }).sessions).toHaveLength(1);
   });
+
+  it('keeps raw tab ids out of a driver error message', async () => {
+    await ext.connect();
+    const session = await openTab();
+    ext.behaviour = (req) =>
+      req.action === 'text'
+        ? {
+            ok: false,
+            error: { code: 'DRIVER_ERROR', category: 'internal', retry: true, message: 'tab 100 crashed' },
+          }
+        : ext.defaultAnswer(req);
+    const res = await daemon.call('text', {}, session);
+    expect(res.ok === false && res.error.message).toBe('tab t1 crashed');
+  });
 });

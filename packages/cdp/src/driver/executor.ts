@@ -99,8 +99,8 @@ async function run(request: BproxyForwardedRequest, deps: ExecutorDeps): Promise
     browser = deps.currentBrowser();
     tab = browser?.tab(tabId);
     if (tab === undefined) {
-      if (deps.wasLost(tabId)) fail('BROWSER_DISCONNECTED', `tab ${tabId}: its browser went away`);
-      fail('TAB_NOT_FOUND', `tab ${tabId} is not open in this browser`);
+      if (deps.wasLost(tabId)) fail('BROWSER_DISCONNECTED', 'the browser of this tab went away');
+      fail('TAB_NOT_FOUND', 'this tab is not open in the browser any more');
     }
     if (tab.dialog !== undefined && handler.allowedWithDialog !== true) dialogOpen(tab.dialog);
   } else if (handler.needs === 'browser') {

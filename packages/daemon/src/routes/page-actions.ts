@@ -73,6 +73,10 @@ function afterAnswer(
 ): DriverOutcome {
   const action = ctx.request.action;
   if (!outcome.ok) {
+    // Raw tab ids never leave the daemon, not even inside a driver's message.
+    const rawId = new RegExp(`\\b(tab(?:Id)?[ :=#]*)${tab.rawTabId}\\b`, 'gi');
+    const message = outcome.error.message.replace(rawId, `$1${tab.handle}`);
+    outcome = { ok: false, error: { ...outcome.error, message } };
     if (outcome.error.code === 'HUMAN_REQUIRED') {
       deps.sessions.pause(session, outcome.error.message);
       deps.logger.info({ id: ctx.request.id, event: 'session_paused', session: session.id });
