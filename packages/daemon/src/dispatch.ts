@@ -132,7 +132,14 @@ async function sendAtTurn(
     return fail('BROWSER_DISCONNECTED', `browser "${client.name}" is not connected`);
   }
   const { session: _agentSession, ...rest } = ctx.request;
-  const request: BproxyForwardedRequest = { ...rest, params: forwardedParams };
+  // The driver checks the deadline against its own wall clock: hand it what is left on ours, so a
+  // wall-clock jump between the agent's send and now does not change when the request expires.
+  const left = Math.max(0, Math.floor(ctx.deadlineMono - deps.clock.monotonic()));
+  const request: BproxyForwardedRequest = {
+    ...rest,
+    params: forwardedParams,
+    deadline: deps.clock.now() + left,
+  };
   if (session) request.session = session.id;
   if (target.tab) request.target = { tabId: target.tab.rawTabId };
   deps.logger.info({

@@ -11,6 +11,7 @@ export type DriverOutcome = { ok: true; data: unknown } | { ok: false; error: Bp
 interface Entry {
   request: BproxyForwardedRequest;
   clientKey: string;
+  deadlineMono: number;
   startedMono: number;
   settle: (outcome: DriverOutcome) => void;
   timer: NodeJS.Timeout;
@@ -33,6 +34,7 @@ export class PendingRequests {
     private readonly monotonic: () => number,
     private readonly events: PendingEvents,
     private readonly max = MAX_PENDING,
+    private readonly wallNow: () => number = Date.now,
   ) {}
 
   /** Reserves room for one forwarded request for its whole life (pacing, queue, flight). */
@@ -77,23 +79,31 @@ export class PendingRequests {
   ): Promise<DriverOutcome> {
     const startedMono = this.monotonic();
     return new Promise<DriverOutcome>((resolve) => {
-      const timer = setTimeout(
-        () => {
-          if (this.entries.get(request.id)?.timer !== timer) return;
-          this.entries.delete(request.id);
-          const elapsed = Math.round(this.monotonic() - startedMono);
-          this.events.timeout(request.id, elapsed);
-          resolve({
-            ok: false,
-            error: makeError(
-              'TIMEOUT',
-              `no answer from the browser within the deadline (${elapsed} ms in flight); it will not run later`,
-            ),
-          });
-        },
-        Math.max(0, deadlineMono - startedMono),
-      );
-      this.entries.set(request.id, { request, clientKey, startedMono, settle: resolve, timer });
+      const expire = (): void => {
+        const entry = this.entries.get(request.id);
+        if (entry?.timer !== timer) return;
+        // Node timers count from the event loop's cached time and can fire a little early; a driver
+        // checking the deadline against its own clock could then still start the request after the
+        // agent was told TIMEOUT. Only the monotonic clock decides that the deadline has passed.
+        const left = deadlineMono - this.monotonic();
+        if (left > 0) {
+          timer = setTimeout(expire, Math.ceil(left));
+          entry.timer = timer;
+          return;
+        }
+        this.entries.delete(request.id);
+        const elapsed = Math.round(this.monotonic() - startedMono);
+        this.events.timeout(request.id, elapsed);
+        resolve({
+          ok: false,
+          error: makeError(
+            'TIMEOUT',
+            `no answer from the browser within the deadline (${elapsed} ms in flight); it will not run later`,
+          ),
+        });
+      };
+      let timer = setTimeout(expire, Math.max(0, Math.ceil(deadlineMono - startedMono)));
+      this.entries.set(request.id, { request, clientKey, deadlineMono, startedMono, settle: resolve, timer });
       deliver();
     });
   }
@@ -111,13 +121,19 @@ export class PendingRequests {
     return true;
   }
 
-  /** Re-sends every live entry of a driver that (re)connected. Expired entries are already gone. */
+  /**
+   * Re-sends every live entry of a driver that (re)connected. Expired entries are already gone. The
+   * wall-clock deadline a driver checks is re-derived from the monotonic one at each send, so a clock
+   * jump since the first send can neither expire a live request nor extend a dead one.
+   */
   replay(clientKey: string, deliver: (request: BproxyForwardedRequest) => void): number {
+    const now = this.wallNow();
     let n = 0;
     for (const entry of this.entries.values()) {
       if (entry.clientKey !== clientKey) continue;
       this.events.replay(entry.request.id, clientKey);
-      deliver(entry.request);
+      const left = Math.max(0, Math.floor(entry.deadlineMono - this.monotonic()));
+      deliver({ ...entry.request, deadline: now + left });
       n++;
     }
     return n;

@@ -1,7 +1,8 @@
 /**
  * Idempotency by request id. While a request is in flight, the same id with the same payload joins it;
  * after it completed, the recorded answer is returned again; the same id with another payload is
- * refused. Completed answers are kept for 10 minutes, at most 10,000 of them.
+ * refused. Completed answers are kept for 10 minutes, at most 10,000 of them and 64 MiB in all
+ * (screenshots are large), the oldest dropped first.
  */
 import type { BproxyRequest, BproxyResponse } from '@bproxy/protocol';
 
@@ -9,6 +10,7 @@ interface LedgerEntry {
   fingerprint: string;
   answer: Promise<BproxyResponse>;
   completedMono: number | null;
+  bytes: number;
 }
 
 function canonical(value: unknown): string {
@@ -31,11 +33,13 @@ export type LedgerLookup =
 export class RequestLedger {
   private readonly entries = new Map<string, LedgerEntry>();
   private completed = 0;
+  private bytes = 0;
 
   constructor(
     private readonly monotonic: () => number,
     private readonly ttlMs = 10 * 60_000,
     private readonly maxCompleted = 10_000,
+    private readonly maxBytes = 64 * 1024 * 1024,
   ) {}
 
   lookup(id: string, print: string): LedgerLookup {
@@ -46,11 +50,13 @@ export class RequestLedger {
   }
 
   record(id: string, print: string, answer: Promise<BproxyResponse>): void {
-    const entry: LedgerEntry = { fingerprint: print, answer, completedMono: null };
+    const entry: LedgerEntry = { fingerprint: print, answer, completedMono: null, bytes: 0 };
     this.entries.set(id, entry);
-    void answer.then(() => {
+    void answer.then((response) => {
       entry.completedMono = this.monotonic();
+      entry.bytes = JSON.stringify(response).length;
       this.completed++;
+      this.bytes += entry.bytes;
     });
   }
 
@@ -63,9 +69,11 @@ export class RequestLedger {
     // Map iteration is insertion order: the oldest entries come first, so stop at the first keeper.
     for (const [id, e] of this.entries) {
       if (e.completedMono === null) continue;
-      if (e.completedMono > cutoff && this.completed <= this.maxCompleted) break;
+      if (e.completedMono > cutoff && this.completed <= this.maxCompleted && this.bytes <= this.maxBytes)
+        break;
       this.entries.delete(id);
       this.completed--;
+      this.bytes -= e.bytes;
     }
   }
 }

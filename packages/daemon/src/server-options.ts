@@ -43,4 +43,6 @@ export interface ServerOptions {
   reconnectGraceMs?: number;
   /** Transport heartbeat interval for WS clients (default 20 s). */
   heartbeatMs?: number;
+  /** How long completed answers are kept for retries by id (default 10 min; the soak shortens it). */
+  answerRetentionMs?: number;
 }

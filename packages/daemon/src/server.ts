@@ -14,7 +14,7 @@ import { ElementHandles } from './element-handles';
 import { Launchers } from './launchers';
 import { PairingCodes } from './pairing';
 import { PairingRateLimit } from './pairing-rate-limit';
-import { PendingRequests } from './pending';
+import { MAX_PENDING, PendingRequests } from './pending';
 import { RequestLedger } from './request-ledger';
 import { registerCommandRoute } from './routes/command';
 import { registerPairRoute } from './routes/pair';
@@ -85,11 +85,16 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
     resolve: (e) => logger.info({ event: 'handle_resolve', ...e }),
     invalidate: (e) => logger.info({ event: 'handle_invalidate', ...e }),
   });
-  const pending = new PendingRequests(() => clock.monotonic(), {
-    timeout: (id, elapsed) => logger.info({ id, event: 'timeout', elapsed_ms: elapsed }),
-    replay: () => undefined, // logged by DriverConnections with the client label
-    late: (id, client) => logger.debug({ id, event: 'late_answer', ws_client: client }),
-  });
+  const pending = new PendingRequests(
+    () => clock.monotonic(),
+    {
+      timeout: (id, elapsed) => logger.info({ id, event: 'timeout', elapsed_ms: elapsed }),
+      replay: () => undefined, // logged by DriverConnections with the client label
+      late: (id, client) => logger.debug({ id, event: 'late_answer', ws_client: client }),
+    },
+    MAX_PENDING,
+    () => clock.now(),
+  );
   const graceMs = opts.reconnectGraceMs ?? 15_000;
   const drivers = new DriverConnections({ clients, pending, sessions, handles, logger, graceMs });
   const launchers = new Launchers(opts.launchers ?? [], clients, drivers, logger);
@@ -189,7 +194,7 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
       handleProtocols: (protocols: Set<string>) => (protocols.has(WS_SUBPROTOCOL) ? WS_SUBPROTOCOL : false),
     },
   });
-  registerCommandRoute(app, deps, new RequestLedger(() => clock.monotonic()));
+  registerCommandRoute(app, deps, new RequestLedger(() => clock.monotonic(), opts.answerRetentionMs));
   registerPairRoute(app, {
     codes,
     limiter: new PairingRateLimit(() => clock.monotonic()),

@@ -246,4 +246,24 @@ describe('command route with a fake extension', () => {
     const res = await daemon.call('text', {}, session);
     expect(res.ok === false && res.error.message).toBe('tab t1 crashed');
   });
+
+  it('re-derives the forwarded deadline from the monotonic clock after a wall-clock jump', async () => {
+    await daemon.close();
+    let offset = 0;
+    daemon = await startDaemon({
+      clock: { now: () => Date.now() + offset, monotonic: () => performance.now() },
+    });
+    ext = new FakeExtension(daemon);
+    await ext.connect();
+    const session = await openTab();
+    await ext.drop();
+    const pending = daemon.call('text', {}, session, { id: 'jump-1', deadlineMs: 5_000 });
+    await until(() => daemon.server.deps.pending.awaitingAnswer === 1, 'the request to wait for the driver');
+    offset = 3_600_000; // the wall clock leaps an hour ahead while the driver is away
+    await ext.connect();
+    expect((await pending).ok).toBe(true);
+    const replayed = ext.received.find((r) => r.id === 'jump-1');
+    expect(replayed?.deadline).toBeGreaterThan(Date.now() + offset);
+    expect(replayed?.deadline).toBeLessThanOrEqual(Date.now() + offset + 5_000);
+  });
 });

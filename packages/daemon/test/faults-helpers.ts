@@ -145,7 +145,8 @@ export class FaultyExtension {
   }
 
   private reply(socket: WebSocket, id: string, answer: Answer): void {
-    if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: 'response', id, ...answer }));
+    if (socket.readyState === WebSocket.OPEN)
+      socket.send(JSON.stringify({ type: 'response', id, ...answer }));
   }
 
   private async onRequest(socket: WebSocket, req: BproxyForwardedRequest): Promise<void> {
@@ -196,10 +197,7 @@ export class FaultyExtension {
 }
 
 /** POST / over a fresh connection that is closed after the answer (no keep-alive socket lingers). */
-export function post(
-  daemon: TestDaemon,
-  body: unknown,
-): Promise<{ status: number; body: BproxyResponse }> {
+export function post(daemon: TestDaemon, body: unknown): Promise<{ status: number; body: BproxyResponse }> {
   const payload = typeof body === 'string' ? body : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
@@ -241,13 +239,14 @@ export async function command(
   daemon: TestDaemon,
   action: string,
   params: Record<string, unknown> = {},
-  opts: { session?: string; id?: string; deadlineMs?: number } = {},
+  opts: { session?: string; id?: string; deadlineMs?: number; now?: () => number } = {},
 ): Promise<BproxyResponse> {
   const body: Record<string, unknown> = {
     id: opts.id ?? nextId(),
     action,
     params,
-    deadline: Date.now() + (opts.deadlineMs ?? 5_000),
+    // The agent reads the same wall clock as the daemon: a test that steps it passes its clock here.
+    deadline: (opts.now ?? Date.now)() + (opts.deadlineMs ?? 5_000),
   };
   if (opts.session !== undefined) body.session = opts.session;
   return (await post(daemon, body)).body;

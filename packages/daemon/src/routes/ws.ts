@@ -52,8 +52,14 @@ export function wsTransport(socket: WebSocket, heartbeatMs: number): DriverTrans
   socket.on('pong', () => {
     alive = true;
   });
+  let lastBeat = performance.now();
   const heartbeat = setInterval(() => {
-    if (!alive) return socket.terminate();
+    const now = performance.now();
+    // A tick that comes late means our own event loop was stalled: the peer's pong may be sitting
+    // unread in the socket, so it gets one more round rather than being judged dead.
+    const stalled = now - lastBeat > heartbeatMs * 1.5;
+    lastBeat = now;
+    if (!alive && !stalled) return socket.terminate();
     alive = false;
     socket.ping();
   }, heartbeatMs);

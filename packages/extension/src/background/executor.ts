@@ -84,7 +84,7 @@ export class Executor {
   private async execute(request: BproxyForwardedRequest, resumed: boolean): Promise<unknown> {
     const { action } = request;
     // Never late: the daemon has already answered TIMEOUT to the agent, who may act on that.
-    if (this.ctx.now() > request.deadline) {
+    if (this.ctx.now() >= request.deadline) {
       throw new DriverFailure(
         makeError('TIMEOUT', `${action}: reached the browser after its deadline and was not run`),
       );
