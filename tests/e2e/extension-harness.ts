@@ -47,6 +47,8 @@ export async function until<T>(
 export interface ExtensionBrowser {
   context: BrowserContext;
   extensionId: string;
+  /** The fresh profile directory (tests check no Chromium process is left using it). */
+  userDataDir: string;
   /** Console errors and uncaught exceptions of the extension's service worker, in every life of it. */
   workerErrors: string[];
   worker(): Promise<Worker>;
@@ -96,6 +98,7 @@ export async function launchWithExtension(): Promise<ExtensionBrowser> {
   return {
     context,
     extensionId,
+    userDataDir,
     workerErrors,
     worker,
     async stopServiceWorkers() {

@@ -185,7 +185,11 @@ export class DriverConnections {
         deps.handles.forgetTabPage(ElementHandles.pageKey(record.key, msg.tabId));
         if (tab) {
           deps.handles.invalidateTab(tab.session, tab.handle, 'tab_closed');
-          deps.sessions.removeTab(tab);
+          const why =
+            msg.reason === 'browser_gone'
+              ? 'was lost when its browser went away'
+              : 'was closed in the browser';
+          deps.sessions.removeTab(tab, why);
         }
         return;
       }
@@ -215,7 +219,10 @@ export class DriverConnections {
         // A CDP browser that went away does not come back with the same tabs: forget them.
         for (const tab of deps.sessions.tabsOfClient(record.key)) {
           deps.handles.invalidateTab(tab.session, tab.handle, 'browser_gone');
-          deps.sessions.removeTab(tab);
+          deps.sessions.removeTab(
+            tab,
+            `was lost when browser "${record.name}" disconnected and did not come back`,
+          );
         }
         deps.clients.remove(record.key);
       }

@@ -30,6 +30,8 @@ export interface SessionRecord {
   tmpDir: string;
   /** Monotonic time of the last paced action, the pacing engine's reference point. */
   lastPacedAt: number | null;
+  /** Why the bound tab went away ("t1 was closed in the browser"), until another tab is bound. */
+  lostBound?: string;
 }
 
 export type TabLookup =
@@ -109,22 +111,30 @@ export class SessionRegistry {
     return this.byRawTab.get(rawKey(clientKey, rawTabId));
   }
 
-  /** A tab is gone (closed by us, by the user, or with its browser). Unbinds it if it was bound. */
-  removeTab(tab: TabRecord): void {
+  /**
+   * A tab is gone (closed by us, by the user, or with its browser). Unbinds it if it was bound,
+   * remembering `why` ("was closed in the browser") so the next action can say what happened.
+   */
+  removeTab(tab: TabRecord, why?: string): void {
     const session = this.sessions.get(tab.session);
     this.byRawTab.delete(rawKey(tab.clientKey, tab.rawTabId));
     if (!session) return;
     session.tabs.delete(tab.handle);
-    if (session.bound === tab.handle) session.bound = null;
+    if (session.bound === tab.handle) {
+      session.bound = null;
+      if (why !== undefined) session.lostBound = `${tab.handle} ${why}`;
+    }
   }
 
   bind(session: SessionRecord, handle: TabHandle): void {
     session.bound = handle;
+    delete session.lostBound;
   }
 
   /** session.unbind: back to created, clearing a pause too (per the state diagram). */
   unbind(session: SessionRecord): void {
     session.bound = null;
+    delete session.lostBound;
     session.paused = false;
     delete session.pauseReason;
   }

@@ -26,6 +26,8 @@ export const NavigationMessageSchema = z.strictObject({
 export const TabClosedMessageSchema = z.strictObject({
   type: z.literal('tab_closed'),
   tabId: RawTabIdSchema,
+  /** Why, when the driver knows: `browser_gone` when the whole browser went away with the tab. */
+  reason: z.enum(['closed', 'browser_gone']).optional(),
 });
 export const DriverResponseMessageSchema = z.discriminatedUnion('ok', [
   z.strictObject({ type: z.literal('response'), id: z.string(), ok: z.literal(true), data: z.unknown() }),

@@ -172,9 +172,15 @@ export class CdpDriver {
     const browser = new BrowserSession(handle, this.bundle, {
       navigation: (tab, url, cause) => this.send({ type: 'navigation', tabId: tab.tabId, url, cause }),
       tabClosed: (tab, why) => {
-        if (handle.connection.closed) this.lostTabs.add(tab.tabId);
+        const browserGone = handle.connection.closed;
+        if (browserGone) this.lostTabs.add(tab.tabId);
         this.log.write('info', 'tab closed', { tabId: tab.tabId, why });
-        if (this.closing === undefined) this.send({ type: 'tab_closed', tabId: tab.tabId });
+        if (this.closing === undefined)
+          this.send({
+            type: 'tab_closed',
+            tabId: tab.tabId,
+            reason: browserGone ? 'browser_gone' : 'closed',
+          });
       },
     });
     handle.connection.onClose((reason) => {

@@ -46,7 +46,9 @@ export async function runTabAction(
         : fail(lookup.code, `tab ${explicitTab} is not a tab of session ${session.id}`);
     }
     const bound = deps.sessions.boundTab(session);
-    return bound ?? fail('TAB_NOT_FOUND', `session ${session.id} has no bound tab`);
+    if (bound) return bound;
+    const why = session.lostBound === undefined ? '' : `: ${session.lostBound}`;
+    return fail('TAB_NOT_FOUND', `session ${session.id} has no bound tab${why}`);
   };
   const resolveTarget = (): ForwardTarget | DriverOutcome => {
     const tab = findTab();

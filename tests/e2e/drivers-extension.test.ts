@@ -1,0 +1,147 @@
+/**
+ * The whole product with the MV3 extension as the browser: the real daemon started by `bproxy
+ * service start --browser none`, real headless Chromium with the built extension paired through its
+ * popup, the shared action suite through the real CLI, then what only the extension has — pairing
+ * codes, a service worker stopped mid-request, a daemon restart that needs no new pairing.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  launchWithExtension,
+  serveFixtures,
+  until,
+  type ExtensionBrowser,
+  type FixtureServer,
+} from './extension-harness';
+import { defineActionSuite, type DriverUnderTest, type SuiteEnv } from './suite-actions';
+import { Agent } from './suite-agent';
+import { expectNoChromiumLeft } from './suite-browsers';
+import { Cli, type StartOutput } from './suite-cli';
+
+interface Status {
+  clients: { name: string; kind: string; connected: boolean }[];
+}
+
+let pages: FixtureServer | undefined;
+let cli: Cli | undefined;
+let browser: ExtensionBrowser | undefined;
+let started: StartOutput | undefined;
+let firstPairing = '';
+let starting: Promise<SuiteEnv> | undefined;
+
+async function extensionClient(c: Cli): Promise<{ name: string; connected: boolean } | undefined> {
+  const status = await c.ok<Status>(['debug', 'status']);
+  return status.clients.find((client) => client.kind === 'extension');
+}
+
+async function pairThroughPopup(b: ExtensionBrowser, code: string, port: number): Promise<string> {
+  const popup = await b.context.newPage();
+  try {
+    await popup.goto(`chrome-extension://${b.extensionId}/popup.html`);
+    await popup.fill('#port', String(port));
+    await popup.fill('#code', code);
+    await popup.click('#pair');
+    return await until('a pairing outcome', async () => {
+      const text = (await popup.textContent('#pair-message')) ?? '';
+      return text !== '' && text !== 'Pairing…' ? text : undefined;
+    });
+  } finally {
+    await popup.close();
+  }
+}
+
+/** Daemon without a browser of its own, the extension paired with the code `service start` printed. */
+async function startExtension(): Promise<SuiteEnv> {
+  pages = await serveFixtures();
+  const c = new Cli('bproxy-e2e-ext-home-');
+  cli = c;
+  started = await c.start(['--browser', 'none']);
+  browser = await launchWithExtension();
+  firstPairing = await pairThroughPopup(browser, started.pairingCode, started.port);
+  const client = await until('the extension client to connect', async () => {
+    const found = await extensionClient(c);
+    return found?.connected ? found : undefined;
+  });
+  return { cli: c, pages, browser: client.name };
+}
+
+const extension: DriverUnderTest = {
+  label: 'the extension driver',
+  start: () => (starting ??= startExtension()),
+};
+
+afterAll(async () => {
+  const dirs = [browser?.userDataDir, cli?.home].filter((d): d is string => d !== undefined);
+  await browser?.close();
+  await cli?.dispose();
+  await pages?.close();
+  await expectNoChromiumLeft(dirs);
+}, 60_000);
+
+defineActionSuite(extension);
+
+describe('what only the extension driver has', () => {
+  const env = async (): Promise<{ agent: Agent; c: Cli; b: ExtensionBrowser; p: FixtureServer }> => {
+    const e = await extension.start();
+    if (!browser || !started) throw new Error('the extension did not start');
+    return { agent: new Agent(e), c: e.cli, b: browser, p: e.pages };
+  };
+
+  it('paired with the code printed by service start and connected without a browser of its own', async () => {
+    const { c } = await env();
+    expect(started?.pairingCode).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
+    expect(firstPairing).toMatch(/Paired/);
+    const status = await c.ok<Status>(['debug', 'status']);
+    expect(status.clients.map((client) => client.kind)).toEqual(['extension']);
+  }, 60_000);
+
+  it('refuses the same pairing code a second time with a clear message', async () => {
+    const { b } = await env();
+    const message = await pairThroughPopup(b, String(started?.pairingCode), Number(started?.port));
+    expect(message).toMatch(/already used|does not know/);
+  }, 30_000);
+
+  it('clicks exactly once when the service worker is stopped mid-request', async () => {
+    const { agent, c, b, p } = await env();
+    const s = await agent.session('ext-counter.html');
+    const before = p.hits('/count/slow-start');
+    const click = c.run(['click', '-s', s, '--selector', '#slow']);
+    await until('the slow click to start', () => p.hits('/count/slow-start') === before + 1, 20_000);
+    await b.stopServiceWorkers();
+    const poke = await b.context.newPage();
+    await poke.goto(p.url('ext-done.html'));
+    await poke.close();
+    const result = await click;
+    expect(result.code, result.stderr).toBe(0);
+    expect(await agent.text(s)).toContain('Clicks: 1');
+    await agent.close(s);
+  }, 60_000);
+
+  it('logged no errors in the service worker', async () => {
+    const { b } = await env();
+    expect(b.workerErrors).toEqual([]);
+  });
+
+  it('reconnects with its stored token after the daemon restarts', async () => {
+    const { agent, c, b } = await env();
+    const port = Number(started?.port);
+    await c.stop();
+    await until('the extension to notice', async () => {
+      const worker = await b.worker();
+      const status = await worker.evaluate(
+        () => (globalThis as { bproxyStatus?: () => { state: string } }).bproxyStatus?.().state,
+      );
+      return status !== 'connected';
+    });
+    c.usePort(port);
+    const again = await c.start(['--browser', 'none']);
+    expect(again.port).toBe(port);
+    await until(
+      'the extension to reconnect without pairing',
+      async () => (await extensionClient(c))?.connected,
+      20_000,
+    );
+    const s = await agent.session('ext-done.html');
+    expect(await agent.text(s)).toContain('Done');
+    await agent.close(s);
+  }, 60_000);
+});
