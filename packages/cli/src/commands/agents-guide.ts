@@ -1,0 +1,36 @@
+/** The text of `bproxy help agents`: how an AI agent should drive a browser with the CLI. */
+export const AGENTS_GUIDE = `bproxy for AI agents — drive a real browser through the CLI
+
+Workflow
+  1. bproxy tab open --url URL          → {"session":"m4q7z2","tab":"t1",...}; pass -s m4q7z2 from now on
+                                          (or export BPROXY_SESSION=m4q7z2)
+  2. bproxy -s ID snapshot              → an outline with handles: [el3] fields/buttons, [ln2] links
+  3. bproxy -s ID click el3             → act by handle: click, fill el2 --value V, type TEXT --into el2,
+                                          press Enter, select el4 VALUE, hover el3, scroll down
+  4. read the answer: {"navigated":true,"url":…} or a "dialog" means the page changed —
+     snapshot again before acting: handles from before a navigation are stale.
+  Long pages: snapshot is capped; its "notice" says how to continue (--offset N) or narrow
+  (--contains WORD, or a handle as the scope). text works the same way.
+  Waiting: bproxy -s ID wait --text "Done" | --selector CSS | --navigation.
+
+Rules the daemon enforces
+  - Your session sees only its own tabs (t1, t2) and its own handles.
+  - Pacing: sessions are "human" by default — actions are spaced like a person's (navigate 1.5-4 s,
+    click/fill 0.5-2 s, scroll 4-8 s). The command just takes longer; do not add sleeps.
+    \`bproxy session create --pacing fast\` when the user allows it.
+  - HUMAN_REQUIRED: the page needs a person (CAPTCHA, login wall). Every action is refused until then.
+    Tell the user the reason printed with the error and what to do in the browser; when they say it
+    is done: bproxy -s ID session resume, then snapshot again.
+
+Errors (stderr, exit 1): {"ok":false,"error":{"code","message","hint"}} — do what the hint says.
+  ELEMENT_HANDLE_STALE / ELEMENT_HANDLE_NOT_FOUND   snapshot (or elements/links) again, use the new handle
+  ELEMENT_NOT_INTERACTABLE                          wait, scroll, or close what covers it (message says)
+  DIALOG_OPEN                                       bproxy -s ID dialog accept|dismiss
+  TAB_NOT_FOUND                                     bproxy -s ID tab list, or tab open again
+  SESSION_NOT_FOUND                                 the daemon restarted: tab open again
+  WAIT_TIMEOUT / TIMEOUT / NAVIGATION_FAILED        retry once, then check the URL or condition
+  NO_DAEMON (exit 3)                                bproxy service start
+Exit codes: 0 ok, 1 the action failed, 2 usage error (fix the command), 3 no daemon.
+
+Close what you opened: bproxy -s ID session close. MCP clients: use \`bproxy mcp\` instead (README).
+`;

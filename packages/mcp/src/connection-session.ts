@@ -1,0 +1,74 @@
+/**
+ * The one daemon session of an MCP connection. Created lazily (on the first tab_open) with the
+ * server's pacing and a label naming the client, passed on every call so tools never take a session
+ * argument, and closed — with its tabs — when the client goes away. Two connections therefore never
+ * share tabs or handles: the daemon scopes both to the session.
+ */
+import type { DaemonLink } from './daemon-link';
+
+export type Pacing = 'human' | 'fast';
+
+const SESSION_CALL_MS = 10_000;
+
+export class ConnectionSession {
+  private current: Promise<string> | null = null;
+
+  constructor(
+    private readonly link: DaemonLink,
+    private readonly pacing: Pacing,
+    private readonly label: () => string,
+  ) {}
+
+  /** The session id if one was created (no daemon call). */
+  async existing(): Promise<string | undefined> {
+    if (this.current === null) return undefined;
+    try {
+      return await this.current;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The session id, creating the session on first use; concurrent first calls share one creation. */
+  ensure(): Promise<string> {
+    if (this.current === null) {
+      const pending = this.create();
+      this.current = pending;
+      pending.catch(() => {
+        if (this.current === pending) this.current = null;
+      });
+    }
+    return this.current;
+  }
+
+  /** Forgets the session without closing it (the daemon that held it is gone). */
+  forget(): void {
+    this.current = null;
+  }
+
+  private async create(): Promise<string> {
+    const outcome = await this.link.call(
+      'session.create',
+      { label: this.label(), pacing: this.pacing },
+      undefined,
+      SESSION_CALL_MS,
+    );
+    if (!outcome.ok) throw new SessionCreateError(outcome.error);
+    return (outcome.data as { session: string }).session;
+  }
+
+  /** Closes the session and its tabs (best effort: the daemon may already be gone). */
+  async close(): Promise<void> {
+    const id = await this.existing();
+    this.current = null;
+    if (id === undefined) return;
+    await this.link.call('session.close', {}, id, SESSION_CALL_MS);
+  }
+}
+
+export class SessionCreateError extends Error {
+  override readonly name = 'SessionCreateError';
+  constructor(readonly error: { code: string; message: string; hint?: string }) {
+    super(error.message);
+  }
+}

@@ -1,0 +1,266 @@
+/**
+ * `bproxy mcp` end to end with the CDP driver: real MCP clients (the SDK's Client over stdio) spawn the
+ * built CLI, which starts the daemon and its embedded headless Chromium on first use. Covers the tool
+ * list, every action family, isolation between two concurrent clients, errors as isError results, and
+ * the server exiting (and closing its session) when its client goes away.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromePath, serveFixtures, until, type FixtureServer } from './extension-harness';
+import { CLI, McpClient, handleOf, processAlive, runCli } from './mcp-harness';
+
+let pages: FixtureServer;
+let home: string;
+let env: NodeJS.ProcessEnv;
+let a: McpClient;
+
+interface Status {
+  sessions: { session: string; label?: string; tabs: string[] }[];
+}
+
+async function sessionsLabelled(label: string): Promise<Status['sessions']> {
+  const status = await runCli(env, ['debug', 'status']);
+  return (JSON.parse(status.stdout) as Status).sessions.filter((s) => s.label === label);
+}
+
+beforeAll(async () => {
+  pages = await serveFixtures();
+  home = mkdtempSync(join(tmpdir(), 'bproxy-mcp-e2e-'));
+  env = {
+    ...process.env,
+    BPROXY_HOME: home,
+    BPROXY_PORT: '0',
+    BPROXY_SESSION: '',
+    CHROME_PATH: chromePath(),
+  };
+  a = await McpClient.start(env, ['--pacing', 'fast'], 'agent-a');
+}, 60_000);
+
+afterAll(async () => {
+  await a?.close();
+  if (env) await runCli(env, ['service', 'stop']);
+  await pages?.close();
+  if (home) rmSync(home, { recursive: true, force: true });
+});
+
+describe('bproxy mcp over stdio with the headless browser', () => {
+  it('lists a small tool list derived from the protocol, without session arguments', async () => {
+    const { tools } = await a.client.listTools();
+    const names = tools.map((t) => t.name);
+    for (const name of ['tab_open', 'navigate', 'snapshot', 'click', 'fill', 'screenshot', 'dialog', 'wait'])
+      expect(names).toContain(name);
+    expect(Buffer.byteLength(JSON.stringify(tools))).toBeLessThan(16_000);
+    for (const tool of tools) {
+      expect(tool.description?.length ?? 0).toBeLessThanOrEqual(80);
+      expect(tool.inputSchema.type).toBe('object');
+      expect(Object.keys(tool.inputSchema.properties ?? {})).not.toContain('session');
+    }
+    const click = tools.find((t) => t.name === 'click');
+    expect(click?.inputSchema.required).toEqual(['target']);
+  });
+
+  it('says to open a tab first when nothing is open', async () => {
+    const reply = await a.call('snapshot');
+    expect(reply.isError).toBe(true);
+    expect(reply.text).toMatch(/^NO_TAB: .*\nWhat to do: Call tab_open/);
+  });
+
+  it('started the daemon itself, and runs the whole action suite by handle', async () => {
+    expect(await a.ok('tab_open', { url: pages.url('ext-form.html') })).toMatch(
+      /^opened t1 \(current\) in headless: .*ext-form\.html "Extension form"$/,
+    );
+    expect(JSON.parse((await runCli(env, ['service', 'status'])).stdout)).toMatchObject({ running: true });
+
+    const snap = await a.ok('snapshot');
+    expect(snap.split('\n')[0]).toContain('"Extension form"');
+    const name = handleOf(snap, /textbox "Name"/);
+    const notes = handleOf(snap, /textbox "Notes"/);
+    const size = handleOf(snap, /combobox "Size"/);
+    const send = handleOf(snap, /button "Send"/);
+
+    expect(await a.ok('fill', { target: name, value: 'Ada' })).toBe(`filled ${name}`);
+    expect(await a.ok('type', { text: 'fast', target: notes })).toBe(`typed into ${notes}`);
+    expect(await a.ok('press', { key: 'Tab' })).toBe('pressed Tab');
+    expect(await a.ok('select', { target: size, values: ['l'] })).toBe(`selected "l" in ${size}`);
+    expect(await a.ok('hover', { target: { selector: '#hover-target' } })).toBe('hovered "#hover-target"');
+    expect(await a.ok('text', { target: { selector: '#hovered' } })).toBe('hovered');
+    expect(await a.ok('scroll', { to: 'bottom' })).toMatch(/^scrolled to x=0 y=\d+ \(at bottom\)$/);
+
+    const inspected = JSON.parse(await a.ok('inspect', { target: send })) as { tag: string };
+    expect(inspected.tag).toBe('button');
+    const elements = await a.ok('elements', { role: 'textbox' });
+    expect(elements).toMatch(/^el\d+ textbox "Name" type=text value="Ada"$/m);
+    expect(await a.ok('links')).toMatch(/^ln\d+ "Next page" → .*ext-done\.html\?via=link$/m);
+
+    const shot = await a.call('screenshot');
+    expect(shot.isError).toBe(false);
+    expect(shot.images[0]?.mimeType).toBe('image/png');
+    expect(
+      Buffer.from(shot.images[0]?.data ?? '', 'base64')
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
+
+    // Each read replaces the handles of the one before: read again, then submit. The form loads another
+    // page: the click's one-line reply says so, and the page is not dumped.
+    const fresh = handleOf(await a.ok('snapshot'), /button "Send"/);
+    const clicked = await a.ok('click', { target: fresh });
+    expect(clicked).toMatch(
+      new RegExp(
+        `^clicked ${fresh} → navigated to .*ext-done\\.html\\?name=Ada&notes=fast&size=l "Extension done"; old handles are stale$`,
+      ),
+    );
+    expect(await a.ok('wait', { text: 'done' })).toMatch(/^done after \d+ ms; at .*ext-done\.html/);
+
+    expect(await a.ok('back')).toMatch(/ext-form\.html "Extension form"$/);
+    expect(await a.ok('forward')).toMatch(/ext-done\.html\?name=Ada/);
+    expect(await a.ok('reload')).toMatch(/"Extension done"$/);
+    expect(await a.ok('navigate', { url: pages.url('ext-form.html') })).toMatch(/"Extension form"$/);
+  });
+
+  it('reports stale handles as errors that say to read the page again', async () => {
+    const snap = await a.ok('snapshot');
+    const send = handleOf(snap, /button "Send"/);
+    await a.ok('navigate', { url: pages.url('ext-done.html') });
+    const reply = await a.call('click', { target: send });
+    expect(reply.isError).toBe(true);
+    expect(reply.text).toMatch(/^ELEMENT_HANDLE_(STALE|NOT_FOUND): /);
+    expect(reply.text).toMatch(/What to do: .*call snapshot/);
+  });
+
+  it('caps snapshots and long text with a continuation', async () => {
+    await a.ok('navigate', { url: pages.url('forms.html') });
+    const first = await a.ok('snapshot', { maxChars: 300 });
+    expect(first).toMatch(/For the next part repeat with offset=(\d+)/);
+    const offset = Number(first.match(/offset=(\d+)/)?.[1]);
+    const second = await a.ok('snapshot', { maxChars: 300, offset });
+    expect(second).not.toBe(first);
+    const text = await a.ok('text', { maxChars: 100 });
+    expect(text).toMatch(/\[chars 0-\d+ of \d+; call text with offset=\d+ for more\]$/);
+  });
+
+  it('tells about dialogs in the action reply and answers them with the dialog tool', async () => {
+    await a.ok('navigate', { url: pages.url('dialog.html') });
+    const clicked = await a.ok('click', { target: { selector: '#confirm' } });
+    expect(clicked).toContain('confirm dialog open: "Are you sure?" (answer with dialog)');
+    expect(await a.ok('dialog', { accept: true })).toBe('accepted confirm "Are you sure?"');
+    expect(await a.ok('text', { target: { selector: '#out' } })).toBe('confirm: true');
+    const none = await a.call('dialog', { accept: false });
+    expect(none.isError).toBe(true);
+    expect(none.text).toMatch(/^NO_DIALOG: /);
+  });
+
+  it('returns a paused session as HUMAN_REQUIRED with the reason and what the human must do', async () => {
+    const reply = await a.call('navigate', { url: pages.url('ext-captcha.html') });
+    expect(reply.isError).toBe(true);
+    expect(reply.text).toMatch(/^HUMAN_REQUIRED: /);
+    expect(reply.text).toMatch(/What to do: Tell the user .* then call session_resume/);
+    expect((await a.call('snapshot')).text).toMatch(/^HUMAN_REQUIRED: /);
+    expect(await a.ok('session_resume')).toMatch(/^resumed/);
+    expect(await a.ok('navigate', { url: pages.url('ext-done.html') })).toMatch(/"Extension done"$/);
+  });
+
+  it('manages its own tabs', async () => {
+    expect(await a.ok('tab_open', { url: pages.url('list.html') })).toMatch(/^opened t2 \(current\)/);
+    const listed = await a.ok('tab_list');
+    expect(listed.split('\n')).toHaveLength(2);
+    expect(listed).toMatch(/^t2 \(current\) /m);
+    expect(await a.ok('tab_select', { tab: 't1' })).toBe('current tab: t1');
+    expect(await a.ok('tab_close', { tab: 't2' })).toBe('closed t2');
+    expect(await a.ok('tab_list')).toMatch(/^t1 \(current\) [^\n]*$/);
+  });
+
+  it('returns bad arguments and unknown tools as isError results', async () => {
+    const bad = await a.call('click', { target: 'button' });
+    expect(bad).toMatchObject({ isError: true });
+    expect(bad.text).toMatch(/^BAD_REQUEST: target: expected an element handle like el3/);
+    const extra = await a.call('navigate', { url: 'https://example.org', session: 'abcdef' });
+    expect(extra.text).toMatch(/^BAD_REQUEST: arguments: unknown field\(s\) "session"/);
+    const hidden = await a.call('tab_open', { url: 'about:blank', browser: 'x' });
+    expect(hidden.text).toBe(
+      'BAD_REQUEST: tab_open does not take browser\nWhat to do: Remove it; the server sets it itself',
+    );
+    const missing = await a.call('tab_select', {});
+    expect(missing.text).toMatch(/^BAD_REQUEST: tab_select needs tab/);
+    const unknown = await a.call('teleport');
+    expect(unknown).toMatchObject({ isError: true, text: expect.stringMatching(/^UNKNOWN_TOOL: /) });
+    expect((await a.call('click', { target: 'el999999' })).text).toMatch(/^ELEMENT_HANDLE_NOT_FOUND: /);
+  });
+
+  it('isolates two concurrent clients: each sees only its own tabs and handles', async () => {
+    const b = await McpClient.start(env, ['--pacing', 'fast'], 'agent-b');
+    try {
+      await Promise.all([
+        a.ok('navigate', { url: pages.url('counter.html') }),
+        b.ok('tab_open', { url: pages.url('counter.html') }),
+      ]);
+      expect(await b.ok('tab_list')).toMatch(/^t1 \(current\) [^\n]*counter\.html[^\n]*$/);
+      expect((await a.ok('tab_list')).split('\n')).toHaveLength(1);
+
+      // B mints handles past anything A has seen; A cannot use them.
+      let bSnap = '';
+      for (let i = 0; i < 3; i++) bSnap = await b.ok('snapshot');
+      const bButton = handleOf(bSnap, /button "Increment"/);
+      const foreign = await a.call('click', { target: bButton });
+      expect(foreign.isError).toBe(true);
+      expect(foreign.text).toMatch(/^ELEMENT_HANDLE_NOT_FOUND: /);
+
+      // Clicks at the same time land in each client's own page.
+      const aButton = handleOf(await a.ok('snapshot'), /button "Increment"/);
+      await Promise.all([
+        (async () => {
+          for (let i = 0; i < 3; i++) await a.ok('click', { target: aButton });
+        })(),
+        (async () => {
+          for (let i = 0; i < 5; i++) await b.ok('click', { target: bButton });
+        })(),
+      ]);
+      expect(await a.ok('text', { target: { selector: '#count' } })).toBe('3');
+      expect(await b.ok('text', { target: { selector: '#count' } })).toBe('5');
+      expect(await sessionsLabelled('mcp agent-a')).toHaveLength(1);
+      expect(await sessionsLabelled('mcp agent-b')).toHaveLength(1);
+    } finally {
+      await b.close();
+    }
+  });
+
+  it('exits and closes its session with its tabs when the client goes away', async () => {
+    const c = await McpClient.start(env, ['--pacing', 'fast'], 'agent-c');
+    await c.ok('tab_open', { url: pages.url('counter.html') });
+    expect(await sessionsLabelled('mcp agent-c')).toHaveLength(1);
+    const pid = c.pid;
+    await c.close();
+    expect(pid).not.toBeNull();
+    await until('the server process to exit', () => pid !== null && !processAlive(pid));
+    expect(await sessionsLabelled('mcp agent-c')).toEqual([]);
+  });
+
+  it('exits with code 0 when its stdin closes', async () => {
+    const child = spawn(process.execPath, [CLI, 'mcp'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'tab_open', arguments: { url: pages.url('list.html') } },
+    });
+    await until('the tab_open answer', () => out.includes('"id":2'), 30_000);
+    expect(await sessionsLabelled('mcp raw')).toHaveLength(1);
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    expect(await sessionsLabelled('mcp raw')).toEqual([]);
+  });
+});
