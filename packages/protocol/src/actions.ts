@@ -1,6 +1,76 @@
 import { z } from 'zod';
-import { ElementHandleSchema, RawTabIdSchema, SessionIdSchema, TabHandleSchema } from './ids';
-import { ElementTargetSchema, TargetInputSchema } from './targets';
+import { ElementTargetSchema } from './targets';
+import {
+  Empty,
+  SessionInfoSchema,
+  TabInfoSchema,
+  DriverTabSchema,
+  PageStateSchema,
+  EffectsSchema,
+  ForwardedScope,
+} from './schemas/common';
+import {
+  TextParams,
+  TextResult,
+  LinksParams,
+  LinksDriverResult,
+  LinksResult,
+  ElementsParams,
+  ElementsDriverResult,
+  ElementsResult,
+  InspectParams,
+  InspectResult,
+  SnapshotParams,
+  SnapshotDriverResult,
+  SnapshotResult,
+  ScreenshotParams,
+  ScreenshotResult,
+} from './schemas/reads';
+import {
+  ClickParams,
+  HoverParams,
+  FillParams,
+  TypeParams,
+  PressParams,
+  SelectParams,
+  SelectResult,
+  ScrollParams,
+  ScrollResult,
+  WaitParams,
+  ForwardedWaitParams,
+  WaitResult,
+  DialogParams,
+  DialogResult,
+} from './schemas/interaction';
+import {
+  NavigateParams,
+  HistoryParams,
+  TabOpenParams,
+  TabOpenForwarded,
+  TabParams,
+  TabCloseResult,
+  SessionCreateParams,
+  SessionCreateResult,
+  SessionBindParams,
+  SessionCloseResult,
+} from './schemas/session-tab';
+import {
+  DebugLastParams,
+  DebugLastResult,
+  DebugStatusResult,
+  DebugLogParams,
+  DebugLogResult,
+} from './schemas/debug';
+export {
+  SessionInfoSchema,
+  TabInfoSchema,
+  DriverTabSchema,
+  type PacingMode,
+  type SessionInfo,
+  type TabInfo,
+} from './schemas/common';
+export { TraceSchema, type Trace } from './schemas/debug';
+export { SNAPSHOT_REF_OPEN, SNAPSHOT_REF_CLOSE } from './snapshot-refs';
 
 /**
  * Params and results of every action. Three shapes per action where they differ:
@@ -8,330 +78,6 @@ import { ElementTargetSchema, TargetInputSchema } from './targets';
  * - `forwarded`: what a driver receives (handles resolved to ElementTarget); absent for daemon-local actions;
  * - `driverResult`: what a driver answers (refs, raw tab ids); the daemon turns it into `result`.
  */
-
-const PacingModeSchema = z.enum(['human', 'fast']);
-export type PacingMode = z.infer<typeof PacingModeSchema>;
-
-const Empty = z.strictObject({});
-const Url = z.string().min(1).max(8192);
-const LabelSchema = z.string().min(1).max(64);
-
-export const SessionInfoSchema = z.strictObject({
-  session: SessionIdSchema,
-  label: LabelSchema.optional(),
-  state: z.enum(['created', 'bound', 'paused']),
-  tab: TabHandleSchema.nullable(),
-  tabs: z.array(TabHandleSchema),
-  pacing: PacingModeSchema,
-  paused: z.boolean(),
-  pauseReason: z.string().optional(),
-  createdAt: z.number(),
-});
-export type SessionInfo = z.infer<typeof SessionInfoSchema>;
-
-export const TabInfoSchema = z.strictObject({
-  tab: TabHandleSchema,
-  session: SessionIdSchema,
-  url: z.string(),
-  title: z.string(),
-  pinned: z.boolean(),
-  bound: z.boolean(),
-  browser: z.string(),
-});
-export type TabInfo = z.infer<typeof TabInfoSchema>;
-
-/** What a driver reports about a raw tab; the daemon maps it to a TabInfo. */
-const DriverTabSchema = z.strictObject({
-  tabId: RawTabIdSchema,
-  url: z.string(),
-  title: z.string(),
-  pinned: z.boolean().optional(),
-});
-
-const PageStateSchema = z.strictObject({ url: z.string(), title: z.string() });
-
-/** Effects an action had that the agent should know about, without re-reading the page. */
-const EffectsSchema = z.strictObject({
-  url: z.string(),
-  title: z.string(),
-  navigated: z.boolean(),
-  dialog: z.strictObject({ type: z.string(), message: z.string() }).optional(),
-});
-
-const ScopeSchema = TargetInputSchema.optional();
-const ForwardedScope = ElementTargetSchema.optional();
-
-const LIMIT = z.number().int().min(1).max(1000);
-const MAX_CHARS = z.number().int().min(100).max(1_000_000);
-const OFFSET = z.number().int().min(0).max(100_000_000);
-
-const CrossOriginFramesSchema = z.array(z.strictObject({ src: z.string() }));
-
-// --- reads -------------------------------------------------------------------------------------------
-
-const TextParams = z.strictObject({
-  target: ScopeSchema,
-  maxChars: MAX_CHARS.optional(),
-  offset: OFFSET.optional(),
-});
-const TextResult = z.strictObject({
-  url: z.string(),
-  title: z.string(),
-  text: z.string(),
-  totalChars: z.number().int(),
-  truncated: z.boolean(),
-  nextOffset: z.number().int().optional(),
-  crossOriginFrames: CrossOriginFramesSchema.optional(),
-});
-
-const LinkFields = {
-  text: z.string(),
-  href: z.string(),
-};
-const LinksParams = z.strictObject({
-  target: ScopeSchema,
-  limit: LIMIT.optional(),
-  contains: z.string().max(200).optional(),
-});
-const DriverLink = z.strictObject({ ref: z.string(), selector: z.string(), ...LinkFields });
-const LinksDriverResult = z.strictObject({
-  url: z.string(),
-  links: z.array(DriverLink),
-  total: z.number().int(),
-  truncated: z.boolean(),
-  crossOriginFrames: CrossOriginFramesSchema.optional(),
-});
-const LinksResult = z.strictObject({
-  url: z.string(),
-  links: z.array(z.strictObject({ handle: ElementHandleSchema, ...LinkFields })),
-  total: z.number().int(),
-  truncated: z.boolean(),
-  crossOriginFrames: CrossOriginFramesSchema.optional(),
-});
-
-const ElementFields = {
-  role: z.string(),
-  name: z.string(),
-  tag: z.string(),
-  type: z.string().optional(),
-  value: z.string().optional(),
-  checked: z.boolean().optional(),
-  disabled: z.boolean().optional(),
-  href: z.string().optional(),
-  options: z.array(z.string()).optional(),
-};
-const ElementsParams = z.strictObject({
-  target: ScopeSchema,
-  limit: LIMIT.optional(),
-  contains: z.string().max(200).optional(),
-  role: z.string().max(50).optional(),
-});
-const DriverElement = z.strictObject({ ref: z.string(), selector: z.string(), ...ElementFields });
-const ElementsDriverResult = z.strictObject({
-  url: z.string(),
-  elements: z.array(DriverElement),
-  total: z.number().int(),
-  truncated: z.boolean(),
-  crossOriginFrames: CrossOriginFramesSchema.optional(),
-});
-const ElementsResult = z.strictObject({
-  url: z.string(),
-  elements: z.array(z.strictObject({ handle: ElementHandleSchema, ...ElementFields })),
-  total: z.number().int(),
-  truncated: z.boolean(),
-  crossOriginFrames: CrossOriginFramesSchema.optional(),
-});
-
-const InspectParams = z.strictObject({ target: TargetInputSchema });
-const InspectResult = z.strictObject({
-  tag: z.string(),
-  role: z.string(),
-  name: z.string(),
-  text: z.string(),
-  attributes: z.record(z.string(), z.string()),
-  box: z.strictObject({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }),
-  visible: z.boolean(),
-  enabled: z.boolean(),
-  inViewport: z.boolean(),
-  value: z.string().optional(),
-  checked: z.boolean().optional(),
-});
-
-const SnapshotParams = z.strictObject({
-  target: ScopeSchema,
-  maxChars: MAX_CHARS.optional(),
-  offset: OFFSET.optional(),
-  contains: z.string().max(200).optional(),
-});
-export { SNAPSHOT_REF_OPEN, SNAPSHOT_REF_CLOSE } from './snapshot-refs';
-const SnapshotDriverResult = z.strictObject({
-  url: z.string(),
-  title: z.string(),
-  snapshot: z.string(),
-  refs: z.array(z.strictObject({ ref: z.string(), selector: z.string(), kind: z.enum(['el', 'ln']) })),
-  totalChars: z.number().int(),
-  truncated: z.boolean(),
-  nextOffset: z.number().int().optional(),
-  notice: z.string().optional(),
-  crossOriginFrames: CrossOriginFramesSchema.optional(),
-});
-const SnapshotResult = z.strictObject({
-  url: z.string(),
-  title: z.string(),
-  snapshot: z.string(),
-  totalChars: z.number().int(),
-  truncated: z.boolean(),
-  nextOffset: z.number().int().optional(),
-  notice: z.string().optional(),
-  crossOriginFrames: CrossOriginFramesSchema.optional(),
-});
-
-const ScreenshotParams = z.strictObject({
-  target: ScopeSchema,
-  fullPage: z.boolean().optional(),
-  format: z.enum(['png', 'jpeg']).optional(),
-  quality: z.number().int().min(1).max(100).optional(),
-});
-const ScreenshotResult = z.strictObject({
-  mimeType: z.enum(['image/png', 'image/jpeg']),
-  data: z.string(),
-  width: z.number().int(),
-  height: z.number().int(),
-});
-
-// --- interaction -------------------------------------------------------------------------------------
-
-const ClickParams = z.strictObject({
-  target: TargetInputSchema,
-  button: z.enum(['left', 'middle', 'right']).optional(),
-  clickCount: z.number().int().min(1).max(3).optional(),
-});
-const HoverParams = z.strictObject({ target: TargetInputSchema });
-const FillParams = z.strictObject({ target: TargetInputSchema, value: z.string().max(100_000) });
-const TypeParams = z.strictObject({ text: z.string().min(1).max(10_000), target: ScopeSchema });
-const PressParams = z.strictObject({
-  key: z
-    .string()
-    .min(1)
-    .max(64)
-    .regex(/^((Control|Shift|Alt|Meta)\+)*[^+]+$|^\+$/, 'expected a key like Enter, a or Control+A'),
-  target: ScopeSchema,
-});
-const SelectParams = z.strictObject({
-  target: TargetInputSchema,
-  values: z.array(z.string().max(1000)).min(1).max(100),
-});
-const SelectResult = EffectsSchema.extend({ selected: z.array(z.string()) });
-const ScrollParams = z
-  .strictObject({
-    target: ScopeSchema,
-    direction: z.enum(['up', 'down', 'left', 'right']).optional(),
-    amount: z.number().int().min(1).max(100_000).optional(),
-    to: z.enum(['top', 'bottom', 'element']).optional(),
-  })
-  .refine((p) => !(p.to !== undefined && p.direction !== undefined), 'give either direction or to, not both');
-const ScrollResult = z.strictObject({
-  x: z.number(),
-  y: z.number(),
-  atTop: z.boolean(),
-  atBottom: z.boolean(),
-});
-
-const WaitParams = z
-  .strictObject({
-    text: z.string().min(1).max(1000).optional(),
-    selector: z.string().min(1).max(2000).optional(),
-    target: TargetInputSchema.optional(),
-    navigation: z.boolean().optional(),
-    state: z.enum(['visible', 'hidden', 'attached', 'detached']).optional(),
-    timeoutMs: z.number().int().min(0).max(300_000).optional(),
-  })
-  .refine(
-    (p) =>
-      [p.text, p.selector, p.target, p.navigation === true ? true : undefined].filter((v) => v !== undefined)
-        .length === 1,
-    'give exactly one of text, selector, target or navigation',
-  );
-const ForwardedWaitParams = z.strictObject({
-  text: z.string().optional(),
-  selector: z.string().optional(),
-  target: ElementTargetSchema.optional(),
-  navigation: z.boolean().optional(),
-  state: z.enum(['visible', 'hidden', 'attached', 'detached']).optional(),
-  timeoutMs: z.number().int().min(0).max(300_000).optional(),
-});
-const WaitResult = z.strictObject({ url: z.string(), title: z.string(), waitedMs: z.number() });
-
-const DialogParams = z.strictObject({ accept: z.boolean(), promptText: z.string().max(10_000).optional() });
-const DialogResult = z.strictObject({ type: z.string(), message: z.string(), accepted: z.boolean() });
-
-// --- navigation ----------------------------------------------------------------------------------------
-
-const NavigateParams = z.strictObject({
-  url: Url,
-  waitUntil: z.enum(['load', 'domcontentloaded', 'none']).optional(),
-});
-const HistoryParams = z.strictObject({ waitUntil: z.enum(['load', 'domcontentloaded', 'none']).optional() });
-
-// --- tabs ---------------------------------------------------------------------------------------------
-
-const TabOpenParams = z.strictObject({
-  url: Url.optional(),
-  browser: z.string().min(1).max(64).optional(),
-  active: z.boolean().optional(),
-});
-const TabOpenForwarded = z.strictObject({ url: z.string(), active: z.boolean().optional() });
-const TabParams = z.strictObject({ tab: TabHandleSchema.optional() });
-const TabCloseResult = z.strictObject({ tab: TabHandleSchema, closed: z.literal(true) });
-
-// --- sessions -----------------------------------------------------------------------------------------
-
-const SessionCreateParams = z.strictObject({
-  label: LabelSchema.optional(),
-  pacing: PacingModeSchema.optional(),
-});
-const SessionCreateResult = SessionInfoSchema.extend({ tmpDir: z.string() });
-const SessionBindParams = z
-  .strictObject({ tab: TabHandleSchema.optional(), pacing: PacingModeSchema.optional() })
-  .refine((p) => p.tab !== undefined || p.pacing !== undefined, 'give a tab, a pacing mode, or both');
-const SessionCloseResult = z.strictObject({ session: SessionIdSchema, closedTabs: z.array(TabHandleSchema) });
-
-// --- debug --------------------------------------------------------------------------------------------
-
-export const TraceSchema = z.strictObject({
-  id: z.string(),
-  action: z.string(),
-  session: z.string().optional(),
-  receivedAt: z.number(),
-  elapsedMs: z.number(),
-  ok: z.boolean(),
-  errorCode: z.string().optional(),
-});
-export type Trace = z.infer<typeof TraceSchema>;
-const DebugLastParams = z.strictObject({ limit: z.number().int().min(1).max(200).optional() });
-const DebugLastResult = z.strictObject({ traces: z.array(TraceSchema) });
-const ClientInfoSchema = z.strictObject({
-  name: z.string(),
-  kind: z.string(),
-  connected: z.boolean(),
-  connectedAt: z.number(),
-  tabs: z.number().int(),
-  version: z.string().optional(),
-});
-const DebugStatusResult = z.strictObject({
-  version: z.string(),
-  protocolVersion: z.number().int(),
-  pid: z.number().int(),
-  port: z.number().int(),
-  uptimeMs: z.number(),
-  clients: z.array(ClientInfoSchema),
-  sessions: z.array(SessionInfoSchema),
-  pending: z.number().int(),
-  handles: z.number().int(),
-  paired: z.boolean(),
-});
-const DebugLogParams = z.strictObject({ limit: z.number().int().min(1).max(500).optional() });
-const DebugLogResult = z.strictObject({ entries: z.array(z.record(z.string(), z.unknown())) });
 
 /** How the daemon treats an action. */
 export type ActionRouting =
@@ -675,4 +421,3 @@ export type DriverTab = z.infer<typeof DriverTabSchema>;
 export type LinksDriverResult = z.infer<typeof LinksDriverResult>;
 export type ElementsDriverResult = z.infer<typeof ElementsDriverResult>;
 export type SnapshotDriverResult = z.infer<typeof SnapshotDriverResult>;
-export { DriverTabSchema };

@@ -1,0 +1,73 @@
+/** Interaction actions: click, hover, fill, type, press, select, scroll, wait, dialog. */
+import { z } from 'zod';
+import { ElementTargetSchema, TargetInputSchema } from '../targets';
+import { EffectsSchema, ScopeSchema } from './common';
+
+// --- interaction -------------------------------------------------------------------------------------
+
+export const ClickParams = z.strictObject({
+  target: TargetInputSchema,
+  button: z.enum(['left', 'middle', 'right']).optional(),
+  clickCount: z.number().int().min(1).max(3).optional(),
+});
+export const HoverParams = z.strictObject({ target: TargetInputSchema });
+export const FillParams = z.strictObject({ target: TargetInputSchema, value: z.string().max(100_000) });
+export const TypeParams = z.strictObject({ text: z.string().min(1).max(10_000), target: ScopeSchema });
+export const PressParams = z.strictObject({
+  key: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^((Control|Shift|Alt|Meta)\+)*[^+]+$|^\+$/, 'expected a key like Enter, a or Control+A'),
+  target: ScopeSchema,
+});
+export const SelectParams = z.strictObject({
+  target: TargetInputSchema,
+  values: z.array(z.string().max(1000)).min(1).max(100),
+});
+export const SelectResult = EffectsSchema.extend({ selected: z.array(z.string()) });
+export const ScrollParams = z
+  .strictObject({
+    target: ScopeSchema,
+    direction: z.enum(['up', 'down', 'left', 'right']).optional(),
+    amount: z.number().int().min(1).max(100_000).optional(),
+    to: z.enum(['top', 'bottom', 'element']).optional(),
+  })
+  .refine((p) => !(p.to !== undefined && p.direction !== undefined), 'give either direction or to, not both');
+export const ScrollResult = z.strictObject({
+  x: z.number(),
+  y: z.number(),
+  atTop: z.boolean(),
+  atBottom: z.boolean(),
+});
+
+export const WaitParams = z
+  .strictObject({
+    text: z.string().min(1).max(1000).optional(),
+    selector: z.string().min(1).max(2000).optional(),
+    target: TargetInputSchema.optional(),
+    navigation: z.boolean().optional(),
+    state: z.enum(['visible', 'hidden', 'attached', 'detached']).optional(),
+    timeoutMs: z.number().int().min(0).max(300_000).optional(),
+  })
+  .refine(
+    (p) =>
+      [p.text, p.selector, p.target, p.navigation === true ? true : undefined].filter((v) => v !== undefined)
+        .length === 1,
+    'give exactly one of text, selector, target or navigation',
+  );
+export const ForwardedWaitParams = z.strictObject({
+  text: z.string().optional(),
+  selector: z.string().optional(),
+  target: ElementTargetSchema.optional(),
+  navigation: z.boolean().optional(),
+  state: z.enum(['visible', 'hidden', 'attached', 'detached']).optional(),
+  timeoutMs: z.number().int().min(0).max(300_000).optional(),
+});
+export const WaitResult = z.strictObject({ url: z.string(), title: z.string(), waitedMs: z.number() });
+
+export const DialogParams = z.strictObject({
+  accept: z.boolean(),
+  promptText: z.string().max(10_000).optional(),
+});
+export const DialogResult = z.strictObject({ type: z.string(), message: z.string(), accepted: z.boolean() });

@@ -1,0 +1,40 @@
+/** Navigation, tab and session actions. */
+import { z } from 'zod';
+import { SessionIdSchema, TabHandleSchema } from '../ids';
+import { PacingModeSchema, Url, LabelSchema, SessionInfoSchema } from './common';
+
+// --- navigation ----------------------------------------------------------------------------------------
+
+export const NavigateParams = z.strictObject({
+  url: Url,
+  waitUntil: z.enum(['load', 'domcontentloaded', 'none']).optional(),
+});
+export const HistoryParams = z.strictObject({
+  waitUntil: z.enum(['load', 'domcontentloaded', 'none']).optional(),
+});
+
+// --- tabs ---------------------------------------------------------------------------------------------
+
+export const TabOpenParams = z.strictObject({
+  url: Url.optional(),
+  browser: z.string().min(1).max(64).optional(),
+  active: z.boolean().optional(),
+});
+export const TabOpenForwarded = z.strictObject({ url: z.string(), active: z.boolean().optional() });
+export const TabParams = z.strictObject({ tab: TabHandleSchema.optional() });
+export const TabCloseResult = z.strictObject({ tab: TabHandleSchema, closed: z.literal(true) });
+
+// --- sessions -----------------------------------------------------------------------------------------
+
+export const SessionCreateParams = z.strictObject({
+  label: LabelSchema.optional(),
+  pacing: PacingModeSchema.optional(),
+});
+export const SessionCreateResult = SessionInfoSchema.extend({ tmpDir: z.string() });
+export const SessionBindParams = z
+  .strictObject({ tab: TabHandleSchema.optional(), pacing: PacingModeSchema.optional() })
+  .refine((p) => p.tab !== undefined || p.pacing !== undefined, 'give a tab, a pacing mode, or both');
+export const SessionCloseResult = z.strictObject({
+  session: SessionIdSchema,
+  closedTabs: z.array(TabHandleSchema),
+});
