@@ -30,6 +30,12 @@ export async function build(options = {}) {
   };
   await Promise.all([
     esbuild({ ...common, entryPoints: [join(here, 'src', 'main.ts')], outfile: join(outdir, 'bproxy.mjs') }),
+    // `bproxy mcp` loads this one alone, so the MCP SDK never weighs on the other commands.
+    esbuild({
+      ...common,
+      entryPoints: [join(here, 'src', 'mcp', 'entry.ts')],
+      outfile: join(outdir, 'mcp.mjs'),
+    }),
     esbuild({
       ...common,
       entryPoints: [join(here, '..', 'daemon', 'src', 'main.ts')],
@@ -37,7 +43,11 @@ export async function build(options = {}) {
       define: { __BPROXY_PAGE_BUNDLE__: JSON.stringify(readFileSync(pageBundle, 'utf8')) },
     }),
   ]);
-  return { cli: join(outdir, 'bproxy.mjs'), daemon: join(outdir, 'daemon.mjs') };
+  return {
+    cli: join(outdir, 'bproxy.mjs'),
+    daemon: join(outdir, 'daemon.mjs'),
+    mcp: join(outdir, 'mcp.mjs'),
+  };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await build();

@@ -8,7 +8,7 @@ import { buildProgram } from './program';
 
 const pretty = prettyFromArgv(process.argv.slice(2));
 try {
-  await buildProgram(pretty).parseAsync(process.argv);
+  await buildProgram(pretty, process.argv.slice(2)).parseAsync(process.argv);
 } catch (error) {
   process.exitCode = reportFailure(error, pretty);
 }

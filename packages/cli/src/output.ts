@@ -25,8 +25,29 @@ export class ProtocolFailure extends Error {
   }
 }
 
+// Lines go out through console, not process.stdout/stderr: the compiled (Bun) binary builds those
+// Node streams lazily, which costs it ~10 ms per run, while console writes the same bytes at once.
+// '%s' keeps the text from being read as a format string.
+
+/** Writes `line` and a newline on stdout. */
+export function writeLine(line: string): void {
+  console.log('%s', line);
+}
+
+const chomp = (text: string): string => (text.endsWith('\n') ? text.slice(0, -1) : text);
+
+/** Writes `text` (newline-terminated lines, like commander's help) on stdout. */
+export function writeText(text: string): void {
+  console.log('%s', chomp(text));
+}
+
+/** Writes `text` (newline-terminated lines) on stderr. */
+export function writeErrorText(text: string): void {
+  console.error('%s', chomp(text));
+}
+
 export function printJson(value: unknown, pretty: boolean): void {
-  process.stdout.write(`${JSON.stringify(value, null, pretty ? 2 : undefined)}\n`);
+  writeLine(JSON.stringify(value, null, pretty ? 2 : undefined));
 }
 
 function printError(
@@ -37,9 +58,9 @@ function printError(
   json: unknown,
 ): void {
   if (pretty) {
-    process.stderr.write(`${code}: ${message}\n${hint ? `hint: ${hint}\n` : ''}`);
+    writeErrorText(`${code}: ${message}\n${hint ? `hint: ${hint}\n` : ''}`);
   } else {
-    process.stderr.write(`${JSON.stringify(json)}\n`);
+    writeErrorText(`${JSON.stringify(json)}\n`);
   }
 }
 
@@ -59,7 +80,7 @@ export function reportFailure(error: unknown, pretty: boolean): ExitCode {
       : EXIT.usage;
   }
   if (error instanceof ServiceError) {
-    process.stderr.write(`bproxy: ${error.message}\n`);
+    writeErrorText(`bproxy: ${error.message}\n`);
     return EXIT.failure;
   }
   if (error instanceof ProtocolFailure) {

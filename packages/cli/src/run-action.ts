@@ -1,59 +1,21 @@
 /**
- * Running one action (loaded lazily: this is where zod comes in). Params are checked against the
- * action's schema before anything is sent, so a bad flag is a usage error (exit 2) with the field
- * named; the answer is checked against the envelope and the action's result schema on the way back.
+ * Running one action. The hot path loads no schemas: the request goes straight to the daemon, which
+ * validates it, and the answer is read by reply.ts. Only when a call fails (the daemon refused it, or
+ * there is no daemon) are the protocol schemas loaded to check it locally, so that a bad flag is still
+ * a usage error (exit 2) naming the field — whether or not a daemon is running.
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import {
-  BproxyResponseSchema,
-  actionDef,
-  formatIssues,
-  isActionName,
-  parseParams,
-  type ActionName,
-} from '@bproxy/protocol';
-import { CliError, EXIT, usageError } from './cli-error';
 import { findDaemon } from './endpoint';
 import type { GlobalOptions } from './global-options';
-import { postCommand, type HttpReply } from './http';
+import { postCommand } from './http';
 import type { ActionCall } from './invoke';
-import { ProtocolFailure, printJson } from './output';
+import { printJson, writeLine } from './output';
+import { readReply } from './reply';
 import { newRequestId } from './request-id';
 
 /** Headroom over the deadline so that the daemon's own TIMEOUT answer arrives before we give up. */
 const GRACE_MS = 5_000;
-
-function badResponse(message: string): CliError {
-  return new CliError(
-    'BAD_RESPONSE',
-    message,
-    EXIT.failure,
-    'The CLI and the daemon may be from different releases: restart the daemon',
-  );
-}
-
-function parseReply(reply: HttpReply, id: string, action: ActionName): unknown {
-  let json: unknown;
-  try {
-    json = JSON.parse(reply.body);
-  } catch {
-    throw badResponse(`the daemon answered HTTP ${reply.status} with a body that is not JSON`);
-  }
-  const envelope = BproxyResponseSchema.safeParse(json);
-  if (!envelope.success)
-    throw badResponse(`the daemon's answer is outside the protocol: ${formatIssues(envelope.error, json)}`);
-  const response = envelope.data;
-  if (response.id !== null && response.id !== id)
-    throw badResponse(`the daemon answered request ${response.id}, not ${id}`);
-  if (!response.ok) throw new ProtocolFailure(response);
-  const result = actionDef(action).result.safeParse(response.data);
-  if (!result.success)
-    throw badResponse(
-      `the ${action} result is outside the protocol: ${formatIssues(result.error, response.data)}`,
-    );
-  return result.data;
-}
 
 function writeScreenshot(data: unknown, out: string | undefined, pretty: boolean): void {
   const shot = data as { mimeType: string; data: string; width: number; height: number };
@@ -68,33 +30,35 @@ function render(call: ActionCall, data: unknown, pretty: boolean): void {
   if (call.render?.kind === 'screenshot') return writeScreenshot(data, call.render.out, pretty);
   const record = data as Record<string, unknown>;
   // People asking for text want the text, not a JSON string with escaped newlines.
-  if (pretty && call.action === 'text' && typeof record.text === 'string')
-    return void process.stdout.write(`${record.text}\n`);
+  if (pretty && call.action === 'text' && typeof record.text === 'string') return writeLine(record.text);
   if (pretty && call.action === 'snapshot' && typeof record.snapshot === 'string')
-    return void process.stdout.write(`${record.snapshot}\n`);
+    return writeLine(record.snapshot);
   printJson(data, pretty);
 }
 
-export async function runAction(globals: GlobalOptions, call: ActionCall): Promise<void> {
-  const action = call.action;
-  if (!isActionName(action)) {
-    throw usageError(
-      `unknown action "${action}"`,
-      'Actions are protocol names like session.create, click or debug.status (see `bproxy --help`)',
-    );
-  }
-  const checked = parseParams(action, call.params);
-  if (!checked.ok)
-    throw usageError(checked.error.message, `Run \`bproxy ${action.replace('.', ' ')} --help\``);
+async function send(globals: GlobalOptions, call: ActionCall): Promise<unknown> {
   const endpoint = findDaemon(process.env);
   const id = newRequestId();
   const request = {
     id,
-    action,
+    action: call.action,
     ...(globals.session === undefined ? {} : { session: globals.session }),
     params: call.params,
     deadline: Date.now() + globals.timeoutMs,
   };
   const reply = await postCommand(endpoint, JSON.stringify(request), globals.timeoutMs + GRACE_MS);
-  render(call, parseReply(reply, id, action), globals.pretty);
+  return readReply(reply, id);
+}
+
+export async function runAction(globals: GlobalOptions, call: ActionCall): Promise<void> {
+  let data: unknown;
+  try {
+    data = await send(globals, call);
+  } catch (error) {
+    // A call the schemas refuse is the user's mistake: say so (exit 2) rather than relay the failure.
+    const { checkCall } = await import('./check-call');
+    checkCall(call);
+    throw error;
+  }
+  render(call, data, globals.pretty);
 }

@@ -22,20 +22,32 @@ export async function mouseClick(
   options: { button: MouseButton; clickCount: number; timeoutMs: number },
 ): Promise<void> {
   const { x, y } = point;
-  await mouseMove(session, x, y, options.timeoutMs);
+  // Sent back to back and awaited together: the renderer holds a lone mouseMoved until the next
+  // animation frame (up to 16 ms), while a press queued right behind it flushes it at once. The
+  // order is kept: one session delivers its commands in order.
+  const sends: Promise<unknown>[] = [
+    session.send(
+      'Input.dispatchMouseEvent',
+      { type: 'mouseMoved', x, y, button: 'none', buttons: 0 },
+      options.timeoutMs,
+    ),
+  ];
   for (let count = 1; count <= options.clickCount; count++) {
     const common = { x, y, button: options.button, clickCount: count };
-    await session.send(
-      'Input.dispatchMouseEvent',
-      { type: 'mousePressed', ...common, buttons: BUTTON_BITS[options.button] },
-      options.timeoutMs,
-    );
-    await session.send(
-      'Input.dispatchMouseEvent',
-      { type: 'mouseReleased', ...common, buttons: 0 },
-      options.timeoutMs,
+    sends.push(
+      session.send(
+        'Input.dispatchMouseEvent',
+        { type: 'mousePressed', ...common, buttons: BUTTON_BITS[options.button] },
+        options.timeoutMs,
+      ),
+      session.send(
+        'Input.dispatchMouseEvent',
+        { type: 'mouseReleased', ...common, buttons: 0 },
+        options.timeoutMs,
+      ),
     );
   }
+  await Promise.all(sends);
 }
 
 function bitsOf(modifiers: readonly ModifierName[]): number {

@@ -1,6 +1,6 @@
 /**
- * `bproxy service start`: spawn the daemon detached (this CLI's node, the daemon bundle next to this
- * one, stdio ignored, no secret in argv) and wait — bounded — for its start report on an inherited
+ * `bproxy service start`: spawn the daemon detached (Node on the daemon bundle, see daemonCommand;
+ * stdio ignored, no secret in argv) and wait — bounded — for its start report on an inherited
  * pipe. Ready means: the report says so, the port file holds that port, and the PID is our daemon.
  * Then pairing.json gives the pairing code to print.
  *
@@ -10,8 +10,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
 import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import {
   browserArgs,
   isOurDaemon,
@@ -25,6 +25,7 @@ import {
 } from '@bproxy/daemon/lifecycle';
 import { StartOutputSchema } from '@bproxy/protocol';
 import { ServiceError } from '../cli-error';
+import { IS_BUN, besideCli } from '../runtime';
 import { printJson } from '../output';
 import { asServiceError } from './service-errors';
 import { readStatus } from './status';
@@ -32,11 +33,27 @@ import { readStatus } from './status';
 const READY_WAIT_MS = 10_000;
 const STATUS_FD = 3;
 
-function daemonBundle(): string {
-  const path = fileURLToPath(new URL('./daemon.mjs', import.meta.url));
-  if (!existsSync(path))
-    throw new ServiceError(`the daemon bundle is missing (${path}); run \`npm run build\``);
-  return path;
+export type StartOutput = ReturnType<typeof StartOutputSchema.parse>;
+
+/**
+ * How to run the daemon: `node daemon.mjs`. Under Node that is this very node and the bundle next to
+ * this one. The compiled binary has no Node inside, so it runs `node` from PATH (or $BPROXY_NODE) on
+ * the daemon.mjs that sits next to the binary itself (or $BPROXY_DAEMON): the daemon is a Node program.
+ */
+function daemonCommand(): { runtime: string; script: string } {
+  const fromEnv = process.env.BPROXY_DAEMON;
+  const compiled = IS_BUN;
+  const script = fromEnv !== undefined && fromEnv !== '' ? resolvePath(fromEnv) : besideCli('daemon.mjs');
+  if (!existsSync(script)) {
+    throw new ServiceError(
+      compiled
+        ? `the daemon bundle is missing (${script}); keep daemon.mjs next to the bproxy binary or set BPROXY_DAEMON`
+        : `the daemon bundle is missing (${script}); run \`npm run build\``,
+    );
+  }
+  const node = process.env.BPROXY_NODE;
+  const runtime = !compiled ? process.execPath : node !== undefined && node !== '' ? node : 'node';
+  return { runtime, script };
 }
 
 /** The daemon's one-line report, or a sentence saying why none came. */
@@ -69,7 +86,11 @@ function waitForReport(child: ChildProcess, logs: string): Promise<StartReport> 
       finish(report ?? { ok: false, kind: 'failed', message: 'the daemon sent an unreadable start report' });
     });
     child.on('error', (error) =>
-      finish({ ok: false, kind: 'failed', message: `cannot run the daemon: ${error.message}` }),
+      finish({
+        ok: false,
+        kind: 'failed',
+        message: `cannot run the daemon: ${error.message} (it needs Node.js >= 20: install it or set BPROXY_NODE)`,
+      }),
     );
     // A daemon that dies without a report: wait for both its exit and the end of the pipe, so that a
     // report written just before exiting is never mistaken for silence.
@@ -94,11 +115,14 @@ function waitForReport(child: ChildProcess, logs: string): Promise<StartReport> 
   });
 }
 
-export async function serviceStart(
+/**
+ * Starts the daemon and waits until it is ready; returns the lifecycle contract's start output. Used by
+ * `service start` (which prints it) and by `bproxy mcp` (which must keep stdout for the MCP stream).
+ */
+export async function launchDaemon(
   browser: Pick<DaemonArgs, 'browser' | 'attach' | 'cdpUrl'>,
-  pretty: boolean,
-): Promise<void> {
-  await asServiceError(async () => {
+): Promise<StartOutput> {
+  return asServiceError(async () => {
     const config = loadConfig(process.env);
     const paths = statePaths(config.home);
     const status = readStatus(config.home);
@@ -107,9 +131,10 @@ export async function serviceStart(
         `a bproxy daemon is already running for ${config.home} (pid ${status.pid}, port ${status.port})`,
       );
     }
+    const daemon = daemonCommand();
     const child = spawn(
-      process.execPath,
-      [daemonBundle(), '--status-fd', String(STATUS_FD), ...browserArgs(browser)],
+      daemon.runtime,
+      [daemon.script, '--status-fd', String(STATUS_FD), ...browserArgs(browser)],
       {
         detached: true,
         stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
@@ -131,13 +156,19 @@ export async function serviceStart(
         `the daemon is running (pid ${report.pid}, port ${report.port}) but its pairing code was already claimed`,
       );
     }
-    const output = StartOutputSchema.parse({
+    return StartOutputSchema.parse({
       running: true,
       pid: report.pid,
       port: report.port,
       pairingCode: pairing.pairingCode,
       pairingExpiresAt: pairing.pairingExpiresAt,
     });
-    printJson(output, pretty);
   });
+}
+
+export async function serviceStart(
+  browser: Pick<DaemonArgs, 'browser' | 'attach' | 'cdpUrl'>,
+  pretty: boolean,
+): Promise<void> {
+  printJson(await launchDaemon(browser), pretty);
 }

@@ -1,0 +1,229 @@
+/**
+ * Shared pieces of the end-to-end benchmarks (bench/cdp.ts, bench/e2e.ts): a static server for the
+ * real-world bench pages and the counter page (with the CSP the brief prescribes), a keep-alive HTTP
+ * client for POST / with the daemon token, whole-process timing, percentiles and the bproxy binaries.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { createServer, Agent, request, type Server } from 'node:http';
+import { loadavg } from 'node:os';
+import { dirname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const BENCH_PAGES = process.env.BPROXY_BENCH_PAGES ?? join(ROOT, '..', 'shared', 'bench-pages');
+const FIXTURE_PAGES = join(ROOT, 'tests', 'fixtures', 'pages');
+export const NODE_CLI = join(ROOT, 'packages', 'cli', 'bin', 'bproxy.mjs');
+export const NATIVE_CLI = join(ROOT, 'packages', 'cli', 'dist', `bproxy-${process.platform}-${process.arch}`);
+const CSP = "default-src 'self' 'unsafe-inline' data:";
+
+// ---------------------------------------------------------------------------------------------- stats
+
+export function pct(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+export const ms = (n: number): string => (Number.isFinite(n) ? n.toFixed(1) : '—');
+
+export function summary(values: readonly number[]): string {
+  return `p50 ${ms(pct(values, 50))} ms  p90 ${ms(pct(values, 90))} ms  (n=${values.length})`;
+}
+
+export function load(): string {
+  return loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+}
+
+// ---------------------------------------------------------------------------------------------- pages
+
+export interface PageServer {
+  origin: string;
+  /** The bench pages, sorted by name (the .html files of BENCH_PAGES). */
+  benchPages: string[];
+  /** The bench pages whose scripts open no dialog (for CLI runs, where nobody would answer one). */
+  quietPages: string[];
+  benchUrl(name: string): string;
+  counterUrl: string;
+  close(): Promise<void>;
+}
+
+export async function servePages(): Promise<PageServer> {
+  const server: Server = createServer((req, res) => {
+    const path = decodeURIComponent((req.url ?? '/').split('?')[0] ?? '/');
+    const [base, rel] = path.startsWith('/bench/')
+      ? [BENCH_PAGES, path.slice('/bench/'.length)]
+      : [FIXTURE_PAGES, path.slice(1)];
+    const file = normalize(join(base, rel));
+    if (!file.startsWith(base) || !existsSync(file) || !file.endsWith('.html')) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP })
+      .end(readFileSync(file));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the page server has no port');
+  const origin = `http://127.0.0.1:${address.port}`;
+  const benchPages = readdirSync(BENCH_PAGES)
+    .filter((n) => n.endsWith('.html'))
+    .sort();
+  return {
+    origin,
+    benchPages,
+    quietPages: benchPages.filter(
+      (n) => !/\b(alert|confirm|prompt)\(/.test(readFileSync(join(BENCH_PAGES, n), 'utf8')),
+    ),
+    benchUrl: (name) => `${origin}/bench/${encodeURIComponent(name)}`,
+    counterUrl: `${origin}/counter.html`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+// ----------------------------------------------------------------------------------------------- HTTP
+
+export interface Envelope {
+  ok: boolean;
+  data?: Record<string, unknown>;
+  error?: { code: string; message: string };
+}
+
+/** POST / with the daemon token over one keep-alive connection, the way an HTTP agent would. */
+export class DaemonHttp {
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  private seq = 0;
+  constructor(
+    readonly port: number,
+    private readonly token: string,
+  ) {}
+
+  static fromHome(home: string): DaemonHttp {
+    const port = Number(readFileSync(join(home, 'port'), 'utf8').trim());
+    return new DaemonHttp(port, readFileSync(join(home, 'token'), 'utf8').trim());
+  }
+
+  post(action: string, session: string | undefined, params: object = {}): Promise<Envelope> {
+    const payload = JSON.stringify({
+      id: `bench${process.pid}x${++this.seq}`,
+      action,
+      ...(session === undefined ? {} : { session }),
+      params,
+      deadline: Date.now() + 60_000,
+    });
+    return new Promise((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: this.port,
+          method: 'POST',
+          path: '/',
+          agent: this.agent,
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(payload),
+            authorization: `Bearer ${this.token}`,
+          },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (text += c));
+          res.on('end', () => resolve(JSON.parse(text) as Envelope));
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  /** Like post, but a failure throws: for setup steps. */
+  async ok(
+    action: string,
+    session: string | undefined,
+    params: object = {},
+  ): Promise<Record<string, unknown>> {
+    const r = await this.post(action, session, params);
+    if (!r.ok || r.data === undefined) throw new Error(`${action} failed: ${JSON.stringify(r.error)}`);
+    return r.data;
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+// ------------------------------------------------------------------------------------------ processes
+
+/**
+ * Runs `cleanup` (stop the daemon, close the browsers) when the run is interrupted, too: Ctrl-C, a
+ * SIGTERM, or a reader that went away (`| head`) would otherwise leave a daemon and Chromium behind.
+ */
+export function cleanupOnInterrupt(cleanup: () => Promise<void>): void {
+  let running = false;
+  const stop = (code: number) => {
+    if (running) return;
+    running = true;
+    void cleanup().finally(() => process.exit(code));
+  };
+  process.on('SIGINT', () => stop(130));
+  process.on('SIGTERM', () => stop(143));
+  process.stdout.on('error', () => stop(1));
+}
+
+export interface ProcessRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/**
+ * Runs a command to completion and times it from spawn to exit. Asynchronous on purpose: the page
+ * server lives in this process and must keep answering while the child runs.
+ */
+export function timed(command: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<ProcessRun> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, ms: performance.now() - started });
+    });
+  });
+}
+
+/** Runs a command that must succeed; its run, for its timing and output. */
+export async function mustRun(
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<ProcessRun> {
+  const run = await timed(command, args, env);
+  if (run.code !== 0)
+    throw new Error(`${command} ${args.join(' ')} exited ${run.code}: ${run.stderr || run.stdout}`);
+  return run;
+}
+
+/** The compiled CLI, compiled now from the current source (with the Node bundles next to it). */
+export async function ensureNativeCli(): Promise<string | null> {
+  try {
+    const { compileCli } = await import('../scripts/compile-cli.mjs');
+    return await compileCli();
+  } catch (error) {
+    console.error(`no compiled CLI (${error instanceof Error ? error.message : String(error)})`);
+    return null;
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * The compiled binary (`npm run build:native`, Bun) behaves like the Node CLI: the same version, the
+ * same usage errors and exit codes, and a real round trip — `service start` runs the Node daemon that
+ * sits next to the binary, then actions reach it. The binary is compiled from the current source into
+ * a temporary directory; without Bun (a devDependency) the suite is skipped and says why.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BPROXY_VERSION } from '@bproxy/protocol/plain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileCli, findBun } from '../../../scripts/compile-cli.mjs';
+import { killDaemonOf, parseJsonLine, type CliRun } from './helpers/cli-harness';
+
+function bunAvailable(): boolean {
+  try {
+    execFileSync(findBun(), ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const HAS_BUN = bunAvailable();
+if (!HAS_BUN) console.warn('cli-native: skipped — Bun not found (npm install, or set BUN=/path/to/bun)');
+
+let dir = '';
+let binary = '';
+const homes: string[] = [];
+
+function newHome(): string {
+  const home = mkdtempSync(join(tmpdir(), 'bproxy-native-home-'));
+  homes.push(home);
+  return home;
+}
+
+function run(args: readonly string[], home: string): Promise<CliRun> {
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? tmpdir(),
+    BPROXY_HOME: home,
+    BPROXY_PORT: '0',
+  };
+  return new Promise((resolve) => {
+    execFile(binary, args, { env, timeout: 20_000, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe.skipIf(!HAS_BUN)('the compiled bproxy binary', () => {
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bproxy-native-'));
+    binary = await compileCli({ outfile: join(dir, 'bproxy') });
+  }, 120_000);
+  afterAll(async () => {
+    for (const home of homes) {
+      await killDaemonOf(home);
+      rmSync(home, { recursive: true, force: true });
+    }
+    if (dir !== '') rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('prints the version', async () => {
+    const result = await run(['--version'], newHome());
+    expect(result).toEqual({ code: 0, stdout: `${BPROXY_VERSION}\n`, stderr: '' });
+  });
+
+  it('exits 2 with a USAGE error for a bad command line', async () => {
+    const result = await run(['click'], newHome());
+    expect(result.code).toBe(2);
+    expect(parseJsonLine(result.stderr)).toMatchObject({
+      ok: false,
+      error: { code: 'USAGE', message: 'give an element handle (el3, ln2) or --selector CSS' },
+    });
+  });
+
+  it('names the field the protocol schema refuses, even without a daemon', async () => {
+    const result = await run(['call', 'debug.last', '{"limit":"5"}'], newHome());
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('params.limit');
+  });
+
+  it('exits 3 when no daemon runs', async () => {
+    const home = newHome();
+    const result = await run(['session', 'list'], home);
+    expect(result.code).toBe(3);
+    expect(parseJsonLine(result.stderr)).toMatchObject({ error: { code: 'NO_DAEMON' } });
+  });
+
+  it('starts the Node daemon next to it, round-trips actions, and stops it', async () => {
+    const home = newHome();
+    const start = await run(['service', 'start', '--browser', 'none'], home);
+    expect(start.stderr).toBe('');
+    expect(start.code).toBe(0);
+    const started = parseJsonLine(start.stdout) as { running: boolean; pid: number; port: number };
+    expect(started.running).toBe(true);
+
+    const created = await run(['session', 'create', '--pacing', 'fast'], home);
+    expect(created.code).toBe(0);
+    const { session } = parseJsonLine(created.stdout) as { session: string };
+
+    const list = await run(['session', 'list'], home);
+    expect(list.code).toBe(0);
+    const sessions = (parseJsonLine(list.stdout) as { sessions: { session: string }[] }).sessions;
+    expect(sessions.map((s) => s.session)).toContain(session);
+
+    const status = await run(['debug', 'status'], home);
+    expect(parseJsonLine(status.stdout)).toMatchObject({ pid: started.pid, port: started.port });
+
+    const refused = await run(['-s', 'aaaaaa', 'session', 'close'], home);
+    expect(refused.code).toBe(1);
+    expect(parseJsonLine(refused.stderr)).toMatchObject({ ok: false, error: { code: 'SESSION_NOT_FOUND' } });
+
+    const stop = await run(['service', 'stop'], home);
+    expect(stop).toEqual({ code: 0, stdout: '{"running":false}\n', stderr: '' });
+  });
+});

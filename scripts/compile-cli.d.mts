@@ -1,0 +1,3 @@
+/** Types of compile-cli.mjs, for the test that compiles the binary itself. */
+export declare function findBun(): string;
+export declare function compileCli(options?: { outfile?: string }): Promise<string>;

@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// `npm run build:native`: the same TypeScript CLI (packages/cli/src/main.ts) compiled by Bun into one
+// self-contained executable, packages/cli/dist/bproxy-<platform>-<arch>, which starts in a few
+// milliseconds where Node needs ~60-90. The daemon stays a Node program: the binary runs
+// `node daemon.mjs` from its own directory (or $BPROXY_DAEMON), so dist/daemon.mjs is built too.
+// Bun comes from the @oven/bun-<platform>-<arch> devDependency, else $BUN, else `bun` on PATH.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const cliDir = join(root, 'packages', 'cli');
+const target = `${process.platform}-${process.arch}`;
+
+export function findBun() {
+  if (process.env.BUN) return process.env.BUN;
+  try {
+    const pkg = createRequire(import.meta.url).resolve(`@oven/bun-${target}/package.json`);
+    const bin = join(dirname(pkg), 'bin', process.platform === 'win32' ? 'bun.exe' : 'bun');
+    if (existsSync(bin)) return bin;
+  } catch {
+    // not installed for this platform: try PATH
+  }
+  return 'bun';
+}
+
+/** Builds the binary (and the daemon bundle it runs) and returns the binary's path. */
+export async function compileCli({ outfile = join(cliDir, 'dist', `bproxy-${target}`) } = {}) {
+  // The Node bundles first, into the same directory: the binary finds daemon.mjs next to itself.
+  await (await import('../packages/cli/build.mjs')).build({ outdir: dirname(outfile) });
+  execFileSync(
+    findBun(),
+    [
+      'build',
+      join(cliDir, 'src', 'main.ts'),
+      '--compile',
+      // Bytecode skips parsing at start-up; minified code is what the bytecode is made from.
+      '--bytecode',
+      '--minify',
+      '--format=esm',
+      `--target=bun-${target}`,
+      '--outfile',
+      outfile,
+    ],
+    { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  return outfile;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const out = await compileCli();
+  console.log(out);
+}
