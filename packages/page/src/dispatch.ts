@@ -13,11 +13,15 @@ import { select } from './actions/select';
 import { snapshot } from './actions/snapshot';
 import { text } from './actions/text';
 import { wait } from './actions/wait';
+import { watchNavigation } from './actions/navigation-watch';
 import type { PageContext } from './context';
 import { failure, PageError } from './errors';
 import { asParams, type Params } from './params';
 
 type Handler = (ctx: PageContext, p: Params) => unknown;
+
+/** Interactions whose `navigated` answer says whether they asked the page to navigate. */
+const MAY_NAVIGATE = new Set<PageAction>(['click', 'type', 'press', 'select', 'fill']);
 
 const HANDLERS: Readonly<Record<PageAction, Handler>> = {
   text,
@@ -43,7 +47,16 @@ export async function run(ctx: PageContext, action: PageAction, params: unknown)
     const handler = Object.prototype.hasOwnProperty.call(HANDLERS, action) ? HANDLERS[action] : undefined;
     if (handler === undefined)
       throw new PageError('UNSUPPORTED_ACTION', `the page script has no action "${String(action)}"`);
-    const data = await handler(ctx, asParams(params));
+    const navigation = MAY_NAVIGATE.has(action) ? watchNavigation() : null;
+    let data: unknown;
+    try {
+      data = await handler(ctx, asParams(params));
+    } finally {
+      const navigated = navigation?.();
+      if (navigated !== undefined && data !== null && typeof data === 'object') {
+        (data as { navigated?: boolean }).navigated = navigated;
+      }
+    }
     return { ok: true, data };
   } catch (error) {
     return failure(error);

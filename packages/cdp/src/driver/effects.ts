@@ -96,8 +96,7 @@ async function flushRenderer(tab: PageTab, timeoutMs: number): Promise<void> {
   const flush = tab.session.send(
     'Runtime.evaluate',
     {
-      expression: 'new Promise((resolve) => setTimeout(resolve, 0))',
-      awaitPromise: true,
+      expression: '0',
       ...(tab.contextId === undefined ? {} : { contextId: tab.contextId }),
     },
     Math.min(timeoutMs, 2_000),

@@ -71,6 +71,25 @@ async function settleNavigation(
   return navigated;
 }
 
+/** A navigation the page saw requested will reach the browser within this long (it usually has already). */
+const REQUESTED_NAVIGATION_MS = 3_000;
+
+/**
+ * How long to wait for the browser to report a navigation after an interaction. The page script says
+ * whether the action asked for one (Navigation API): then wait for it; if it says no, do not wait at
+ * all; only when it cannot tell, fall back to a short grace period.
+ */
+function navigationWait(
+  ctx: DriverContext,
+  options: PageActionOptions,
+  data: Record<string, unknown>,
+): number {
+  if (!options.mayNavigate) return 0;
+  if (data.navigated === true) return REQUESTED_NAVIGATION_MS;
+  if (data.navigated === false) return 0;
+  return ctx.navigationGraceMs;
+}
+
 function pageAction(options: PageActionOptions): ActionHandler {
   return {
     needsTab: true,
@@ -114,15 +133,9 @@ function pageAction(options: PageActionOptions): ActionHandler {
         if (call.action === 'select') effects.selected = [];
         return effects;
       }
-      const navigated = await settleNavigation(
-        ctx,
-        call,
-        tabId,
-        mark,
-        options.mayNavigate ? ctx.navigationGraceMs : 0,
-      );
-      const state = await pageState(ctx, tabId, call.action);
       const data = (raced.data ?? {}) as Record<string, unknown>;
+      const navigated = await settleNavigation(ctx, call, tabId, mark, navigationWait(ctx, options, data));
+      const state = await pageState(ctx, tabId, call.action);
       return { ...data, ...state, navigated };
     },
   };

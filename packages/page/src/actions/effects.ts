@@ -1,8 +1,11 @@
-/** The effects answer of interaction actions; drivers fill in `navigated` and `dialog`. */
+/**
+ * The effects answer of interaction actions. `navigated` is set by the dispatcher (whether the action
+ * asked the page to navigate); drivers confirm it against the browser and add `dialog`.
+ */
 export interface Effects {
   url: string;
   title: string;
-  navigated: false;
+  navigated: boolean;
 }
 
 export function effects(): Effects {
