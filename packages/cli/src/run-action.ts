@@ -4,8 +4,9 @@
  * there is no daemon) are the protocol schemas loaded to check it locally, so that a bad flag is still
  * a usage error (exit 2) naming the field — whether or not a daemon is running.
  */
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { findDaemon } from './endpoint';
 import type { GlobalOptions } from './global-options';
 import { postCommand } from './http';
@@ -21,7 +22,10 @@ function writeScreenshot(data: unknown, out: string | undefined, pretty: boolean
   const shot = data as { mimeType: string; data: string; width: number; height: number };
   const ext = shot.mimeType === 'image/jpeg' ? 'jpg' : 'png';
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
-  const path = resolve(out ?? `bproxy-screenshot-${stamp}-${newRequestId().slice(0, 4)}.${ext}`);
+  // Without --out, images go to a private temp folder rather than littering the agent's working tree.
+  const dir = join(tmpdir(), 'bproxy-screenshots');
+  if (out === undefined) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const path = resolve(out ?? join(dir, `screenshot-${stamp}-${newRequestId().slice(0, 4)}.${ext}`));
   writeFileSync(path, Buffer.from(shot.data, 'base64'), { mode: 0o600 });
   printJson({ path, mimeType: shot.mimeType, width: shot.width, height: shot.height }, pretty);
 }

@@ -202,4 +202,12 @@ describe('screenshot output', () => {
     expect(readFileSync(out, 'utf8')).toBe('not really a png');
     expect(statSync(out).mode & 0o777).toBe(0o600);
   });
+
+  it('writes to a private temp folder, not the working directory, without --out', async () => {
+    const run = await h.run(['-s', 'm4q7z2', 'screenshot', '--format', 'png'], { home });
+    expect(run.code).toBe(0);
+    const { path } = JSON.parse(run.stdout) as { path: string };
+    expect(path.startsWith(join(tmpdir(), 'bproxy-screenshots'))).toBe(true);
+    expect(readFileSync(path, 'utf8')).toBe('not really a png');
+  });
 });

@@ -148,7 +148,10 @@ export function readCommands(): Command[] {
     .option('--full-page', 'the whole page, not just the viewport')
     .addOption(new Option('--format <format>', 'image format').choices(['png', 'jpeg']))
     .addOption(new Option('--quality <n>', 'JPEG quality (1-100)').argParser(intOption('--quality', 1, 100)))
-    .option('--out <file>', 'where to write the image (default: ./bproxy-screenshot-<time>.<ext>)')
+    .option(
+      '--out <file>',
+      'where to write the image (default: $TMPDIR/bproxy-screenshots/screenshot-<time>.<ext>)',
+    )
     .addHelpText(
       'after',
       examples('bproxy screenshot -s m4q7z2', 'bproxy screenshot -s m4q7z2 --full-page --out page.png'),
