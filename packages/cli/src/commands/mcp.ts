@@ -3,10 +3,11 @@
  * own bundle next to this one (dist/mcp.mjs), imported only when this command runs.
  */
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { Command, Option } from 'commander';
 import { usageError } from '../cli-error';
 import { examples } from '../invoke';
+import { besideCli } from '../runtime';
 
 interface McpModule {
   serveMcp(options: { pacing: 'human' | 'fast'; browser?: string }): Promise<void>;
@@ -44,10 +45,11 @@ Logs go to stderr; stdout carries only MCP messages.
 `,
     )
     .action(async (opts: { pacing: 'human' | 'fast'; browser?: string }) => {
-      const bundle = new URL('./mcp.mjs', import.meta.url);
-      if (!existsSync(fileURLToPath(bundle)))
-        throw usageError(`the MCP bundle is missing (${fileURLToPath(bundle)})`, 'Run `npm run build`');
-      const mod: unknown = await import(bundle.href);
+      // Next to this bundle on Node, next to the executable when compiled.
+      const bundle = besideCli('mcp.mjs');
+      if (!existsSync(bundle))
+        throw usageError(`the MCP bundle is missing (${bundle})`, 'Run `npm run build`');
+      const mod: unknown = await import(pathToFileURL(bundle).href);
       if (!isMcpModule(mod))
         throw usageError('the MCP bundle does not export serveMcp', 'Run `npm run build`');
       await mod.serveMcp(
