@@ -115,8 +115,6 @@ export interface LoggerOptions {
   dir?: string;
 }
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-
 export function createLogger(options: LoggerOptions = {}): {
   logger: Logger;
   destination: DailyFileDestination | null;

@@ -102,8 +102,6 @@ interface ActionDef {
   readonly forwarded?: z.ZodType;
   /** The driver-side result when it differs from `result`. */
   readonly driverResult?: z.ZodType;
-  /** Read actions that mint element handles from their driver result. */
-  readonly mints?: readonly ('el' | 'ln')[];
   readonly summary: string;
 }
 
@@ -247,7 +245,6 @@ export const ACTIONS = {
     destructive: false,
     forwarded: withForwardedTarget(LinksParams.shape, true),
     driverResult: LinksDriverResult,
-    mints: ['ln'],
     summary: 'List links (mints ln handles)',
   },
   elements: {
@@ -257,7 +254,6 @@ export const ACTIONS = {
     destructive: false,
     forwarded: withForwardedTarget(ElementsParams.shape, true),
     driverResult: ElementsDriverResult,
-    mints: ['el'],
     summary: 'List actionable elements (mints el handles)',
   },
   inspect: {
@@ -275,7 +271,6 @@ export const ACTIONS = {
     destructive: false,
     forwarded: withForwardedTarget(SnapshotParams.shape, true),
     driverResult: SnapshotDriverResult,
-    mints: ['el', 'ln'],
     summary: 'Compact page outline for language models (mints handles)',
   },
   screenshot: {

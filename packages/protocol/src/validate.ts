@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ACTIONS, actionDef, isActionName, type ActionName } from './actions';
+import { actionDef, isActionName, type ActionName } from './actions';
 import { BproxyRequestSchema, MAX_DEADLINE_MS, type BproxyRequest } from './envelope';
 import { makeError, type BproxyError } from './errors';
 
@@ -79,4 +79,3 @@ export function parseDriverValue<T>(schema: z.ZodType<T>, value: unknown, what: 
   return { ok: true, value: parsed.data };
 }
 
-export const ACTION_COUNT = Object.keys(ACTIONS).length;

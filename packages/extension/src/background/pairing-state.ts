@@ -35,13 +35,6 @@ export function isLoopbackWsUrl(value: string): boolean {
   );
 }
 
-/** The daemon's HTTP origin for a stored WS URL (the popup probes it for reachability). */
-export function httpOriginOf(wsUrl: string): string | null {
-  if (!isLoopbackWsUrl(wsUrl)) return null;
-  const url = new URL(wsUrl);
-  return `http://${url.host}`;
-}
-
 export type AcceptResult = { ok: true; pairing: StoredPairing } | { ok: false; reason: string };
 
 export class PairingStore {
