@@ -19,7 +19,8 @@ import type { PageAction, PageResult } from '@bproxy/page';
 const here = fileURLToPath(new URL('.', import.meta.url));
 export const FIXTURES = normalize(join(here, '../../../tests/fixtures/pages'));
 /** The real-world pages in ../shared beside the repository (as CI has them), or BPROXY_BENCH_PAGES. */
-export const BENCH = process.env.BPROXY_BENCH_PAGES ?? normalize(join(here, '../../../../shared/bench-pages'));
+export const BENCH =
+  process.env.BPROXY_BENCH_PAGES ?? normalize(join(here, '../../../../shared/bench-pages'));
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript',

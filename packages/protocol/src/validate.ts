@@ -78,4 +78,3 @@ export function parseDriverValue<T>(schema: z.ZodType<T>, value: unknown, what: 
   }
   return { ok: true, value: parsed.data };
 }
-
