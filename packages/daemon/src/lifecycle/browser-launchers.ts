@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { createLinkedTransportPair, type DaemonMessage, type DriverMessage } from '@bproxy/protocol';
-import { startCdpDriver, type CdpDriverOptions } from '@bproxy/cdp';
+import type { CdpDriverOptions } from '@bproxy/cdp';
 import type { Env } from './config';
 import type { DaemonArgs } from './daemon-args';
 import { LifecycleError } from './errors';
@@ -59,6 +59,8 @@ function cdpLauncher(name: string, options: CdpDriverOptions): BrowserLauncher {
     name,
     async start(): Promise<DriverTransport> {
       const [daemonEnd, driverEnd] = createLinkedTransportPair<DriverMessage, DaemonMessage>();
+      // Loaded on first use: a daemon serving only the extension never pays for the CDP driver.
+      const { startCdpDriver } = await import('@bproxy/cdp');
       // The driver says hello once its browser is up; the daemon's end keeps it until accepted.
       await startCdpDriver({ ...options, name }, driverEnd);
       return daemonEnd;
