@@ -12,7 +12,7 @@ export interface ToolReply {
   isError?: boolean;
 }
 
-const MCP_HINTS: Readonly<Record<string, string>> = {
+export const MCP_HINTS: Readonly<Record<string, string>> = {
   BAD_REQUEST: 'Fix the argument named in the message and call again',
   SESSION_REQUIRED: 'Call tab_open with a url first',
   SESSION_NOT_FOUND: 'Your tabs are gone (the daemon restarted); call tab_open to start again',

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { ACTIONS, ERROR_CATALOGUE } from '@bproxy/protocol';
+import { buildTools, TOOL_SPECS } from '../src/tools';
+import { errorReply, localError, MCP_HINTS } from '../src/errors';
+
+describe('MCP tool list', () => {
+  const tools = buildTools();
+
+  it('derives one tool per spec from the protocol, with strict input schemas', () => {
+    expect(tools.map((t) => t.name)).toEqual(TOOL_SPECS.map((s) => s.name));
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.inputSchema.additionalProperties).toBe(false);
+      expect(tool.description.length).toBeGreaterThan(0);
+    }
+    for (const spec of TOOL_SPECS) expect(Object.keys(ACTIONS)).toContain(spec.action);
+  });
+
+  it('hides params the server owns and requires what a tool needs', () => {
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    const open = byName.get('tab_open')?.inputSchema.properties as Record<string, unknown>;
+    expect(open).not.toHaveProperty('browser');
+    expect(open).toHaveProperty('url');
+    const select = byName.get('tab_select')?.inputSchema;
+    expect(select?.properties).not.toHaveProperty('pacing');
+    expect(select?.required).toEqual(['tab']);
+    const click = byName.get('click')?.inputSchema;
+    expect(click?.required).toEqual(['target']);
+  });
+
+  it('never exposes a session parameter: the server owns the session', () => {
+    for (const tool of tools) expect(tool.inputSchema.properties ?? {}).not.toHaveProperty('session');
+  });
+
+  it('stays small', () => {
+    expect(JSON.stringify(tools).length).toBeLessThan(12_000);
+  });
+});
+
+describe('MCP error replies', () => {
+  it("says the code, the reason of a pause and what to do with this server's tools", () => {
+    const reply = errorReply({
+      code: 'HUMAN_REQUIRED',
+      message: 'session paused',
+      reason: 'reCAPTCHA widget',
+      hint: 'cli hint',
+    });
+    expect(reply.isError).toBe(true);
+    const text = reply.content[0]?.type === 'text' ? reply.content[0].text : '';
+    expect(text).toContain('HUMAN_REQUIRED: session paused');
+    expect(text).toContain('Reason: reCAPTCHA widget');
+    expect(text).toContain('session_resume');
+    expect(text).not.toContain('cli hint');
+  });
+
+  it("falls back to the catalogue hint, and keeps a local error's own hint", () => {
+    const unknown = errorReply({
+      code: 'PAGE_NOT_SCRIPTABLE',
+      message: 'no',
+      hint: 'Navigate to a web page first',
+    });
+    expect(unknown.content[0]).toMatchObject({
+      text: expect.stringContaining('What to do: Navigate to a web page first'),
+    });
+    const local = localError('BAD_ARGUMENT', 'x is wrong', 'pass y');
+    expect(local.content[0]).toMatchObject({ text: 'BAD_ARGUMENT: x is wrong\nWhat to do: pass y' });
+  });
+
+  it('has MCP wording only for codes of the catalogue', () => {
+    for (const code of Object.keys(MCP_HINTS)) {
+      expect(Object.keys(ERROR_CATALOGUE)).toContain(code);
+      const text = errorReply({ code, message: 'm' }).content[0];
+      expect(text).toMatchObject({ text: expect.stringContaining(`What to do: ${MCP_HINTS[code] ?? ''}`) });
+    }
+  });
+});
