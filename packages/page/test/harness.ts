@@ -11,10 +11,11 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import {
   driverResultSchema,
   forwardedParamsSchema,
+  isActionName,
   type ActionName,
   type BproxyError,
 } from '@bproxy/protocol';
-import type { PageAction, PageResult } from '@bproxy/page';
+import { PAGE_ACTIONS, type PageAction, type PageResult } from '@bproxy/page';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 export const FIXTURES = normalize(join(here, '../../../tests/fixtures/pages'));
@@ -124,21 +125,8 @@ export function call(page: Page, action: PageAction, params: unknown = {}): Prom
   );
 }
 
-const PROTOCOL_ACTIONS = new Set<string>([
-  'text',
-  'links',
-  'elements',
-  'inspect',
-  'snapshot',
-  'scroll',
-  'click',
-  'hover',
-  'fill',
-  'type',
-  'press',
-  'select',
-  'wait',
-]);
+/** Page actions that are also protocol actions: their params and results are checked against the protocol. */
+const PROTOCOL_ACTIONS = new Set<string>(PAGE_ACTIONS.filter((a) => isActionName(a)));
 
 /** Call an action that must succeed; its data is checked against the protocol's driver-result schema. */
 export async function ok<T = Record<string, unknown>>(
