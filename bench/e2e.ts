@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  pairThroughPopup,
   EXTENSION_DIR,
   launchWithExtension,
   until,
@@ -33,22 +34,6 @@ const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(name);
   return i < 0 ? fallback : Number(process.argv[i + 1]);
 };
-
-async function pairThroughPopup(browser: ExtensionBrowser, code: string, port: number): Promise<string> {
-  const popup = await browser.context.newPage();
-  try {
-    await popup.goto(`chrome-extension://${browser.extensionId}/popup.html`);
-    await popup.fill('#port', String(port));
-    await popup.fill('#code', code);
-    await popup.click('#pair');
-    return await until('a pairing outcome', async () => {
-      const text = (await popup.textContent('#pair-message')) ?? '';
-      return text !== '' && text !== 'Pairing…' ? text : undefined;
-    });
-  } finally {
-    await popup.close();
-  }
-}
 
 interface Status {
   clients: { name: string; kind: string; connected: boolean }[];

@@ -6,6 +6,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  pairThroughPopup,
   launchWithExtension,
   serveFixtures,
   until,
@@ -31,22 +32,6 @@ let starting: Promise<SuiteEnv> | undefined;
 async function extensionClient(c: Cli): Promise<{ name: string; connected: boolean } | undefined> {
   const status = await c.ok<Status>(['debug', 'status']);
   return status.clients.find((client) => client.kind === 'extension');
-}
-
-async function pairThroughPopup(b: ExtensionBrowser, code: string, port: number): Promise<string> {
-  const popup = await b.context.newPage();
-  try {
-    await popup.goto(`chrome-extension://${b.extensionId}/popup.html`);
-    await popup.fill('#port', String(port));
-    await popup.fill('#code', code);
-    await popup.click('#pair');
-    return await until('a pairing outcome', async () => {
-      const text = (await popup.textContent('#pair-message')) ?? '';
-      return text !== '' && text !== 'Pairing…' ? text : undefined;
-    });
-  } finally {
-    await popup.close();
-  }
 }
 
 /** Daemon without a browser of its own, the extension paired with the code `service start` printed. */

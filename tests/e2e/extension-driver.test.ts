@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeDaemon } from './extension-fake-daemon';
 import {
+  pairThroughPopup,
   launchWithExtension,
   serveFixtures,
   until,
@@ -17,27 +18,10 @@ let browser: ExtensionBrowser;
 let pages: FixtureServer;
 let daemon: FakeDaemon;
 
-async function pairThroughPopup(code: string, port: number): Promise<string> {
-  const popup = await browser.context.newPage();
-  try {
-    await popup.goto(`chrome-extension://${browser.extensionId}/popup.html`);
-    await popup.fill('#port', String(port));
-    await popup.fill('#code', code);
-    await popup.click('#pair');
-    await until('a pairing outcome', async () => {
-      const text = (await popup.textContent('#pair-message')) ?? '';
-      return text !== '' && text !== 'Pairing…' ? text : undefined;
-    });
-    return (await popup.textContent('#pair-message')) ?? '';
-  } finally {
-    await popup.close();
-  }
-}
-
 /** Lets a test run alone (vitest -t): pairs first when the pairing tests did not run. */
 async function ensurePaired(): Promise<void> {
   if (daemon.connected) return;
-  await pairThroughPopup(daemon.pairingCode, daemon.port);
+  await pairThroughPopup(browser, daemon.pairingCode, daemon.port);
   await until('the extension to connect', () => daemon.connected);
 }
 
@@ -68,13 +52,13 @@ afterAll(async () => {
 
 describe('extension driver against a scripted daemon', () => {
   it('explains a wrong pairing code in words and does not connect', async () => {
-    const message = await pairThroughPopup('WXYZ-WXYZ', daemon.port);
+    const message = await pairThroughPopup(browser, 'WXYZ-WXYZ', daemon.port);
     expect(message).toMatch(/does not know that code/);
     expect(daemon.connections).toBe(0);
   }, 30_000);
 
   it('pairs through the popup and says hello with the protocol version', async () => {
-    const message = await pairThroughPopup('abcd efgh', daemon.port);
+    const message = await pairThroughPopup(browser, 'abcd efgh', daemon.port);
     expect(message).toMatch(/Paired/);
     await until('the extension to connect', () => daemon.connected);
     const hello = daemon.hellos[0];

@@ -165,3 +165,33 @@ export async function serveFixtures(): Promise<FixtureServer> {
       }),
   };
 }
+
+/**
+ * Pairs through the extension's popup as a user would: port and code typed, Pair clicked. Resolves with
+ * the popup's message once it shows an outcome ("Paired …" or why not).
+ */
+export async function pairThroughPopup(
+  browser: ExtensionBrowser,
+  code: string,
+  port: number,
+): Promise<string> {
+  const popup = await browser.context.newPage();
+  try {
+    await popup.goto(`chrome-extension://${browser.extensionId}/popup.html`);
+    await popup.fill('#port', String(port));
+    await popup.fill('#code', code);
+    await popup.click('#pair');
+    return await until('a pairing outcome', async () => {
+      const text = (await popup.textContent('#pair-message')) ?? '';
+      return text !== '' && text !== 'Pairing…' ? text : undefined;
+    });
+  } finally {
+    await popup.close();
+  }
+}
+
+/** Pairs and fails unless the popup reports success. */
+export async function pair(browser: ExtensionBrowser, code: string, port: number): Promise<void> {
+  const message = await pairThroughPopup(browser, code, port);
+  if (!/Paired/.test(message)) throw new Error(`pairing failed: ${message}`);
+}

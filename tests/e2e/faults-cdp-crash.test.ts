@@ -4,7 +4,7 @@
  * gone rather than hanging, and the next tab.open launches a fresh browser that works.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cli, type StartOutput } from './extension-cli-harness';
+import { Cli, type StartOutput } from './suite-cli';
 import { chromePath, serveFixtures, until, type FixtureServer } from './extension-harness';
 import { childProcesses, isAlive } from './faults-harness';
 

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cli, type CliResult, type StartOutput } from './extension-cli-harness';
+import { Cli, type CliResult, type StartOutput } from './suite-cli';
 import { until } from './extension-harness';
 import { ReconnectingExtension, claimToken, isAlive } from './faults-harness';
 

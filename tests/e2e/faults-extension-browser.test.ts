@@ -6,8 +6,9 @@
  */
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cli, type StartOutput } from './extension-cli-harness';
+import { Cli, type StartOutput } from './suite-cli';
 import {
+  pair,
   launchWithExtension,
   serveFixtures,
   until,
@@ -33,21 +34,6 @@ async function extensionConnected(): Promise<boolean> {
   return status.clients.some((c) => c.kind === 'extension' && c.connected);
 }
 
-async function pair(code: string, port: number): Promise<void> {
-  const popup = await browser.context.newPage();
-  try {
-    await popup.goto(`chrome-extension://${browser.extensionId}/popup.html`);
-    await popup.fill('#port', String(port));
-    await popup.fill('#code', code);
-    await popup.click('#pair');
-    await until('the pairing to succeed', async () =>
-      /Paired/.test((await popup.textContent('#pair-message')) ?? ''),
-    );
-  } finally {
-    await popup.close();
-  }
-}
-
 /** Stands in on the daemon's port while it is down, refusing and counting WebSocket attempts. */
 async function countAttempts(port: number, ms: number): Promise<number> {
   let attempts = 0;
@@ -69,7 +55,7 @@ beforeAll(async () => {
   started = await cli.start();
   cli.usePort(started.port);
   browser = await launchWithExtension();
-  await pair(started.pairingCode, started.port);
+  await pair(browser, started.pairingCode, started.port);
   await until('the extension to connect', () => extensionConnected(), 20_000);
 }, 90_000);
 

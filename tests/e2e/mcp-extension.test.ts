@@ -4,8 +4,9 @@
  * driving a form in that browser by handle.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cli } from './extension-cli-harness';
+import { Cli } from './suite-cli';
 import {
+  pair,
   launchWithExtension,
   serveFixtures,
   until,
@@ -20,27 +21,12 @@ let cli: Cli;
 let mcp: McpClient;
 let browserName = '';
 
-async function pair(code: string, port: number): Promise<void> {
-  const popup = await browser.context.newPage();
-  try {
-    await popup.goto(`chrome-extension://${browser.extensionId}/popup.html`);
-    await popup.fill('#port', String(port));
-    await popup.fill('#code', code);
-    await popup.click('#pair');
-    await until('the pairing to succeed', async () =>
-      /Paired/.test((await popup.textContent('#pair-message')) ?? ''),
-    );
-  } finally {
-    await popup.close();
-  }
-}
-
 beforeAll(async () => {
   pages = await serveFixtures();
   cli = new Cli();
   const started = await cli.start();
   browser = await launchWithExtension();
-  await pair(started.pairingCode, started.port);
+  await pair(browser, started.pairingCode, started.port);
   const client = await until('the extension client to connect', async () => {
     const status = await cli.ok<{ clients: { name: string; kind: string; connected: boolean }[] }>([
       'debug',
