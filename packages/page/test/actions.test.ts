@@ -1,26 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { fails, launch, ok, open, serveFixtures, type BrowserHandle } from './harness';
+import { fails, ok, open, usePageFixtures } from './harness';
 
-let server: Awaited<ReturnType<typeof serveFixtures>>;
-let browser: BrowserHandle;
+const env = usePageFixtures();
 
-beforeAll(async () => {
-  server = await serveFixtures();
-  browser = await launch();
-}, 30_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-const url = (name: string): string => `${server.origin}/${name}`;
+const url = (name: string): string => `${env.server.origin}/${name}`;
 const read = <T>(page: Page, expression: string): Promise<T> => page.evaluate(expression) as Promise<T>;
 
 describe('click', () => {
   it('fires the full pointer sequence with coordinates and answers the page effects', async () => {
-    const page = await open(browser.context, url('counter.html'));
+    const page = await open(env.browser.context, url('counter.html'));
     const r = await ok(page, 'click', { target: { selector: '#inc' } });
     expect(r).toEqual({ url: url('counter.html'), title: 'Counter', navigated: false });
     expect(await read(page, 'window.__clicks')).toBe(1);
@@ -41,7 +30,7 @@ describe('click', () => {
   });
 
   it('refuses covered, disabled, hidden, invisible and transparent elements, saying which', async () => {
-    const page = await open(browser.context, url('covered.html'));
+    const page = await open(env.browser.context, url('covered.html'));
     const cases: [string, RegExp][] = [
       ['#under', /covered by div#overlay/],
       ['#disabled', /is disabled/],
@@ -61,11 +50,11 @@ describe('click', () => {
   });
 
   it('clicks inside an open shadow root and a same-origin iframe', async () => {
-    const page = await open(browser.context, url('shadow.html'));
+    const page = await open(env.browser.context, url('shadow.html'));
     await ok(page, 'click', { target: { selector: '#widget >>> #inner-button' } });
     await ok(page, 'click', { target: { selector: '#inner-button' } });
     expect(await page.textContent('#count')).toBe('2');
-    const frames = await open(browser.context, url('iframe.html'));
+    const frames = await open(env.browser.context, url('iframe.html'));
     await ok(frames, 'click', { target: { selector: '#same >>> #frame-button' } });
     expect(await frames.frameLocator('#same').locator('#frame-out').textContent()).toBe('frame clicked');
     await page.close();
@@ -73,7 +62,7 @@ describe('click', () => {
   });
 
   it('scrolls an element below the fold into view before clicking it', async () => {
-    const page = await open(browser.context, url('long.html'));
+    const page = await open(env.browser.context, url('long.html'));
     await ok(page, 'click', { target: { selector: '#bottom-button' } });
     expect(await read(page, 'window.__bottom')).toBe(true);
     expect(await read<number>(page, 'scrollY')).toBeGreaterThan(1000);
@@ -83,7 +72,7 @@ describe('click', () => {
 
 describe('hover', () => {
   it('moves the pointer onto the element', async () => {
-    const page = await open(browser.context, url('counter.html'));
+    const page = await open(env.browser.context, url('counter.html'));
     await ok(page, 'hover', { target: { selector: '#inc' } });
     expect(await read(page, 'window.__events')).toEqual(['pointerover@', 'pointerenter@', 'mouseover@']);
     await page.close();
@@ -92,7 +81,7 @@ describe('hover', () => {
 
 describe('fill', () => {
   it('sets values so a controlled (React-like) input sees the change', async () => {
-    const page = await open(browser.context, url('forms.html'));
+    const page = await open(env.browser.context, url('forms.html'));
     // The fixture is meaningful: a plain assignment plus an input event is ignored, as React would.
     await page.evaluate(() => {
       const input = document.getElementById('controlled') as HTMLInputElement;
@@ -108,7 +97,7 @@ describe('fill', () => {
   });
 
   it('fills text, textarea, contenteditable and date fields and fires input and change', async () => {
-    const page = await open(browser.context, url('forms.html'));
+    const page = await open(env.browser.context, url('forms.html'));
     await page.evaluate(() => {
       const seen: string[] = [];
       (window as unknown as { __seen: string[] }).__seen = seen;
@@ -137,7 +126,7 @@ describe('fill', () => {
   });
 
   it('refuses read-only fields, non-fields and values a number field rejects', async () => {
-    const page = await open(browser.context, url('forms.html'));
+    const page = await open(env.browser.context, url('forms.html'));
     expect((await fails(page, 'fill', { target: { selector: '#readonly' }, value: 'x' })).message).toMatch(
       /read-only/,
     );
@@ -154,7 +143,7 @@ describe('fill', () => {
   });
 
   it('fills an input inside a shadow root', async () => {
-    const page = await open(browser.context, url('shadow.html'));
+    const page = await open(env.browser.context, url('shadow.html'));
     await ok(page, 'fill', { target: { selector: '#widget >>> #inner-input' }, value: 'deep' });
     expect(
       await page.evaluate(
@@ -169,7 +158,7 @@ describe('fill', () => {
 
 describe('type and press', () => {
   it('types key by key into the target, firing keydown and keyup per character', async () => {
-    const page = await open(browser.context, url('forms.html'));
+    const page = await open(env.browser.context, url('forms.html'));
     await ok(page, 'type', { target: { selector: '#controlled' }, text: 'Hi!' });
     expect(await page.inputValue('#controlled')).toBe('Hi!');
     expect(await page.textContent('#state')).toBe('Hi!');
@@ -180,7 +169,7 @@ describe('type and press', () => {
   });
 
   it('edits with Backspace and Control+A like a keyboard', async () => {
-    const page = await open(browser.context, url('forms.html'));
+    const page = await open(env.browser.context, url('forms.html'));
     await ok(page, 'type', { target: { selector: '#name' }, text: 'abcd' });
     await ok(page, 'press', { key: 'Backspace' });
     expect(await page.inputValue('#name')).toBe('abc');
@@ -191,7 +180,7 @@ describe('type and press', () => {
   });
 
   it('submits the form on Enter in a text field', async () => {
-    const page = await open(browser.context, url('forms.html'));
+    const page = await open(env.browser.context, url('forms.html'));
     await ok(page, 'fill', { target: { selector: '#name' }, value: 'Grace' });
     await ok(page, 'press', { key: 'Enter', target: { selector: '#name' } });
     expect(await read(page, '__submits')).toBe(1);
@@ -200,7 +189,7 @@ describe('type and press', () => {
   });
 
   it('moves focus with Tab and Shift+Tab', async () => {
-    const page = await open(browser.context, url('forms.html'));
+    const page = await open(env.browser.context, url('forms.html'));
     await ok(page, 'press', { key: 'Tab', target: { selector: '#name' } });
     expect(await read(page, 'document.activeElement.id')).toBe('email');
     await ok(page, 'press', { key: 'Shift+Tab' });
@@ -209,7 +198,7 @@ describe('type and press', () => {
   });
 
   it('inserts a newline in a textarea on Enter and rejects unknown keys', async () => {
-    const page = await open(browser.context, url('forms.html'));
+    const page = await open(env.browser.context, url('forms.html'));
     await ok(page, 'type', { target: { selector: '#bio' }, text: 'a\nb' });
     expect(await page.inputValue('#bio')).toBe('a\nb');
     expect((await fails(page, 'press', { key: 'Hyper' })).code).toBe('BAD_REQUEST');
@@ -219,7 +208,7 @@ describe('type and press', () => {
 
 describe('select', () => {
   it('chooses by value or label and fires change', async () => {
-    const page = await open(browser.context, url('forms.html'));
+    const page = await open(env.browser.context, url('forms.html'));
     expect(await ok(page, 'select', { target: { selector: '#country' }, values: ['de'] })).toMatchObject({
       selected: ['de'],
       navigated: false,
@@ -245,7 +234,7 @@ describe('select', () => {
 
 describe('scroll', () => {
   it('scrolls the page by direction, to the bottom, to the top and to an element', async () => {
-    const page = await open(browser.context, url('long.html'));
+    const page = await open(env.browser.context, url('long.html'));
     const down = await ok<{ y: number; atTop: boolean; atBottom: boolean }>(page, 'scroll', {
       direction: 'down',
     });
@@ -263,7 +252,7 @@ describe('scroll', () => {
   });
 
   it('scrolls a scrollable element', async () => {
-    const page = await open(browser.context, url('long.html'));
+    const page = await open(env.browser.context, url('long.html'));
     const r = await ok(page, 'scroll', { target: { selector: '#box' }, direction: 'down', amount: 300 });
     expect(r).toEqual({ x: 0, y: 300, atTop: false, atBottom: false });
     await page.close();
@@ -272,7 +261,7 @@ describe('scroll', () => {
 
 describe('wait', () => {
   it('resolves when text appears and when an element becomes visible or goes away', async () => {
-    const page = await open(browser.context, url('long.html'));
+    const page = await open(env.browser.context, url('long.html'));
     await page.evaluate(() =>
       setTimeout(() => document.getElementById('late')?.removeAttribute('hidden'), 150),
     );
@@ -286,7 +275,7 @@ describe('wait', () => {
   });
 
   it('fails with WAIT_TIMEOUT when the condition does not hold in time', async () => {
-    const page = await open(browser.context, url('long.html'));
+    const page = await open(env.browser.context, url('long.html'));
     const error = await fails(page, 'wait', { selector: '#never', timeoutMs: 200 });
     expect(error.code).toBe('WAIT_TIMEOUT');
     expect(error.message).toContain('#never');
@@ -297,7 +286,7 @@ describe('wait', () => {
 
 describe('locate', () => {
   it('answers the top-viewport center of an element, including inside a frame', async () => {
-    const page = await open(browser.context, url('iframe.html'));
+    const page = await open(env.browser.context, url('iframe.html'));
     const r = await ok<{ x: number; y: number; editable: boolean }>(page, 'locate', {
       target: { selector: '#same >>> #frame-button' },
     });
@@ -314,7 +303,7 @@ describe('locate', () => {
   });
 
   it('fails on a covered element', async () => {
-    const page = await open(browser.context, url('covered.html'));
+    const page = await open(env.browser.context, url('covered.html'));
     expect((await fails(page, 'locate', { target: { selector: '#under' } })).code).toBe(
       'ELEMENT_NOT_INTERACTABLE',
     );

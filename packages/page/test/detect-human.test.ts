@@ -1,25 +1,14 @@
 import { readdir } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DetectHumanResult } from '@bproxy/page';
-import { BENCH, inject, launch, ok, open, serveFixtures, type BrowserHandle } from './harness';
+import { BENCH, inject, ok, open, usePageFixtures } from './harness';
 
-let server: Awaited<ReturnType<typeof serveFixtures>>;
-let browser: BrowserHandle;
+const env = usePageFixtures();
 
-beforeAll(async () => {
-  server = await serveFixtures();
-  browser = await launch();
-}, 30_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-const url = (name: string): string => `${server.origin}/${name}`;
+const url = (name: string): string => `${env.server.origin}/${name}`;
 
 async function detectOn(html: string): Promise<DetectHumanResult> {
-  const page = await browser.context.newPage();
+  const page = await env.browser.context.newPage();
   try {
     await page.setContent(html);
     await inject(page);
@@ -31,7 +20,7 @@ async function detectOn(html: string): Promise<DetectHumanResult> {
 
 describe('detectHuman', () => {
   it('reports the reCAPTCHA widget on captcha.html', async () => {
-    const page = await open(browser.context, url('captcha.html'));
+    const page = await open(env.browser.context, url('captcha.html'));
     const r = await ok<DetectHumanResult>(page, 'detectHuman');
     expect(r.required).toBe(true);
     expect(r.reason).toMatch(/reCAPTCHA/);
@@ -99,7 +88,7 @@ describe('detectHuman', () => {
       'covered.html',
       'long.html',
     ]) {
-      const page = await open(browser.context, url(name));
+      const page = await open(env.browser.context, url(name));
       expect({ name, ...(await ok<DetectHumanResult>(page, 'detectHuman')) }).toEqual({
         name,
         required: false,
@@ -120,7 +109,7 @@ describe('detectHuman', () => {
     );
     const fired: string[] = [];
     for (const name of sample) {
-      const page = await open(browser.context, `${server.origin}/bench/${name}`);
+      const page = await open(env.browser.context, `${env.server.origin}/bench/${name}`);
       const r = await ok<DetectHumanResult>(page, 'detectHuman');
       if (r.required) fired.push(`${name}: ${r.reason ?? ''}`);
       await page.close();

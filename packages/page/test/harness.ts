@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import {
   driverResultSchema,
@@ -148,4 +149,35 @@ export async function fails(page: Page, action: PageAction, params: unknown = {}
       `${action} succeeded but was expected to fail: ${JSON.stringify(result.data).slice(0, 300)}`,
     );
   return result.error;
+}
+
+/** A fixture server and one browser for a whole test file, started before its tests and closed after. */
+export interface PageFixtures {
+  readonly server: { origin: string; close: () => Promise<void> };
+  readonly browser: BrowserHandle;
+}
+
+export function usePageFixtures(): PageFixtures {
+  let server: PageFixtures['server'] | undefined;
+  let browser: BrowserHandle | undefined;
+  beforeAll(async () => {
+    server = await serveFixtures();
+    browser = await launch();
+  }, 30_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('page fixtures are not started (used outside a test?)');
+    return value;
+  };
+  return {
+    get server() {
+      return started(server);
+    },
+    get browser() {
+      return started(browser);
+    },
+  };
 }

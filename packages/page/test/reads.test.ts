@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   SNAPSHOT_REF_CLOSE,
   SNAPSHOT_REF_OPEN,
@@ -6,27 +6,16 @@ import {
   type LinksDriverResult,
   type SnapshotDriverResult,
 } from '@bproxy/protocol';
-import { fails, launch, ok, open, serveFixtures, type BrowserHandle } from './harness';
+import { fails, ok, open, usePageFixtures } from './harness';
 
-let server: Awaited<ReturnType<typeof serveFixtures>>;
-let browser: BrowserHandle;
+const env = usePageFixtures();
 
-beforeAll(async () => {
-  server = await serveFixtures();
-  browser = await launch();
-}, 30_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-const url = (name: string): string => `${server.origin}/${name}`;
+const url = (name: string): string => `${env.server.origin}/${name}`;
 const PLACEHOLDER = new RegExp(`${SNAPSHOT_REF_OPEN}(\\d+)${SNAPSHOT_REF_CLOSE}`, 'g');
 
 describe('text', () => {
   it('returns visible text only, through shadow roots, skipping scripts and hidden nodes', async () => {
-    const page = await open(browser.context, url('shadow.html'));
+    const page = await open(env.browser.context, url('shadow.html'));
     const r = await ok<{ text: string; truncated: boolean }>(page, 'text');
     expect(r.text).toContain('Shadow DOM');
     expect(r.text).toContain('Text inside the shadow root');
@@ -37,7 +26,7 @@ describe('text', () => {
   });
 
   it('pages long text with offset and nextOffset', async () => {
-    const page = await open(browser.context, url('list.html'));
+    const page = await open(env.browser.context, url('list.html'));
     const first = await ok<{ text: string; totalChars: number; truncated: boolean; nextOffset?: number }>(
       page,
       'text',
@@ -57,7 +46,7 @@ describe('text', () => {
   });
 
   it('reads a same-origin iframe and reports the cross-origin one', async () => {
-    const page = await open(browser.context, url('iframe.html'));
+    const page = await open(env.browser.context, url('iframe.html'));
     const r = await ok<{ text: string; crossOriginFrames?: { src: string }[] }>(page, 'text');
     expect(r.text).toContain('Inside the frame');
     expect(r.crossOriginFrames).toEqual([{ src: 'http://127.0.0.2:1/' }]);
@@ -67,12 +56,12 @@ describe('text', () => {
 
 describe('links', () => {
   it('lists visible links with absolute hrefs, refs and selectors, honouring limit', async () => {
-    const page = await open(browser.context, url('list.html'));
+    const page = await open(env.browser.context, url('list.html'));
     const r = await ok<LinksDriverResult>(page, 'links', { limit: 10 });
     expect(r.links).toHaveLength(10);
     expect(r.truncated).toBe(true);
     expect(r.total).toBe(304);
-    expect(r.links[0]).toMatchObject({ text: 'Home', href: `${server.origin}/` });
+    expect(r.links[0]).toMatchObject({ text: 'Home', href: `${env.server.origin}/` });
     expect(r.links.every((l) => /^r\d+$/.test(l.ref))).toBe(true);
     const filtered = await ok<LinksDriverResult>(page, 'links', { contains: 'item 29' });
     expect(filtered.links.map((l) => l.text)).toEqual([
@@ -94,7 +83,7 @@ describe('links', () => {
 
 describe('elements', () => {
   it('describes every visible form control with role, name, value, options and state', async () => {
-    const page = await open(browser.context, url('forms.html'));
+    const page = await open(env.browser.context, url('forms.html'));
     const r = await ok<ElementsDriverResult>(page, 'elements');
     const byName = new Map(r.elements.map((e) => [e.name, e]));
     expect(byName.get('Full name')).toMatchObject({ role: 'textbox', tag: 'input', type: 'text' });
@@ -114,7 +103,7 @@ describe('elements', () => {
   });
 
   it('filters by role and contains, and scopes to a target subtree', async () => {
-    const page = await open(browser.context, url('forms.html'));
+    const page = await open(env.browser.context, url('forms.html'));
     const buttons = await ok<ElementsDriverResult>(page, 'elements', { role: 'button' });
     expect(buttons.elements.map((e) => e.name)).toEqual(['Create account']);
     const contains = await ok<ElementsDriverResult>(page, 'elements', { contains: 'TERMS' });
@@ -125,7 +114,7 @@ describe('elements', () => {
   });
 
   it('finds controls inside an open shadow root with a piercing selector', async () => {
-    const page = await open(browser.context, url('shadow.html'));
+    const page = await open(env.browser.context, url('shadow.html'));
     const r = await ok<ElementsDriverResult>(page, 'elements');
     const button = r.elements.find((e) => e.name === 'Shadow button');
     expect(button?.selector).toBe('#widget >>> #inner-button');
@@ -133,7 +122,7 @@ describe('elements', () => {
   });
 
   it('marks disabled controls and leaves out hidden ones', async () => {
-    const page = await open(browser.context, url('covered.html'));
+    const page = await open(env.browser.context, url('covered.html'));
     const r = await ok<ElementsDriverResult>(page, 'elements');
     expect(r.elements.map((e) => e.name)).toEqual(['Under the overlay', 'Disabled', 'Reachable']);
     expect(r.elements[1]?.disabled).toBe(true);
@@ -143,7 +132,7 @@ describe('elements', () => {
 
 describe('inspect', () => {
   it('describes one element with box, visibility and value', async () => {
-    const page = await open(browser.context, url('forms.html'));
+    const page = await open(env.browser.context, url('forms.html'));
     await page.fill('#name', 'Ada');
     const r = await ok<{
       tag: string;
@@ -173,7 +162,7 @@ describe('inspect', () => {
 
 describe('snapshot', () => {
   it('renders one line per landmark, heading and control, with placeholders indexing refs', async () => {
-    const page = await open(browser.context, url('forms.html'));
+    const page = await open(env.browser.context, url('forms.html'));
     const r = await ok<SnapshotDriverResult>(page, 'snapshot');
     const lines = r.snapshot.split('\n');
     expect(lines[0]).toBe('main');
@@ -191,7 +180,7 @@ describe('snapshot', () => {
   });
 
   it('shows values a person would see and never a password', async () => {
-    const page = await open(browser.context, url('forms.html'));
+    const page = await open(env.browser.context, url('forms.html'));
     await page.fill('#email', 'a@b.c');
     await page.fill('#password', 'hunter2');
     const r = await ok<SnapshotDriverResult>(page, 'snapshot');
@@ -201,7 +190,7 @@ describe('snapshot', () => {
   });
 
   it('marks links as ln refs and groups sibling links on one line', async () => {
-    const page = await open(browser.context, url('list.html'));
+    const page = await open(env.browser.context, url('list.html'));
     const r = await ok<SnapshotDriverResult>(page, 'snapshot', { maxChars: 100_000 });
     expect(r.snapshot).toMatch(
       /^banner\n {2}navigation "Main"\n {4}links: \[Home\]\uE0000\uE001 \[List\]\uE0001\uE001 \[Forms\]\uE0002\uE001$/m,
@@ -216,7 +205,7 @@ describe('snapshot', () => {
   });
 
   it('cuts at maxChars on a line boundary with a notice and pages on with nextOffset', async () => {
-    const page = await open(browser.context, url('list.html'));
+    const page = await open(env.browser.context, url('list.html'));
     const first = await ok<SnapshotDriverResult>(page, 'snapshot', { maxChars: 1000 });
     expect(first.truncated).toBe(true);
     expect(first.snapshot.length).toBeLessThanOrEqual(1000);
@@ -235,7 +224,7 @@ describe('snapshot', () => {
   });
 
   it('keeps matching lines and their ancestors with contains', async () => {
-    const page = await open(browser.context, url('forms.html'));
+    const page = await open(env.browser.context, url('forms.html'));
     const r = await ok<SnapshotDriverResult>(page, 'snapshot', { contains: 'country' });
     expect(r.snapshot.replace(PLACEHOLDER, '#')).toBe(
       'main\n  form\n    combobox "Country" value="Choose…" #',
@@ -245,21 +234,21 @@ describe('snapshot', () => {
   });
 
   it('scopes to a target subtree', async () => {
-    const page = await open(browser.context, url('forms.html'));
+    const page = await open(env.browser.context, url('forms.html'));
     const r = await ok<SnapshotDriverResult>(page, 'snapshot', { target: { selector: 'fieldset' } });
     expect(r.snapshot.replace(PLACEHOLDER, '#')).toBe('text: Plan\nradio "Free" checked #\nradio "Pro" #');
     await page.close();
   });
 
   it('goes through shadow roots and same-origin frames and lists cross-origin frames', async () => {
-    const page = await open(browser.context, url('iframe.html'));
+    const page = await open(env.browser.context, url('iframe.html'));
     const r = await ok<SnapshotDriverResult>(page, 'snapshot');
     expect(r.snapshot.replace(PLACEHOLDER, '#')).toBe(
       'heading "Frames" [level=1]\niframe "Same origin"\n  text: Inside the frame\n  button "Frame button" #',
     );
     expect(r.refs[0]?.selector).toBe('#same >>> #frame-button');
     expect(r.crossOriginFrames).toEqual([{ src: 'http://127.0.0.2:1/' }]);
-    const shadow = await open(browser.context, url('shadow.html'));
+    const shadow = await open(env.browser.context, url('shadow.html'));
     const s = await ok<SnapshotDriverResult>(shadow, 'snapshot');
     expect(s.snapshot).toContain('region "Widget"\n  heading "Slotted title" [level=2]');
     expect(s.snapshot).toMatch(/button "Shadow button" \uE0001\uE001/);

@@ -1,27 +1,16 @@
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ElementsDriverResult, SnapshotDriverResult } from '@bproxy/protocol';
 import { pageBundlePath, type PageResult } from '@bproxy/page';
-import { fails, inject, launch, ok, open, pageBundle, serveFixtures, type BrowserHandle } from './harness';
+import { fails, inject, ok, open, pageBundle, usePageFixtures } from './harness';
 
-let server: Awaited<ReturnType<typeof serveFixtures>>;
-let browser: BrowserHandle;
+const env = usePageFixtures();
 
-beforeAll(async () => {
-  server = await serveFixtures();
-  browser = await launch();
-}, 30_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-const url = (name: string): string => `${server.origin}/${name}`;
+const url = (name: string): string => `${env.server.origin}/${name}`;
 
 describe('element refs', () => {
   it('resolves refs from a read in later actions and keeps one ref per element', async () => {
-    const page = await open(browser.context, url('counter.html'));
+    const page = await open(env.browser.context, url('counter.html'));
     const first = await ok<ElementsDriverResult>(page, 'elements');
     const second = await ok<ElementsDriverResult>(page, 'elements');
     const inc = first.elements.find((e) => e.name === 'Increment');
@@ -33,7 +22,7 @@ describe('element refs', () => {
   });
 
   it('answers ELEMENT_HANDLE_STALE for a ref of a previous page, even with a selector that matches here', async () => {
-    const page = await open(browser.context, url('counter.html'));
+    const page = await open(env.browser.context, url('counter.html'));
     const snap = await ok<SnapshotDriverResult>(page, 'snapshot');
     const button = snap.refs[0];
     expect(button).toBeDefined();
@@ -50,7 +39,7 @@ describe('element refs', () => {
   });
 
   it('falls back to the selector when the element was re-rendered in the same page', async () => {
-    const page = await open(browser.context, url('counter.html'));
+    const page = await open(env.browser.context, url('counter.html'));
     const snap = await ok<SnapshotDriverResult>(page, 'snapshot');
     const button = snap.refs[0];
     // A framework re-render: the node is replaced by an equal one (with its own listener).
@@ -69,10 +58,10 @@ describe('element refs', () => {
   });
 
   it('answers ELEMENT_HANDLE_STALE when the element was removed', async () => {
-    const page = await open(browser.context, url('spa.html'));
+    const page = await open(env.browser.context, url('spa.html'));
     const links = await ok<ElementsDriverResult>(page, 'elements', { contains: 'settings' });
     await ok(page, 'click', { target: { ref: links.elements[0]?.ref } });
-    expect(page.url()).toBe(`${server.origin}/spa/settings`);
+    expect(page.url()).toBe(`${env.server.origin}/spa/settings`);
     const inputs = await ok<ElementsDriverResult>(page, 'elements', { role: 'textbox' });
     const nick = inputs.elements[0];
     await ok(page, 'fill', { target: { ref: nick?.ref }, value: 'neo' });
@@ -86,7 +75,7 @@ describe('element refs', () => {
   });
 
   it('builds selectors that find the element again without its ref', async () => {
-    const page = await open(browser.context, url('list.html'));
+    const page = await open(env.browser.context, url('list.html'));
     const r = await ok<ElementsDriverResult>(page, 'elements', { limit: 1000 });
     expect(r.elements).toHaveLength(304);
     const unique = await page.evaluate(
@@ -105,7 +94,7 @@ describe('element refs', () => {
 
 describe('installation', () => {
   it('installs once per document: a second injection keeps the registry', async () => {
-    const page = await open(browser.context, url('counter.html'));
+    const page = await open(env.browser.context, url('counter.html'));
     const first = await ok<ElementsDriverResult>(page, 'elements');
     await inject(page);
     await inject(page);
@@ -116,9 +105,9 @@ describe('installation', () => {
   });
 
   it('works from an isolated world, as the drivers inject it, and the page still sees the events', async () => {
-    const page = await browser.context.newPage();
+    const page = await env.browser.context.newPage();
     await page.goto(url('forms.html'));
-    const cdp = await browser.context.newCDPSession(page);
+    const cdp = await env.browser.context.newCDPSession(page);
     const tree = (await cdp.send('Page.getFrameTree')) as { frameTree: { frame: { id: string } } };
     const world = (await cdp.send('Page.createIsolatedWorld', {
       frameId: tree.frameTree.frame.id,
@@ -146,7 +135,7 @@ describe('installation', () => {
   });
 
   it('answers UNSUPPORTED_ACTION for an unknown action and BAD_REQUEST for bad params', async () => {
-    const page = await open(browser.context, url('counter.html'));
+    const page = await open(env.browser.context, url('counter.html'));
     const unknown = await page.evaluate(() =>
       (
         globalThis as unknown as { __bproxyPage: { run: (a: string, p: unknown) => Promise<PageResult> } }
