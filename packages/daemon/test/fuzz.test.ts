@@ -5,23 +5,18 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_EXTENSION_ID } from '@bproxy/protocol';
-import { FakeExtension, startDaemon, type TestDaemon } from './harness';
+import type { FakeExtension } from './harness';
+import { startDaemonWithTab, type TestDaemon } from './harness';
 
 let daemon: TestDaemon;
 let ext: FakeExtension;
 let session: string;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  daemon = await startDaemon();
-  ext = new FakeExtension(daemon);
-  await ext.connect();
-  const opened = await daemon.call('tab.open', { url: 'http://x/' });
-  session = opened.ok ? (opened.data as { session: string }).session : '';
+  ({ daemon, ext, session, close } = await startDaemonWithTab());
 });
-afterAll(async () => {
-  await ext.drop();
-  await daemon.close();
-});
+afterAll(() => close());
 
 const inject = (payload: string, url = '/', extra: Record<string, string> = {}) =>
   daemon.server.app.inject({

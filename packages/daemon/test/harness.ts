@@ -248,3 +248,22 @@ export function okData<T = Record<string, unknown>>(res: BproxyResponse): T {
   if (!res.ok) throw new Error(`expected ok, got ${res.error.code}: ${res.error.message}`);
   return res.data as T;
 }
+
+/** A daemon with a connected fake extension and one open tab, bound to a fresh session. */
+export async function startDaemonWithTab(
+  overrides: Partial<ServerOptions> = {},
+): Promise<{ daemon: TestDaemon; ext: FakeExtension; session: string; close(): Promise<void> }> {
+  const daemon = await startDaemon(overrides);
+  const ext = new FakeExtension(daemon);
+  await ext.connect();
+  const { session } = okData<{ session: string }>(await daemon.call('tab.open', { url: 'http://x/' }));
+  return {
+    daemon,
+    ext,
+    session,
+    async close() {
+      await ext.drop();
+      await daemon.close();
+    },
+  };
+}

@@ -6,23 +6,18 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DEFAULT_EXTENSION_ID } from '@bproxy/protocol';
-import { FakeExtension, nextId, startDaemon, type TestDaemon } from './harness';
+import type { FakeExtension } from './harness';
+import { nextId, startDaemonWithTab, type TestDaemon } from './harness';
 
 let daemon: TestDaemon;
 let ext: FakeExtension;
 let session: string;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  daemon = await startDaemon();
-  ext = new FakeExtension(daemon);
-  await ext.connect();
-  const opened = await daemon.call('tab.open', { url: 'http://x/' });
-  session = opened.ok ? (opened.data as { session: string }).session : '';
+  ({ daemon, ext, session, close } = await startDaemonWithTab());
 });
-afterAll(async () => {
-  await ext.drop();
-  await daemon.close();
-});
+afterAll(() => close());
 
 let receivedBefore = 0;
 beforeEach(() => {
