@@ -5,7 +5,8 @@
  * `connect`, so the state-file checks and the start logic exist once, in the CLI.
  */
 import { randomBytes } from 'node:crypto';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
+import { DaemonHttpError, postToDaemon } from '@bproxy/daemon/lifecycle/plain';
 import {
   BproxyResponseSchema,
   actionDef,
@@ -71,41 +72,20 @@ export class DaemonLink {
     return this.endpoint;
   }
 
-  private post(endpoint: DaemonEndpoint, body: string, timeoutMs: number): Promise<HttpReply> {
-    return new Promise((resolve, reject) => {
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port: endpoint.port,
-          method: 'POST',
-          path: '/',
-          agent: this.agent,
-          headers: {
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(body),
-            authorization: `Bearer ${endpoint.token}`,
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
-          );
-          res.on('error', reject);
-        },
-      );
-      req.setTimeout(timeoutMs, () =>
-        req.destroy(new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`)),
-      );
-      req.on('error', (error: NodeJS.ErrnoException) => {
-        if (error.code === 'ECONNREFUSED') reject(new Unreachable(error.message));
-        // An idle keep-alive socket the daemon had just closed: the request never reached it.
-        else if (error.code === 'ECONNRESET' && req.reusedSocket) reject(new StaleSocket(error.message));
-        else reject(error);
+  private async post(endpoint: DaemonEndpoint, body: string, timeoutMs: number): Promise<HttpReply> {
+    try {
+      return await postToDaemon(endpoint, body, {
+        agent: this.agent,
+        timeoutMs,
+        onTimeout: () => new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`),
       });
-      req.end(body);
-    });
+    } catch (error) {
+      if (!(error instanceof DaemonHttpError)) throw error;
+      if (error.code === 'ECONNREFUSED') throw new Unreachable(error.message);
+      // An idle keep-alive socket the daemon had just closed: the request never reached it.
+      if (error.code === 'ECONNRESET' && error.reusedSocket) throw new StaleSocket(error.message);
+      throw error;
+    }
   }
 
   /** Runs one action. `session` is passed through; `timeoutMs` becomes the request's deadline. */

@@ -12,3 +12,4 @@ export * from './port-file';
 export * from './process-identity';
 export * from './secure-file';
 export * from './state-home';
+export * from './daemon-http';
