@@ -113,7 +113,7 @@ export async function launchWithExtension(): Promise<ExtensionBrowser> {
     },
     async close() {
       await context.close().catch(() => {});
-      rmSync(userDataDir, { recursive: true, force: true });
+      rmSync(userDataDir, { recursive: true, force: true, maxRetries: 15, retryDelay: 200 });
     },
   };
 }

@@ -112,7 +112,8 @@ export async function startDebuggableChromium(): Promise<DebuggableChromium> {
     }
     // Helpers outlive the browser process by a moment and still write into the profile.
     await until('the profile to be free', () => chromiumPidsUsing(userDataDir).length === 0).catch(() => {});
-    rmSync(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    // Its child processes (not named by user-data-dir) may still be writing for a moment: retry longer.
+    rmSync(userDataDir, { recursive: true, force: true, maxRetries: 15, retryDelay: 200 });
   };
   try {
     // Chromium writes "PORT\n/devtools/browser/ID" once it listens.

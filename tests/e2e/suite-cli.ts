@@ -104,6 +104,6 @@ export class Cli {
 
   async dispose(): Promise<void> {
     await this.stop();
-    rmSync(this.home, { recursive: true, force: true });
+    rmSync(this.home, { recursive: true, force: true, maxRetries: 15, retryDelay: 200 });
   }
 }

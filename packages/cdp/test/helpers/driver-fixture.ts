@@ -36,7 +36,7 @@ export function useLaunchedDriver(options: Partial<CdpDriverOptions> = {}): Driv
     await fixture.driver?.close();
     await fixture.server?.close();
     await until(() => processesMentioning(fixture.profilesDir).length === 0, 'no Chromium left running');
-    rmSync(fixture.profilesDir, { recursive: true, force: true });
+    rmSync(fixture.profilesDir, { recursive: true, force: true, maxRetries: 15, retryDelay: 200 });
   }, 30_000);
   return fixture;
 }

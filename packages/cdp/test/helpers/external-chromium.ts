@@ -37,7 +37,7 @@ export async function startExternalChromium(): Promise<ExternalChromium> {
       const pid = child.pid;
       child.kill('SIGKILL');
       if (pid !== undefined) await until(() => !isAlive(pid), 'the external Chromium to exit');
-      rmSync(userDataDir, { recursive: true, force: true });
+      rmSync(userDataDir, { recursive: true, force: true, maxRetries: 15, retryDelay: 200 });
     },
   };
 }
