@@ -112,8 +112,14 @@ export async function startDebuggableChromium(): Promise<DebuggableChromium> {
     }
     // Helpers outlive the browser process by a moment and still write into the profile.
     await until('the profile to be free', () => chromiumPidsUsing(userDataDir).length === 0).catch(() => {});
-    // Its child processes (not named by user-data-dir) may still be writing for a moment: retry longer.
-    rmSync(userDataDir, { recursive: true, force: true, maxRetries: 15, retryDelay: 200 });
+    // Removing the profile is housekeeping, not the check: the caller asserts that no Chromium process
+    // is left (expectNoChromiumLeft), which names what still runs. Under load a child process can
+    // still be flushing into the profile here; a temp folder left behind must not fail the file.
+    try {
+      rmSync(userDataDir, { recursive: true, force: true, maxRetries: 15, retryDelay: 200 });
+    } catch (error) {
+      process.stderr.write(`note: could not remove ${userDataDir}: ${String(error)}\n`);
+    }
   };
   try {
     // Chromium writes "PORT\n/devtools/browser/ID" once it listens.
