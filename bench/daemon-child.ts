@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
-import { DEFAULT_EXTENSION_ID, PROTOCOL_VERSION, type DaemonMessage } from '@bproxy/protocol';
+import { DEFAULT_EXTENSION_ID, PROTOCOL_VERSION, wsAuthProtocol, type DaemonMessage } from '@bproxy/protocol';
 import { buildServer } from '../packages/daemon/src/server';
 import { createLogger } from '../packages/daemon/src/logger';
 
@@ -26,7 +26,7 @@ const server = await buildServer({
 });
 const port = await server.listen();
 
-const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, ['bproxy.v1', `auth.${extensionToken}`], {
+const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, ['bproxy.v1', wsAuthProtocol(extensionToken)], {
   headers: { origin: `chrome-extension://${DEFAULT_EXTENSION_ID}` },
 });
 let nextTab = 1;

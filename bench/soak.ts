@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
-import { DEFAULT_EXTENSION_ID } from '@bproxy/protocol';
+import { DEFAULT_EXTENSION_ID, wsAuthProtocol } from '@bproxy/protocol';
 import { browserLaunchers } from '../packages/daemon/src/lifecycle/browser-launchers';
 import { createLogger } from '../packages/daemon/src/logger';
 import { buildServer } from '../packages/daemon/src/server';
@@ -97,7 +97,7 @@ async function injectFault(): Promise<void> {
     faults.loopStalled++;
   } else {
     // A client that connects, sends garbage and a bogus answer, then vanishes without a close.
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, ['bproxy.v1', `auth.${extensionToken}`], {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, ['bproxy.v1', wsAuthProtocol(extensionToken)], {
       headers: { origin: `chrome-extension://${DEFAULT_EXTENSION_ID}` },
     });
     ws.on('error', () => undefined);

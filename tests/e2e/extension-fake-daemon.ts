@@ -1,12 +1,18 @@
 /**
- * A scripted stand-in for the daemon's two extension-facing routes (POST /pair/claim, GET /ws), for
+ * A scripted stand-in for the daemon's extension-facing routes (POST /pair/claim, /pair/proof, GET /ws), for
  * end-to-end tests of the extension as a driver on its own: the test sends forwarded requests and reads
  * the answers and pushes, with no sessions, pacing or handles in between. Like the daemon, it re-sends
  * unanswered requests when the extension reconnects (the extension must deduplicate them).
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { DriverMessage, HelloMessage } from '@bproxy/protocol';
+import {
+  computeProof,
+  freshNonce,
+  wsAuthProtocol,
+  type DriverMessage,
+  type HelloMessage,
+} from '@bproxy/protocol';
 import { WebSocketServer, type WebSocket } from 'ws';
 
 export interface SentRequest {
@@ -44,6 +50,25 @@ export class FakeDaemon {
       handleProtocols: (protocols) => (protocols.has('bproxy.v1') ? 'bproxy.v1' : false),
     });
     this.server = createServer((req, res) => {
+      if (req.method === 'POST' && req.url === '/pair/proof') {
+        let body = '';
+        req.on('data', (c: Buffer) => (body += c.toString()));
+        req.on('end', () => {
+          const { clientNonce } = JSON.parse(body) as { clientNonce: string };
+          const serverNonce = freshNonce();
+          void computeProof(this.token, {
+            role: 'daemon-to-extension',
+            port: this.port,
+            clientNonce,
+            serverNonce,
+          }).then((proof) =>
+            res
+              .writeHead(200, { 'content-type': 'application/json' })
+              .end(JSON.stringify({ ok: true, data: { serverNonce, proof } })),
+          );
+        });
+        return;
+      }
       if (req.method === 'POST' && req.url === '/pair/claim') {
         this.claimOrigins.push(req.headers.origin);
         let body = '';
@@ -79,7 +104,7 @@ export class FakeDaemon {
         req.url !== '/ws' ||
         protocols.length !== 2 ||
         protocols[0] !== 'bproxy.v1' ||
-        protocols[1] !== `auth.${this.token}`
+        protocols[1] !== wsAuthProtocol(this.token)
       ) {
         socket.end('HTTP/1.1 401 Unauthorized\r\n\r\n');
         return;

@@ -34,10 +34,16 @@ async function extensionConnected(): Promise<boolean> {
   return status.clients.some((c) => c.kind === 'extension' && c.connected);
 }
 
-/** Stands in on the daemon's port while it is down, refusing and counting WebSocket attempts. */
+/**
+ * Stands in on the daemon's port while it is down, refusing and counting connection attempts: each
+ * starts with the daemon-proof challenge (the socket is only opened once a daemon proved itself).
+ */
 async function countAttempts(port: number, ms: number): Promise<number> {
   let attempts = 0;
-  const server = createServer((_req, res) => res.writeHead(503).end());
+  const server = createServer((req, res) => {
+    if (req.method === 'POST' && req.url === '/pair/proof') attempts++;
+    res.writeHead(503).end();
+  });
   server.on('upgrade', (_req, socket) => {
     attempts++;
     socket.end('HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');

@@ -5,7 +5,12 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import WebSocket from 'ws';
-import { DEFAULT_EXTENSION_ID, PROTOCOL_VERSION, type BproxyForwardedRequest } from '@bproxy/protocol';
+import {
+  DEFAULT_EXTENSION_ID,
+  PROTOCOL_VERSION,
+  wsAuthProtocol,
+  type BproxyForwardedRequest,
+} from '@bproxy/protocol';
 
 const ORIGIN = `chrome-extension://${DEFAULT_EXTENSION_ID}`;
 
@@ -71,9 +76,13 @@ export class ReconnectingExtension {
 
   private open(): void {
     if (this.stopped) return;
-    const socket = new WebSocket(`ws://127.0.0.1:${this.port}/ws`, ['bproxy.v1', `auth.${this.token}`], {
-      headers: { origin: ORIGIN },
-    });
+    const socket = new WebSocket(
+      `ws://127.0.0.1:${this.port}/ws`,
+      ['bproxy.v1', wsAuthProtocol(this.token)],
+      {
+        headers: { origin: ORIGIN },
+      },
+    );
     this.socket = socket;
     socket.on('open', () => {
       socket.send(

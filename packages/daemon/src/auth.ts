@@ -6,8 +6,12 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { WS_AUTH_PREFIX, WS_SUBPROTOCOL } from '@bproxy/protocol';
+import { DAEMON_PROOF_PATH, WS_SUBPROTOCOL, tokenFromWsAuthProtocol } from '@bproxy/protocol';
 
+/**
+ * `pairing` routes carry no header secret: /pair/claim takes the code in its body, /pair/proof takes
+ * only a nonce and gives nothing away but a proof made for that nonce. Both require our Origin.
+ */
 export type RouteSecret = 'bearer' | 'pairing' | 'ws';
 
 export interface GateConfig {
@@ -34,19 +38,20 @@ function single(value: string | string[] | undefined): string | undefined | null
 /** Which secret a path needs. Unknown paths need the bearer, so probing them says nothing. */
 export function routeSecretFor(method: string, path: string): RouteSecret {
   if (path === '/ws' && method === 'GET') return 'ws';
-  if (path === '/pair/claim') return 'pairing';
+  if (path === '/pair/claim' || path === DAEMON_PROOF_PATH) return 'pairing';
   return 'bearer';
 }
 
-/** Parses `Sec-WebSocket-Protocol: bproxy.v1, auth.<token>`; exactly these two entries. */
+/**
+ * Parses `Sec-WebSocket-Protocol: bproxy.v1, auth.<base64url(token)>` (exactly these two entries) and
+ * returns the token string the entry encodes.
+ */
 export function parseWsProtocols(header: string | undefined): { token: string } | null {
-  if (header === undefined) return null;
+  if (header === undefined || header.length > 1024) return null;
   const parts = header.split(',').map((p) => p.trim());
   if (parts.length !== 2 || parts[0] !== WS_SUBPROTOCOL) return null;
-  const auth = parts[1];
-  if (auth === undefined || !auth.startsWith(WS_AUTH_PREFIX)) return null;
-  const token = auth.slice(WS_AUTH_PREFIX.length);
-  return /^[A-Za-z0-9_-]{16,256}$/.test(token) ? { token } : null;
+  const token = parts[1] === undefined ? null : tokenFromWsAuthProtocol(parts[1]);
+  return token !== null && /^[A-Za-z0-9_-]{16,256}$/.test(token) ? { token } : null;
 }
 
 const SINGLE_VALUED = new Set([

@@ -18,6 +18,7 @@ import { MAX_PENDING, PendingRequests } from './pending';
 import { RequestLedger } from './request-ledger';
 import { registerCommandRoute } from './routes/command';
 import { registerPairRoute } from './routes/pair';
+import { registerProofRoute } from './routes/proof';
 import { errorResponse } from './routes/responses';
 import type { CommandRouteDeps } from './routes/types';
 import { registerWsRoute } from './routes/ws';
@@ -207,6 +208,7 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
     },
     ...(opts.onPairingConsumed ? { onPairingConsumed: opts.onPairingConsumed } : {}),
   });
+  registerProofRoute(app, { tokens: opts.extensionTokens, logger, port: () => boundPort });
   registerWsRoute(app, drivers, wsSockets, heartbeatMs);
 
   return {

@@ -12,6 +12,7 @@ import { expect } from 'vitest';
 import {
   DEFAULT_EXTENSION_ID,
   PROTOCOL_VERSION,
+  wsAuthProtocol,
   type BproxyForwardedRequest,
   type BproxyResponse,
   type DaemonMessage,
@@ -67,7 +68,7 @@ export class FaultyExtension {
   async connect(): Promise<{ closed: Promise<number> }> {
     const socket = new WebSocket(
       `ws://127.0.0.1:${this.daemon.port}/ws`,
-      ['bproxy.v1', `auth.${this.daemon.extensionToken}`],
+      ['bproxy.v1', wsAuthProtocol(this.daemon.extensionToken)],
       { headers: { origin: `chrome-extension://${DEFAULT_EXTENSION_ID}` } },
     );
     this.socket = socket;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseWsProtocols, passesGate, routeSecretFor, secretEquals } from '../src/auth';
+import { wsAuthProtocol } from '@bproxy/protocol';
 
 const config = {
   port: () => 9615,
@@ -24,7 +25,7 @@ describe('gate (unit)', () => {
     const headers = {
       host: '127.0.0.1:9615',
       origin: `chrome-extension://${config.extensionId}`,
-      'sec-websocket-protocol': `bproxy.v1, auth.${'T'.repeat(43)}`,
+      'sec-websocket-protocol': `bproxy.v1, ${wsAuthProtocol('T'.repeat(43))}`,
     };
     expect(passesGate(config, 'GET', '/ws', headers)).toBe(true);
     expect(passesGate(unpaired, 'GET', '/ws', headers)).toBe(false);
@@ -34,13 +35,27 @@ describe('gate (unit)', () => {
     expect(passesGate(config, 'POST', '/', ok, ['Host', '127.0.0.1:9615', 'host', 'evil:9615'])).toBe(false);
   });
 
-  it('parses the subprotocol list strictly', () => {
-    expect(parseWsProtocols('bproxy.v1, auth.abcdefghijklmnopqrstuvwxyz')).toEqual({
-      token: 'abcdefghijklmnopqrstuvwxyz',
+  it("parses the subprotocol list strictly and decodes the seed's auth.{base64url(token)}", () => {
+    const token = 'abcdefghijklmnopqrstuvwxyz';
+    const entry = wsAuthProtocol(token);
+    expect(entry).toBe(`auth.${Buffer.from(token).toString('base64url')}`);
+    expect(parseWsProtocols(`bproxy.v1, ${entry}`)).toEqual({ token });
+    expect(parseWsProtocols(`${entry}, bproxy.v1`)).toBeNull();
+    expect(parseWsProtocols(`bproxy.v1, ${entry}, x`)).toBeNull();
+    expect(parseWsProtocols(`bproxy.v1, ${wsAuthProtocol('short')}`)).toBeNull();
+    expect(parseWsProtocols('bproxy.v1, auth.!!!')).toBeNull();
+  });
+
+  it('refuses the token sent without the base64url encoding the seed prescribes', () => {
+    const token = 'T'.repeat(43);
+    const headers = (entry: string) => ({
+      host: '127.0.0.1:9615',
+      origin: `chrome-extension://${config.extensionId}`,
+      'sec-websocket-protocol': `bproxy.v1, ${entry}`,
     });
-    expect(parseWsProtocols('auth.abcdefghijklmnopqrstuvwxyz, bproxy.v1')).toBeNull();
-    expect(parseWsProtocols('bproxy.v1, auth.abcdefghijklmnopqrstuvwxyz, x')).toBeNull();
-    expect(parseWsProtocols('bproxy.v1, auth.short')).toBeNull();
+    const withToken = { ...config, extensionToken: () => token };
+    expect(passesGate(withToken, 'GET', '/ws', headers(wsAuthProtocol(token)))).toBe(true);
+    expect(passesGate(withToken, 'GET', '/ws', headers(`auth.${token}`))).toBe(false);
   });
 
   it('compares secrets in constant time regardless of length', () => {

@@ -10,6 +10,7 @@ import WebSocket from 'ws';
 import {
   DEFAULT_EXTENSION_ID,
   PROTOCOL_VERSION,
+  wsAuthProtocol,
   type BproxyForwardedRequest,
   type BproxyResponse,
   type DaemonMessage,
@@ -176,7 +177,7 @@ export class FakeExtension {
   async connect(opts: { protocolVersion?: number; token?: string } = {}): Promise<void> {
     const socket = new WebSocket(
       `ws://127.0.0.1:${this.daemon.port}/ws`,
-      ['bproxy.v1', `auth.${opts.token ?? this.daemon.extensionToken}`],
+      ['bproxy.v1', wsAuthProtocol(opts.token ?? this.daemon.extensionToken)],
       {
         headers: { origin: `chrome-extension://${DEFAULT_EXTENSION_ID}` },
       },

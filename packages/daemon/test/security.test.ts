@@ -5,7 +5,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { DEFAULT_EXTENSION_ID } from '@bproxy/protocol';
+import { DEFAULT_EXTENSION_ID, wsAuthProtocol } from '@bproxy/protocol';
 import type { FakeExtension } from './harness';
 import { nextId, startDaemonWithTab, type TestDaemon } from './harness';
 
@@ -335,19 +335,23 @@ describe('WS upgrade', () => {
   const origin = `chrome-extension://${DEFAULT_EXTENSION_ID}`;
 
   it('echoes only bproxy.v1 for the right token', async () => {
-    const res = await tryUpgrade({ protocols: ['bproxy.v1', `auth.${daemon.extensionToken}`], origin });
+    const res = await tryUpgrade({ protocols: ['bproxy.v1', wsAuthProtocol(daemon.extensionToken)], origin });
     expect(res).toEqual({ opened: true, protocol: 'bproxy.v1' });
   });
 
   it.each([
     ['a wrong token', () => ['bproxy.v1', 'auth.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'], origin],
     ['no token', () => ['bproxy.v1'], origin],
-    ['the daemon token', () => ['bproxy.v1', `auth.${daemon.token}`], origin],
-    ['no Origin', () => ['bproxy.v1', `auth.${daemon.extensionToken}`], undefined],
-    ['a web page Origin', () => ['bproxy.v1', `auth.${daemon.extensionToken}`], 'http://127.0.0.1:5173'],
+    ['the daemon token', () => ['bproxy.v1', wsAuthProtocol(daemon.token)], origin],
+    ['no Origin', () => ['bproxy.v1', wsAuthProtocol(daemon.extensionToken)], undefined],
+    [
+      'a web page Origin',
+      () => ['bproxy.v1', wsAuthProtocol(daemon.extensionToken)],
+      'http://127.0.0.1:5173',
+    ],
     [
       'another extension',
-      () => ['bproxy.v1', `auth.${daemon.extensionToken}`],
+      () => ['bproxy.v1', wsAuthProtocol(daemon.extensionToken)],
       'chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
     ],
   ])('refuses %s with 401', async (_name, protocols, o) => {
@@ -358,7 +362,7 @@ describe('WS upgrade', () => {
 
   it('refuses a rebinding Host on the upgrade', async () => {
     const res = await tryUpgrade({
-      protocols: ['bproxy.v1', `auth.${daemon.extensionToken}`],
+      protocols: ['bproxy.v1', wsAuthProtocol(daemon.extensionToken)],
       origin,
       host: `evil.example:${daemon.port}`,
     });

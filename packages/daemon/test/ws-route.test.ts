@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { DEFAULT_EXTENSION_ID, type DaemonMessage } from '@bproxy/protocol';
+import { DEFAULT_EXTENSION_ID, wsAuthProtocol, type DaemonMessage } from '@bproxy/protocol';
 import { FakeExtension, startDaemon, until, type TestDaemon } from './harness';
 
 let daemon: TestDaemon;
@@ -9,7 +9,7 @@ afterEach(() => daemon.close());
 function rawSocket(
   d: TestDaemon,
 ): Promise<{ ws: WebSocket; messages: DaemonMessage[]; closed: Promise<number> }> {
-  const ws = new WebSocket(`ws://127.0.0.1:${d.port}/ws`, ['bproxy.v1', `auth.${d.extensionToken}`], {
+  const ws = new WebSocket(`ws://127.0.0.1:${d.port}/ws`, ['bproxy.v1', wsAuthProtocol(d.extensionToken)], {
     headers: { origin: `chrome-extension://${DEFAULT_EXTENSION_ID}` },
   });
   const messages: DaemonMessage[] = [];

@@ -1,6 +1,7 @@
-import { PROTOCOL_VERSION } from '@bproxy/protocol';
+import { PROTOCOL_VERSION, wsAuthProtocol } from '@bproxy/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Connection } from '../src/background/connection';
+import type { ProofOutcome } from '../src/background/daemon-proof';
 import { WorkerLog } from '../src/background/log';
 import { PairingStore } from '../src/background/pairing-state';
 import { MemoryStorage, socketRecorder } from './fakes';
@@ -14,11 +15,18 @@ async function paired(storage = new MemoryStorage()): Promise<MemoryStorage> {
   return storage;
 }
 
-function connection(storage: MemoryStorage, onRequest = vi.fn()) {
+const proven = async (): Promise<ProofOutcome> => ({ ok: true });
+
+function connection(
+  storage: MemoryStorage,
+  onRequest = vi.fn(),
+  prove: (wsUrl: string, token: string) => Promise<ProofOutcome> = proven,
+) {
   const sockets = socketRecorder();
   let n = 0;
   const conn = new Connection({
     socketFactory: sockets.factory,
+    prove,
     pairing: new PairingStore(storage, () => `instance${++n}-abcdefgh`),
     log: new WorkerLog(100, Date.now, false),
     random: () => 0.5,
@@ -55,12 +63,12 @@ describe('daemon connection', () => {
     expect(c.conn.status().state).toBe('unpaired');
   });
 
-  it('connects with the token as subprotocol and says hello first, with a persisted instanceId', async () => {
+  it('connects with the base64url token as subprotocol and says hello first, with a persisted instanceId', async () => {
     const storage = await paired();
     const c = connection(storage);
     const socket = await connectAndWelcome(c);
     expect(socket.url).toBe('ws://127.0.0.1:9615/ws');
-    expect(socket.protocols).toEqual(['bproxy.v1', `auth.${TOKEN}`]);
+    expect(socket.protocols).toEqual(['bproxy.v1', wsAuthProtocol(TOKEN)]);
     expect(socket.sent[0]).toEqual({
       type: 'hello',
       protocolVersion: PROTOCOL_VERSION,
@@ -179,5 +187,61 @@ describe('daemon connection', () => {
     socket.serverClose(1006);
     reply({ type: 'response', id: 'q1', ok: true, data: {} });
     expect(socket.sentOfType('response')).toHaveLength(0);
+  });
+
+  it('asks for the proof with the paired URL and token before it opens any socket', async () => {
+    let socketsAtProof = -1;
+    const prove = vi.fn(async (): Promise<ProofOutcome> => {
+      socketsAtProof = c.sockets.sockets.length;
+      return { ok: true };
+    });
+    const c = connection(await paired(), vi.fn(), prove);
+    c.conn.ensureConnected();
+    await tick();
+    expect(prove).toHaveBeenCalledWith('ws://127.0.0.1:9615/ws', TOKEN);
+    expect(socketsAtProof).toBe(0);
+    expect(c.sockets.sockets).toHaveLength(1);
+  });
+
+  it('opens no socket for a server that cannot prove the pairing, says so, and keeps retrying quietly', async () => {
+    const message = 'something else is listening on port 9615: it could not prove it is the bproxy daemon';
+    const prove = vi.fn(async (): Promise<ProofOutcome> => ({ ok: false, kind: 'unproven', message }));
+    const onRequest = vi.fn();
+    const c = connection(await paired(), onRequest, prove);
+    c.conn.ensureConnected();
+    await tick();
+    expect(c.sockets.sockets).toHaveLength(0);
+    expect(c.conn.status()).toMatchObject({ state: 'waiting', lastError: message });
+    await tick(30_000);
+    expect(prove.mock.calls.length).toBeGreaterThan(3);
+    expect(c.sockets.sockets).toHaveLength(0);
+    expect(onRequest).not.toHaveBeenCalled();
+
+    // The real daemon is back: the next attempt proves and connects with the stored pairing.
+    prove.mockImplementation(proven);
+    await tick(10_000);
+    expect(c.sockets.sockets).toHaveLength(1);
+  });
+
+  it('drops a proof that arrives after the pairing changed', async () => {
+    let release: (outcome: ProofOutcome) => void = () => {};
+    const prove = vi.fn(
+      () =>
+        new Promise<ProofOutcome>((resolve) => {
+          release = resolve;
+        }),
+    );
+    const storage = await paired();
+    const c = connection(storage, vi.fn(), prove);
+    c.conn.ensureConnected();
+    await tick();
+    const first = release;
+    await storage.remove('pairing');
+    c.conn.restart();
+    await tick();
+    first({ ok: true });
+    await tick();
+    expect(c.sockets.sockets).toHaveLength(0);
+    expect(c.conn.status().state).toBe('unpaired');
   });
 });

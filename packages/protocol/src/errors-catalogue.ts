@@ -72,6 +72,13 @@ export const ERROR_CATALOGUE = {
     when: 'No route for this method and path',
     hint: 'POST / takes commands; GET /ws is for drivers; POST /pair/claim is for pairing',
   },
+  NOT_PAIRED: {
+    category: 'auth',
+    retry: false,
+    status: 409,
+    when: 'The daemon has no active pairing to prove (before the first pairing, or after a reset)',
+    hint: 'Pair the extension again: open its popup and enter the code `bproxy service start` printed',
+  },
   NO_EXTENSION: {
     category: 'transport',
     retry: true,

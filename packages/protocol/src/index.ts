@@ -10,6 +10,7 @@ export * from './actions';
 export * from './envelope';
 export * from './ws';
 export * from './pairing';
+export * from './daemon-proof';
 export * from './lifecycle';
 export * from './validate';
 export * from './transport';

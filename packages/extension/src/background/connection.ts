@@ -1,5 +1,7 @@
 /**
- * The worker's one connection to the daemon: WS with the subprotocol token, `hello` first, reconnect
+ * The worker's one connection to the daemon: first the daemon proves it holds our pairing (POST
+ * /pair/proof, daemon-proof.ts) — until it has, the token is not sent and nothing is obeyed — then WS
+ * with the subprotocol token, `hello` first, reconnect
  * with capped exponential backoff and full jitter, an app-level ping every 20 s that both keeps the MV3
  * worker alive and detects a socket that is dead but not yet closed. Incoming requests are handed to
  * `onRequest`; their answers go back on the socket they arrived on (a replay after a reconnect is
@@ -9,15 +11,16 @@ import {
   APP_PING_INTERVAL_MS,
   DaemonMessageSchema,
   PROTOCOL_VERSION,
-  WS_AUTH_PREFIX,
   WS_CLOSE,
   WS_SUBPROTOCOL,
+  wsAuthProtocol,
   type BproxyError,
   type DriverMessage,
   type DriverResponseMessage,
   type HelloMessage,
 } from '@bproxy/protocol';
 import { Backoff, DEFAULT_BACKOFF } from './backoff';
+import type { ProofOutcome } from './daemon-proof';
 import type { WorkerLog } from './log';
 import type { PairingStore } from './pairing-state';
 import type { SocketFactory, SocketLike } from './socket';
@@ -39,6 +42,8 @@ export interface ConnectionStatus {
 
 export interface ConnectionOptions {
   socketFactory: SocketFactory;
+  /** Asks the server at the paired URL to prove it holds our token (daemon-proof.ts), before any socket. */
+  prove: (wsUrl: string, extensionToken: string) => Promise<ProofOutcome>;
   pairing: PairingStore;
   log: WorkerLog;
   random: () => number;
@@ -171,11 +176,24 @@ export class Connection {
       return;
     }
     if (generation !== this.generation || this.state !== 'connecting') return;
+    // The token goes on the wire only to a server that just proved it holds it for this port.
+    let proof: ProofOutcome;
+    try {
+      proof = await this.opts.prove(pairing.wsUrl, pairing.extensionToken);
+    } catch (error) {
+      proof = { ok: false, kind: 'unproven', message: `the daemon proof failed: ${String(error)}` };
+    }
+    if (generation !== this.generation || this.state !== 'connecting') return;
+    if (!proof.ok) {
+      if (proof.kind !== 'unreachable') this.opts.log.warn('daemon_unproven', { reason: proof.message });
+      this.fail(proof.message);
+      return;
+    }
     let socket: SocketLike;
     try {
       socket = this.opts.socketFactory(pairing.wsUrl, [
         WS_SUBPROTOCOL,
-        WS_AUTH_PREFIX + pairing.extensionToken,
+        wsAuthProtocol(pairing.extensionToken),
       ]);
     } catch (error) {
       this.fail(`could not open ${pairing.wsUrl}: ${String(error)}`);

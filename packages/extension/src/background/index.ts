@@ -37,6 +37,7 @@ function clientName(): string {
 const worker = startWorker({
   chrome: platformChrome(),
   socketFactory: platformSocketFactory,
+  fetch: (url, init) => fetch(url, init),
   imageSize,
   clientName,
   userAgent: navigator.userAgent,

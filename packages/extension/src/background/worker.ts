@@ -8,6 +8,7 @@ import type { ChromeApi } from '../chrome-api';
 import { PopupMessageSchema, type PairAnswer, type WorkerStatus } from '../shared/messages';
 import { Connection } from './connection';
 import type { DriverContext } from './context';
+import { proveDaemon, type FetchLike } from './daemon-proof';
 import { DialogTracker } from './dialog-tracker';
 import { DrivenTabs } from './driven-tabs';
 import { messageOf } from './errors';
@@ -21,10 +22,13 @@ import { installPushes } from './pushes';
 import type { SocketFactory } from './socket';
 
 export const KEEPALIVE_ALARM = 'bproxy-keepalive';
+/** How long the daemon has to answer the proof challenge before the attempt counts as failed. */
+const PROOF_TIMEOUT_MS = 5_000;
 
 export interface WorkerOptions {
   chrome: ChromeApi;
   socketFactory: SocketFactory;
+  fetch: FetchLike;
   imageSize: DriverContext['imageSize'];
   clientName: () => string;
   userAgent?: string;
@@ -66,6 +70,7 @@ export function startWorker(options: WorkerOptions): Worker {
   const executor = new Executor(ctx, table);
   const connection = new Connection({
     socketFactory: options.socketFactory,
+    prove: (wsUrl, token) => proveDaemon(options.fetch, wsUrl, token, PROOF_TIMEOUT_MS),
     pairing,
     log,
     random: options.random ?? Math.random,
