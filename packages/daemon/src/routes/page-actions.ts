@@ -7,6 +7,7 @@ import type { ActionName, TabHandle } from '@bproxy/protocol';
 import { forward, type ForwardTarget } from '../dispatch';
 import type { DriverOutcome } from '../pending';
 import type { SessionRecord, TabRecord } from '../sessions';
+import { pauseForHuman } from './human-pause';
 import { mintFromResult } from './minting';
 import { fail } from './responses';
 import { forgetTab } from './tab-actions';
@@ -79,11 +80,8 @@ function afterAnswer(
     const rawId = new RegExp(`\\b(tab(?:Id)?[ :=#]*)${tab.rawTabId}\\b`, 'gi');
     const message = outcome.error.message.replace(rawId, `$1${tab.handle}`);
     outcome = { ok: false, error: { ...outcome.error, message } };
-    if (outcome.error.code === 'HUMAN_REQUIRED') {
-      deps.sessions.pause(session, outcome.error.message);
-      deps.logger.info({ id: ctx.request.id, event: 'session_paused', session: session.id });
-      return { ok: false, error: { ...outcome.error, reason: outcome.error.message } };
-    }
+    if (outcome.error.code === 'HUMAN_REQUIRED')
+      return pauseForHuman(deps, ctx, session, outcome.error, false);
     if (outcome.error.code === 'TAB_NOT_FOUND' && session.tabs.get(tab.handle) === tab)
       forgetTab(deps, session, tab, 'tab_gone');
     return outcome;

@@ -72,10 +72,15 @@ export async function sessionClose(
     await closeTab(deps, ctx, session, tab);
     closedTabs.push(tab.handle);
   }
+  destroySession(deps, session);
+  return { ok: true, data: { session: session.id, closedTabs } };
+}
+
+/** Forgets a session whose tabs are already gone: its handles, its record, its tmpDir. */
+export function destroySession(deps: CommandRouteDeps, session: SessionRecord): void {
   deps.handles.invalidateSession(session.id, 'session_closed');
   deps.sessions.delete(session);
   rmSync(session.tmpDir, { recursive: true, force: true });
-  return { ok: true, data: { session: session.id, closedTabs } };
 }
 
 export function tabList(deps: CommandRouteDeps, session: SessionRecord): DriverOutcome {

@@ -6,7 +6,8 @@ import { ElementHandles } from '../element-handles';
 import type { DriverOutcome } from '../pending';
 import type { SessionRecord, TabRecord } from '../sessions';
 import { fail } from './responses';
-import { createSession } from './session-actions';
+import { pauseForHuman } from './human-pause';
+import { createSession, destroySession } from './session-actions';
 import type { CommandContext, CommandRouteDeps } from './types';
 
 /** --browser NAME, else the most recent extension, else a connected CDP browser, else launch the default one. */
@@ -64,10 +65,17 @@ export async function tabOpen(
   }
   const forwardedParams: Record<string, unknown> = { url: params.url ?? 'about:blank' };
   if (params.active !== undefined) forwardedParams.active = params.active;
-  const outcome = await forward(deps, ctx, session, () => ({ client: chosen }), forwardedParams);
-  if (!outcome.ok) return outcome;
-  const opened = outcome.data as DriverTab;
+  // Without -s the session exists before the open, so the open is paced on it like any navigation and
+  // starts its pacing clock: the agent's next action waits its turn.
   const owner = session ?? createSession(deps, {});
+  const outcome = await forward(deps, ctx, owner, () => ({ client: chosen }), forwardedParams);
+  if (!outcome.ok) {
+    if (outcome.error.code === 'HUMAN_REQUIRED')
+      return pauseForHuman(deps, ctx, owner, outcome.error, !session);
+    if (!session) destroySession(deps, owner); // nothing was opened: leave no session behind
+    return outcome;
+  }
+  const opened = outcome.data as DriverTab;
   const tab = deps.sessions.addTab(owner, {
     clientKey: chosen.key,
     rawTabId: opened.tabId,
