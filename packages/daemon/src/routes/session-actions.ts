@@ -61,19 +61,22 @@ export function sessionResume(deps: CommandRouteDeps, session: SessionRecord): D
   return { ok: true, data: deps.sessions.info(session) };
 }
 
-/** Closes every tab the session owns (best effort: a gone browser does not block the close), then forgets it. */
+/**
+ * Closes every tab the session owns, then forgets it. Best effort: a tab whose browser is away (or
+ * refuses) does not block the close; it is reported as forgotten rather than closed.
+ */
 export async function sessionClose(
   deps: CommandRouteDeps,
   ctx: CommandContext,
   session: SessionRecord,
 ): Promise<DriverOutcome> {
   const closedTabs: TabHandle[] = [];
+  const forgottenTabs: TabHandle[] = [];
   for (const tab of [...session.tabs.values()]) {
-    await closeTab(deps, ctx, session, tab);
-    closedTabs.push(tab.handle);
+    ((await closeTab(deps, ctx, session, tab)) ? closedTabs : forgottenTabs).push(tab.handle);
   }
   destroySession(deps, session);
-  return { ok: true, data: { session: session.id, closedTabs } };
+  return { ok: true, data: { session: session.id, closedTabs, forgottenTabs } };
 }
 
 /** Forgets a session whose tabs are already gone: its handles, its record, its tmpDir. */

@@ -1,4 +1,5 @@
 /** tab.open (choosing a browser, auto-creating a session), and the closes behind tab.close / session.close. */
+import { createHash } from 'node:crypto';
 import type { ActionParams, DriverTab, RequestId } from '@bproxy/protocol';
 import type { ClientRecord } from '../clients';
 import { forward } from '../dispatch';
@@ -88,29 +89,50 @@ export async function tabOpen(
   return { ok: true, data: deps.sessions.tabInfo(tab, chosen.name) };
 }
 
-/** Closes one tab in its browser (best effort) and forgets it; used by session.close. */
+const MAX_REQUEST_ID = 128;
+
+/**
+ * The id of a request the daemon sends on behalf of `parent`: `parent.suffix`, deterministic (a retried
+ * parent sends the same sub-requests, which the driver's dedupe table recognises) and within the
+ * request-id limit — a parent too long for the suffix is shortened and made unique again by its hash.
+ */
+export function subRequestId(parent: string, suffix: string): RequestId {
+  const plain = `${parent}.${suffix}`;
+  if (plain.length <= MAX_REQUEST_ID) return plain as RequestId;
+  const hash = createHash('sha256').update(parent).digest('base64url').slice(0, 16);
+  const keep = MAX_REQUEST_ID - suffix.length - hash.length - 2;
+  return `${parent.slice(0, keep)}-${hash}.${suffix}` as RequestId;
+}
+
+/**
+ * Closes one tab in its browser (best effort) and forgets it; used by session.close. Resolves true when
+ * the browser closed it, false when it was only forgotten (its browser away, or the close failed).
+ */
 export async function closeTab(
   deps: CommandRouteDeps,
   ctx: CommandContext,
   session: SessionRecord,
   tab: TabRecord,
-): Promise<void> {
+): Promise<boolean> {
   const client = deps.clients.get(tab.clientKey);
+  let closed = false;
   if (client?.transport) {
     const sub: CommandContext = {
       deadlineMono: ctx.deadlineMono,
       request: {
         ...ctx.request,
-        id: `${ctx.request.id}.close.${tab.handle}` as RequestId,
+        id: subRequestId(ctx.request.id, `close.${tab.handle}`),
         action: 'tab.close',
         params: {},
       },
     };
     const outcome = await forward(deps, sub, null, () => ({ client, tab }), {});
+    closed = outcome.ok;
     if (!outcome.ok)
       deps.logger.warn({ id: sub.request.id, event: 'tab_close_failed', error_code: outcome.error.code });
   }
   forgetTab(deps, session, tab, 'tab_closed');
+  return closed;
 }
 
 export function forgetTab(

@@ -36,5 +36,8 @@ export const SessionBindParams = z
   .refine((p) => p.tab !== undefined || p.pacing !== undefined, 'give a tab, a pacing mode, or both');
 export const SessionCloseResult = z.strictObject({
   session: SessionIdSchema,
+  /** Closed in their browser. */
   closedTabs: z.array(TabHandleSchema),
+  /** Only forgotten: their browser was disconnected or did not close them. */
+  forgottenTabs: z.array(TabHandleSchema),
 });
