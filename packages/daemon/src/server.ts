@@ -173,11 +173,7 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const mapped = mapFastifyError(err);
     if (mapped.status >= 500) logger.error({ event: 'internal_error', url: req.url, err: err.stack });
-    if (req.url.split('?')[0] === '/pair/claim') {
-      return reply
-        .code(mapped.status === 500 ? 500 : 400)
-        .send({ ok: false, error: { code: 'PAIRING_CODE_INVALID' } });
-    }
+    // /pair/claim has its own error handler (routes/pair.ts): its failures feed the throttle.
     return reply.code(mapped.status).send(errorResponse(null, makeError(mapped.code, mapped.message)));
   });
   app.setNotFoundHandler((req, reply) =>
