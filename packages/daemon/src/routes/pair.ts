@@ -65,8 +65,8 @@ export function registerPairRoute(app: FastifyInstance, deps: PairRouteDeps): vo
     {
       bodyLimit: 1024,
       // A body Fastify could not read (not JSON, too large, another content type) is a failed claim
-      // like a wrong code: otherwise malformed bodies would be free guesses past the throttle. The gate
-      // ran at onRequest, so what it refused never gets here.
+      // like a wrong code: every failure past the gate counts, so no kind of request probes the route
+      // without the throttle seeing it. The gate ran at onRequest: what it refused never gets here.
       errorHandler: (err: FastifyError, _req, reply) => {
         if (err.statusCode === undefined || err.statusCode >= 500) {
           deps.logger.error({ event: 'internal_error', url: '/pair/claim', err: err.stack });
