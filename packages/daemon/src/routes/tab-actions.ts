@@ -119,6 +119,7 @@ export async function closeTab(
   if (client?.transport) {
     const sub: CommandContext = {
       deadlineMono: ctx.deadlineMono,
+      receivedMono: ctx.receivedMono,
       request: {
         ...ctx.request,
         id: subRequestId(ctx.request.id, `close.${tab.handle}`),
