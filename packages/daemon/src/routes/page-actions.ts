@@ -26,9 +26,12 @@ export async function runTabAction(
   let forwardedParams = params;
   if (TAB_MANAGEMENT.has(action)) forwardedParams = {};
 
+  // A browser the daemon can launch on the next tab open counts as available: without a tab the
+  // answer is then TAB_NOT_FOUND (open one), not NO_EXTENSION.
   const noClient = () =>
     deps.clients.connected().length === 0 &&
-    !deps.clients.all().some((c) => deps.clients.inGrace(c, deps.graceMs));
+    !deps.clients.all().some((c) => deps.clients.inGrace(c, deps.graceMs)) &&
+    deps.launchers.names().length === 0;
 
   // Precedence, evaluated before any wait (pacing, queue): 1. no browser at all.
   if (noClient()) return fail('NO_EXTENSION', 'no browser is connected');

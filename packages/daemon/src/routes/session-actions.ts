@@ -10,7 +10,7 @@ import type { CommandContext, CommandRouteDeps } from './types';
 
 export function createSession(
   deps: CommandRouteDeps,
-  params: { label?: string; pacing?: PacingMode },
+  params: { label?: string; pacing?: PacingMode; browser?: string },
 ): SessionRecord {
   const session = deps.sessions.create({
     ...params,

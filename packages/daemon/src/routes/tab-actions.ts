@@ -1,6 +1,9 @@
-/** tab.open (choosing a browser, auto-creating a session), and the closes behind tab.close / session.close. */
+/**
+ * tab.open (choosing a browser, auto-creating a session), navigate in a session with no current tab
+ * (which opens one), and the closes behind tab.close / session.close.
+ */
 import { createHash } from 'node:crypto';
-import type { ActionParams, DriverTab, RequestId } from '@bproxy/protocol';
+import type { ActionParams, DriverTab, RequestId, TabInfo } from '@bproxy/protocol';
 import type { ClientRecord } from '../clients';
 import { forward } from '../dispatch';
 import { ElementHandles } from '../element-handles';
@@ -57,7 +60,7 @@ export async function tabOpen(
   session: SessionRecord | null,
   params: ActionParams<'tab.open'>,
 ): Promise<DriverOutcome> {
-  const chosen = await chooseClient(deps, params.browser);
+  const chosen = await chooseClient(deps, params.browser ?? session?.browser);
   if ('ok' in chosen) return chosen;
   if (session?.paused) {
     return fail('HUMAN_REQUIRED', `session ${session.id} is paused: ${session.pauseReason ?? ''}`, {
@@ -87,6 +90,28 @@ export async function tabOpen(
   deps.sessions.bind(owner, tab.handle);
   deps.handles.observePage(ElementHandles.pageKey(chosen.key, opened.tabId), opened.url);
   return { ok: true, data: deps.sessions.tabInfo(tab, chosen.name) };
+}
+
+/**
+ * navigate in a session with no current tab (none opened yet, or the bound one gone): an agent's first
+ * call is usually navigate, so rather than answer TAB_NOT_FOUND it opens a tab there with the URL —
+ * through tab.open's path, so the browser choice, the pause gate and pacing all apply — and answers as
+ * navigate does, naming the tab it opened.
+ */
+export async function navigateInNewTab(
+  deps: CommandRouteDeps,
+  ctx: CommandContext,
+  session: SessionRecord,
+  params: ActionParams<'navigate'>,
+): Promise<DriverOutcome> {
+  const open: CommandContext = {
+    ...ctx,
+    request: { ...ctx.request, action: 'tab.open', params: { url: params.url } },
+  };
+  const opened = await tabOpen(deps, open, session, { url: params.url });
+  if (!opened.ok) return opened;
+  const tab = opened.data as TabInfo;
+  return { ok: true, data: { url: tab.url, title: tab.title, openedTab: tab.tab } };
 }
 
 const MAX_REQUEST_ID = 128;
