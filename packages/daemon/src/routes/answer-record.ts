@@ -3,7 +3,7 @@
  * time, a recorded answer given again to a repeated id): the `response` log event, the debug.last
  * trace and, at the debug log level, the payload.
  */
-import { SESSION_ID_PATTERN, type BproxyResponse, type Trace } from '@bproxy/protocol';
+import { RequestIdSchema, SESSION_ID_PATTERN, type BproxyResponse, type Trace } from '@bproxy/protocol';
 import { logResponsePayload } from '../payload-log';
 import type { CommandRouteDeps } from './types';
 
@@ -16,14 +16,12 @@ export interface AnswerFacts {
   replayed?: true;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
-
 /** What can be read of a body refused at parse time: a valid id, the action named, a session id. */
 export function refusedFacts(body: unknown, receivedAt: number, startMono: number): AnswerFacts {
   const record = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
   const { id, action, session } = record;
   const facts: AnswerFacts = {
-    id: typeof id === 'string' && REQUEST_ID.test(id) ? id : null,
+    id: typeof id === 'string' && RequestIdSchema.safeParse(id).success ? id : null,
     action: typeof action === 'string' ? action.slice(0, 64) : null,
     receivedAt,
     startMono,

@@ -11,7 +11,7 @@ import type { DriverOutcome } from '../pending';
 import type { SessionRecord, TabRecord } from '../sessions';
 import { fail } from './responses';
 import { pauseForHuman } from './human-pause';
-import { createSession, destroySession } from './session-actions';
+import { createSession } from './session-actions';
 import type { CommandContext, CommandRouteDeps } from './types';
 
 /** --browser NAME, else the most recent extension, else a connected CDP browser, else launch the default one. */
@@ -54,6 +54,13 @@ async function launch(deps: CommandRouteDeps, name?: string): Promise<ClientReco
   }
 }
 
+/** The session a tab.open without -s creates, its pacing clock started at the open's slot. */
+function sessionOfOpen(deps: CommandRouteDeps, sentAt: number): SessionRecord {
+  const session = createSession(deps, {});
+  session.lastPacedAt = sentAt;
+  return session;
+}
+
 export async function tabOpen(
   deps: CommandRouteDeps,
   ctx: CommandContext,
@@ -69,17 +76,17 @@ export async function tabOpen(
   }
   const forwardedParams: Record<string, unknown> = { url: params.url ?? 'about:blank' };
   if (params.active !== undefined) forwardedParams.active = params.active;
-  // Without -s the session exists before the open, so the open is paced on it like any navigation and
-  // starts its pacing clock: the agent's next action waits its turn.
-  const owner = session ?? createSession(deps, {});
-  const outcome = await forward(deps, ctx, owner, () => ({ client: chosen }), forwardedParams);
+  // Paced like any navigation. Without -s the session is created by the answer: its first action goes
+  // at once, and the slot it took (now) starts its pacing clock, so the agent's next action waits its
+  // turn. Creating it only then keeps a failed open from leaving a session behind.
+  const sentAt = deps.clock.monotonic();
+  const outcome = await forward(deps, ctx, session, () => ({ client: chosen }), forwardedParams);
   if (!outcome.ok) {
-    if (outcome.error.code === 'HUMAN_REQUIRED')
-      return pauseForHuman(deps, ctx, owner, outcome.error, !session);
-    if (!session) destroySession(deps, owner); // nothing was opened: leave no session behind
-    return outcome;
+    if (outcome.error.code !== 'HUMAN_REQUIRED') return outcome;
+    return pauseForHuman(deps, ctx, session ?? sessionOfOpen(deps, sentAt), outcome.error, !session);
   }
   const opened = outcome.data as DriverTab;
+  const owner = session ?? sessionOfOpen(deps, sentAt);
   const tab = deps.sessions.addTab(owner, {
     clientKey: chosen.key,
     rawTabId: opened.tabId,
