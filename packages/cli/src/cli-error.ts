@@ -1,7 +1,8 @@
 /**
  * Failures the CLI reports itself (as opposed to the daemon's protocol errors), with codes from the
- * same catalogue — its client-side rows — so an agent reads one set of codes whoever raised them. Each carries its exit code, so the one place that prints errors also decides the
- * exit status: 1 failure, 2 usage, 3 no daemon running.
+ * same catalogue — its client-side rows — so an agent reads one set of codes whoever raised them.
+ * Each carries its exit code, so the one place that prints errors also decides the exit status:
+ * 1 failure, 2 usage, 3 no daemon running.
  */
 import type { ErrorCode } from '@bproxy/protocol/plain';
 

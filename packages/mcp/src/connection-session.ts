@@ -1,7 +1,7 @@
 /**
  * The one daemon session of an MCP connection. Created lazily (on the first call that needs it) with
- * the server's pacing, its browser and a label naming the client, passed on every call so tools never take a session
- * argument, and closed — with its tabs — when the client goes away. Two connections therefore never
+ * the server's pacing, its browser and a label naming the client, passed on every call so tools never
+ * take a session argument, and closed — with its tabs — when the client goes away. Two connections therefore never
  * share tabs or handles: the daemon scopes both to the session.
  */
 import type { DaemonLink, LinkError } from './daemon-link';
