@@ -1,7 +1,7 @@
 /**
  * `npm run bench:cdp` — the CDP driver (the daemon's embedded headless Chromium), fast pacing:
  *  1. over HTTP: click and text latency p50/p90 on the counter page, snapshot bytes and time over
- *     every page of ../shared/bench-pages;
+ *     every page of tests/fixtures/bench-pages;
  *  2. whole processes, side by side in the same run: the bproxy CLI on Node, the compiled bproxy CLI
  *     and the agent-browser CLI (same Chromium binary) for open, snapshot and click;
  *  3. CLI start-up (`--version`) against a bare `node -e 0`.

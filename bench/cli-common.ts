@@ -9,9 +9,11 @@ import { createServer, Agent, request, type Server } from 'node:http';
 import { loadavg } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchPagesDir } from '../scripts/bench-pages.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const BENCH_PAGES = process.env.BPROXY_BENCH_PAGES ?? join(ROOT, '..', 'shared', 'bench-pages');
+/** The real-world pages (tests/fixtures/bench-pages), unpacked from their archive on first use. */
+export const BENCH_PAGES = benchPagesDir();
 const FIXTURE_PAGES = join(ROOT, 'tests', 'fixtures', 'pages');
 export const NODE_CLI = join(ROOT, 'packages', 'cli', 'bin', 'bproxy.mjs');
 export const NATIVE_CLI = join(ROOT, 'packages', 'cli', 'dist', `bproxy-${process.platform}-${process.arch}`);

@@ -3,7 +3,7 @@
  * built MV3 extension (tests/e2e/extension-harness.ts), paired through its popup with the code that
  * `bproxy service start --browser none` printed, so the extension is the only driver. Prints:
  *  1. over HTTP (POST / with the token): click and text latency p50/p90 on the counter page (the final
- *     count is checked), snapshot bytes and time over every page of ../shared/bench-pages;
+ *     count is checked), snapshot bytes and time over every page of tests/fixtures/bench-pages;
  *  2. through the CLI as whole processes (Node and compiled): click and text p50/p90.
  * A benchmark, not a test. Options: --clicks N (HTTP, default 200), --cli N (default 30).
  */

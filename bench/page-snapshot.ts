@@ -1,5 +1,5 @@
 /**
- * Snapshot size and speed over the real-world bench pages: serves /work/shared/bench-pages, injects the
+ * Snapshot size and speed over the real-world bench pages: serves tests/fixtures/bench-pages, injects the
  * page bundle into headless Chromium and runs `snapshot` with default options on every page.
  * Run: npx tsx bench/page-snapshot.ts [--show name] [--dump dir]
  */

@@ -14,12 +14,13 @@ import { execFileSync } from 'node:child_process';
 import * as prettier from 'prettier';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { benchPagesDir } from '../scripts/bench-pages.mjs';
 import { peerServers, type PeerServer, type ToolCall } from './peers-servers';
 import { livePids, memoryOf, newProcesses, servePages } from './peers-system';
 import { writeReport, type ServerResult } from './peers-report';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const BENCH_PAGES = process.env.BPROXY_BENCH_PAGES ?? '/work/shared/bench-pages';
+const BENCH_PAGES = benchPagesDir();
 const FIXTURES = join(ROOT, 'tests', 'fixtures', 'pages');
 const CALL_TIMEOUT_MS = 60_000;
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm run check`: what CI runs — typecheck, lint, format check, then the whole test suite.
+// `npm run check`: what CI runs — no path outside the repository, typecheck, lint, format check,
+// then the whole test suite.
 import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +18,7 @@ const step = (name, cmd, args) => {
 };
 
 ensureDependencies();
+step('paths inside the repository', 'node', ['scripts/outside-paths.mjs']);
 step('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
 step('lint', 'npx', ['eslint', '.']);
 step('format', 'npx', ['prettier', '--check', '.']);

@@ -62,10 +62,10 @@ describe('bproxy mcp over stdio with the headless browser', () => {
     expect(click?.inputSchema.required).toEqual(['target']);
   });
 
-  it('says to open a tab first when nothing is open', async () => {
+  it('answers a read before any tab with TAB_NOT_FOUND and says to navigate', async () => {
     const reply = await a.call('snapshot');
     expect(reply.isError).toBe(true);
-    expect(reply.text).toMatch(/^NO_TAB: .*\nWhat to do: Call tab_open/);
+    expect(reply.text).toMatch(/^TAB_NOT_FOUND: .*\nWhat to do: Call navigate with a url/);
   });
 
   it('started the daemon itself, and runs the whole action suite by handle', async () => {
@@ -186,7 +186,10 @@ describe('bproxy mcp over stdio with the headless browser', () => {
     const missing = await a.call('tab_select', {});
     expect(missing.text).toMatch(/^BAD_REQUEST: tab_select needs tab/);
     const unknown = await a.call('teleport');
-    expect(unknown).toMatchObject({ isError: true, text: expect.stringMatching(/^UNKNOWN_TOOL: /) });
+    expect(unknown).toMatchObject({
+      isError: true,
+      text: 'UNKNOWN_ACTION: no tool named "teleport"\nWhat to do: Call tools/list for the tools of this server',
+    });
     expect((await a.call('click', { target: 'el999999' })).text).toMatch(/^ELEMENT_HANDLE_NOT_FOUND: /);
   });
 
@@ -224,6 +227,24 @@ describe('bproxy mcp over stdio with the headless browser', () => {
       expect(await sessionsLabelled('mcp agent-b')).toHaveLength(1);
     } finally {
       await b.close();
+    }
+  });
+
+  it('opens a tab on a first navigate, and says in its first reply that it paces like a person', async () => {
+    const h = await McpClient.start(env, [], 'agent-h');
+    try {
+      const first = await h.call('navigate', { url: pages.url('counter.html') });
+      expect(first.isError).toBe(false);
+      const [answer, notice] = first.text.split('\n');
+      expect(answer).toMatch(/^opened t1 \(current\); at .*counter\.html/);
+      expect(notice).toContain('paces actions like a person');
+      expect(notice).toContain('bproxy mcp --pacing fast');
+      const second = await h.ok('tab_list');
+      expect(second).toMatch(/^t1 \(current\) [^\n]*counter\.html[^\n]*$/);
+      const [session] = await sessionsLabelled('mcp agent-h');
+      expect(session).toMatchObject({ tabs: ['t1'] });
+    } finally {
+      await h.close();
     }
   });
 

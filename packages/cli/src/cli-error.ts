@@ -1,16 +1,19 @@
 /**
- * Failures the CLI reports itself (as opposed to the daemon's protocol errors, which keep their
- * catalogue code). Each carries its exit code, so the one place that prints errors also decides the
- * exit status: 1 failure, 2 usage, 3 no daemon running.
+ * Failures the CLI reports itself (as opposed to the daemon's protocol errors), with codes from the
+ * same catalogue — its client-side rows — so an agent reads one set of codes whoever raised them.
+ * Each carries its exit code, so the one place that prints errors also decides the exit status:
+ * 1 failure, 2 usage, 3 no daemon running.
  */
+import type { ErrorCode } from '@bproxy/protocol/plain';
+
 export const EXIT = { ok: 0, failure: 1, usage: 2, noDaemon: 3 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 export class CliError extends Error {
   override readonly name = 'CliError';
   constructor(
-    /** A stable local code: USAGE, NO_DAEMON, UNSAFE_STATE_FILE, BAD_RESPONSE, TIMEOUT, LOCAL_ERROR. */
-    readonly code: string,
+    /** A code of the one catalogue, from its client-side rows: USAGE, NO_DAEMON, UNSAFE_STATE_FILE, … */
+    readonly code: ErrorCode,
     message: string,
     readonly exitCode: ExitCode,
     readonly hint?: string,

@@ -14,12 +14,13 @@ export interface HttpReply {
 
 export type PostCommand = (endpoint: DaemonEndpoint, body: string, timeoutMs: number) => Promise<HttpReply>;
 
+/** The daemon kept silent past the deadline and its grace: unlike its own TIMEOUT, the request may still run. */
 export function timeoutError(timeoutMs: number): CliError {
   return new CliError(
-    'TIMEOUT',
+    'DAEMON_UNREACHABLE',
     `the daemon did not answer within ${Math.round(timeoutMs / 1000)} s`,
     EXIT.failure,
-    'Retry with a longer --timeout; see `bproxy debug last`',
+    'Check `bproxy debug last` before retrying: the request may still have run',
   );
 }
 
@@ -28,9 +29,10 @@ export function connectError(endpoint: DaemonEndpoint, code: unknown, message: s
   if (code === 'ECONNREFUSED')
     return noDaemonError(endpoint.home, `nothing listens on port ${endpoint.port}`);
   return new CliError(
-    'LOCAL_ERROR',
+    'DAEMON_UNREACHABLE',
     `cannot reach the daemon on port ${endpoint.port}: ${message}`,
     EXIT.failure,
+    'Check `bproxy service status`',
   );
 }
 

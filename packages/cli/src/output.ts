@@ -3,6 +3,7 @@
  * JSON by default, indented with --pretty). Failure: on stderr — a JSON error object by default,
  * `CODE: message` plus the hint with --pretty — and the exit code that goes with it.
  */
+import type { ErrorCode } from '@bproxy/protocol/plain';
 import { CommanderError } from 'commander';
 import { CliError, EXIT, ServiceError, type ExitCode } from './cli-error';
 
@@ -11,7 +12,7 @@ export interface ErrorEnvelope {
   readonly id: string | null;
   readonly ok: false;
   readonly error: {
-    readonly code: string;
+    readonly code: ErrorCode;
     readonly message: string;
     readonly hint?: string;
     readonly reason?: string;
@@ -51,7 +52,7 @@ export function printJson(value: unknown, pretty: boolean): void {
 }
 
 function printError(
-  code: string,
+  code: ErrorCode,
   message: string,
   hint: string | undefined,
   pretty: boolean,

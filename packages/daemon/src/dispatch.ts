@@ -40,6 +40,21 @@ function resolveTargets(
   return { ok: true, params };
 }
 
+/**
+ * A TIMEOUT decided before sending (on arrival, in pacing, behind the same tab), logged like the ones
+ * decided in flight (pending.ts): every TIMEOUT an agent sees has its `timeout` event.
+ */
+export function timeoutOutcome(
+  deps: CommandRouteDeps,
+  ctx: CommandContext,
+  stage: 'arrival' | 'pacing' | 'queue',
+  message: string,
+): DriverOutcome {
+  const elapsed = Math.round(deps.clock.monotonic() - ctx.receivedMono);
+  deps.logger.info({ id: ctx.request.id, event: 'timeout', stage, elapsed_ms: elapsed });
+  return fail('TIMEOUT', message);
+}
+
 /** Waits for the session's pacing slot. Returns a TIMEOUT outcome when the slot is past the deadline. */
 async function pace(
   deps: CommandRouteDeps,
@@ -51,8 +66,10 @@ async function pace(
   const now = deps.clock.monotonic();
   const delay = reserveSlot(session, category, now, ctx.deadlineMono, deps.random);
   if (delay === null) {
-    return fail(
-      'TIMEOUT',
+    return timeoutOutcome(
+      deps,
+      ctx,
+      'pacing',
       `pacing (${session.pacing}) would delay this ${category} action past its deadline`,
     );
   }
@@ -108,8 +125,10 @@ async function sendAtTurn(
   params: Record<string, unknown>,
 ): Promise<DriverOutcome> {
   if (deps.clock.monotonic() >= ctx.deadlineMono) {
-    return fail(
-      'TIMEOUT',
+    return timeoutOutcome(
+      deps,
+      ctx,
+      'queue',
       'the deadline passed while waiting for earlier commands on this tab; it was not sent',
     );
   }

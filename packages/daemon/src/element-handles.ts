@@ -4,7 +4,9 @@
  * daemon keeps per raw tab plus the URL seen when the handle was minted. Bounds live in memory only:
  * TTL 120 s, 200 handles per batch scope, 1000 in all (oldest batches evicted first). A fresh read
  * replaces the previous batch of the same {session, tab, prefix}. A driver disconnect forgets the epochs
- * of its tabs, so resolution fails closed (stale) until a navigation is observed again.
+ * of its tabs, so resolution fails closed (stale) until a navigation is observed again. Epochs come from
+ * one counter for the daemon's life and never repeat: a page learned again after a disconnect — even
+ * at the same URL — gets a new epoch, so a handle minted before the disconnect can never match it.
  */
 import type {
   ElementHandle,
@@ -63,6 +65,8 @@ export class ElementHandles {
   private readonly counters = new Map<string, number>();
   /** Page identity per raw tab: pageKey → {epoch, url}. */
   private readonly pages = new Map<string, { epoch: number; url: string }>();
+  /** The last epoch handed out, to any tab. */
+  private lastEpoch = 0;
 
   constructor(
     private readonly monotonic: () => number,
@@ -79,15 +83,16 @@ export class ElementHandles {
 
   /** A navigation (committed or history_state) was observed in a raw tab. */
   onNavigation(pageKey: string, url: string): void {
-    const page = this.pages.get(pageKey);
-    this.pages.set(pageKey, { epoch: (page?.epoch ?? 0) + 1, url });
+    this.pages.set(pageKey, { epoch: ++this.lastEpoch, url });
   }
 
-  /** The driver knows the page as `url` right now (a read answered): learn it if epochs were forgotten. */
+  /**
+   * The driver knows the page as `url` right now (a read answered): a page not known (never seen, or
+   * forgotten at a disconnect) or now at another URL starts a new epoch; handles minted before stay stale.
+   */
   observePage(pageKey: string, url: string): void {
     const page = this.pages.get(pageKey);
-    if (!page) this.pages.set(pageKey, { epoch: 1, url });
-    else if (page.url !== url) this.pages.set(pageKey, { epoch: page.epoch + 1, url });
+    if (!page || page.url !== url) this.pages.set(pageKey, { epoch: ++this.lastEpoch, url });
   }
 
   /** Forget epochs of every tab of a driver (its connection dropped). */

@@ -18,7 +18,8 @@ interface Entry {
 }
 
 export interface PendingEvents {
-  timeout(id: string, elapsedMs: number): void;
+  /** A TIMEOUT: the deadline passed in flight, or the driver answered TIMEOUT itself. */
+  timeout(id: string, elapsedMs: number, stage: 'in_flight' | 'driver'): void;
   replay(id: string, clientKey: string): void;
   late(id: string, clientKey: string): void;
 }
@@ -93,7 +94,7 @@ export class PendingRequests {
         }
         this.entries.delete(request.id);
         const elapsed = Math.round(this.monotonic() - startedMono);
-        this.events.timeout(request.id, elapsed);
+        this.events.timeout(request.id, elapsed, 'in_flight');
         resolve({
           ok: false,
           error: makeError(
@@ -117,6 +118,8 @@ export class PendingRequests {
     }
     clearTimeout(entry.timer);
     this.entries.delete(id);
+    if (!outcome.ok && outcome.error.code === 'TIMEOUT')
+      this.events.timeout(id, Math.round(this.monotonic() - entry.startedMono), 'driver');
     entry.settle(outcome);
     return true;
   }

@@ -16,6 +16,7 @@ import { PairingCodes } from './pairing';
 import { PairingRateLimit } from './pairing-rate-limit';
 import { MAX_PENDING, PendingRequests } from './pending';
 import { RequestLedger } from './request-ledger';
+import { recordAnswer, refusedFacts } from './routes/answer-record';
 import { registerCommandRoute } from './routes/command';
 import { registerPairRoute } from './routes/pair';
 import { registerProofRoute } from './routes/proof';
@@ -89,7 +90,7 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
   const pending = new PendingRequests(
     () => clock.monotonic(),
     {
-      timeout: (id, elapsed) => logger.info({ id, event: 'timeout', elapsed_ms: elapsed }),
+      timeout: (id, elapsed, stage) => logger.info({ id, event: 'timeout', stage, elapsed_ms: elapsed }),
       replay: () => undefined, // logged by DriverConnections with the client label
       late: (id, client) => logger.debug({ id, event: 'late_answer', ws_client: client }),
     },
@@ -174,12 +175,13 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const mapped = mapFastifyError(err);
     if (mapped.status >= 500) logger.error({ event: 'internal_error', url: req.url, err: err.stack });
-    if (req.url.split('?')[0] === '/pair/claim') {
-      return reply
-        .code(mapped.status === 500 ? 500 : 400)
-        .send({ ok: false, error: { code: 'PAIRING_CODE_INVALID' } });
-    }
-    return reply.code(mapped.status).send(errorResponse(null, makeError(mapped.code, mapped.message)));
+    // /pair/claim has its own error handler (routes/pair.ts): its failures feed the throttle.
+    const response = errorResponse(null, makeError(mapped.code, mapped.message));
+    // A command body Fastify could not read (not JSON, too large, another type) is traced like the
+    // bodies the command route refuses, so debug.last shows every refusal past the gate.
+    if (req.method === 'POST' && req.url.split('?')[0] === '/')
+      recordAnswer(deps, refusedFacts(null, clock.now(), clock.monotonic()), response);
+    return reply.code(mapped.status).send(response);
   });
   app.setNotFoundHandler((req, reply) =>
     reply

@@ -23,6 +23,8 @@ export interface SessionRecord {
   pacing: PacingMode;
   paused: boolean;
   pauseReason?: string;
+  /** The browser the session's tabs open in when tab.open names none. */
+  browser?: string;
   bound: TabHandle | null;
   tabs: Map<TabHandle, TabRecord>;
   nextTabOrdinal: number;
@@ -50,6 +52,7 @@ export class SessionRegistry {
   create(opts: {
     label?: string;
     pacing?: PacingMode;
+    browser?: string;
     now: number;
     tmpDirFor: (id: SessionId) => string;
   }): SessionRecord {
@@ -66,6 +69,7 @@ export class SessionRegistry {
       lastPacedAt: null,
     };
     if (opts.label !== undefined) record.label = opts.label;
+    if (opts.browser !== undefined) record.browser = opts.browser;
     this.sessions.set(id, record);
     return record;
   }
@@ -170,6 +174,7 @@ export class SessionRegistry {
     };
     if (session.label !== undefined) info.label = session.label;
     if (session.pauseReason !== undefined) info.pauseReason = session.pauseReason;
+    if (session.browser !== undefined) info.browser = session.browser;
     return info;
   }
 

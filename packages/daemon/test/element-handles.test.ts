@@ -47,6 +47,21 @@ describe('ElementHandles', () => {
     expect(handles.resolve(S, T1, h('el2'))).toMatchObject({ code: 'ELEMENT_HANDLE_STALE' });
   });
 
+  it('keeps a handle minted before a disconnect stale when the same URL is seen again', () => {
+    const { handles } = setup();
+    handles.mint({ session: S, tab: T1, pageKey: 'c#1' }, 'elements', 'el', targets(1));
+    handles.forgetPages('c');
+    handles.onNavigation('c#1', 'http://a/');
+    expect(handles.resolve(S, T1, h('el1'))).toMatchObject({ code: 'ELEMENT_HANDLE_STALE' });
+    handles.mint({ session: S, tab: T1, pageKey: 'c#1' }, 'links', 'ln', targets(1));
+    handles.forgetPages('c');
+    handles.observePage('c#1', 'http://a/');
+    expect(handles.resolve(S, T1, h('el1'))).toMatchObject({ code: 'ELEMENT_HANDLE_STALE' });
+    expect(handles.resolve(S, T1, h('ln1'))).toMatchObject({ code: 'ELEMENT_HANDLE_STALE' });
+    handles.mint({ session: S, tab: T1, pageKey: 'c#1' }, 'links', 'ln', targets(1));
+    expect(handles.resolve(S, T1, h('ln2')).ok).toBe(true);
+  });
+
   it('refuses a handle of another tab of the same session, and of another session', () => {
     const { handles } = setup();
     handles.mint({ session: S, tab: T1, pageKey: 'c#1' }, 'elements', 'el', targets(1));

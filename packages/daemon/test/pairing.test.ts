@@ -63,6 +63,50 @@ describe('POST /pair/claim', () => {
     expect(consumed).toBe(0);
   });
 
+  it('counts malformed, oversized and wrong-content-type bodies as failed claims, logged', async () => {
+    const issued = daemon.server.issuePairingCode();
+    const raw = (body: string, type = 'application/json') =>
+      fetch(`http://127.0.0.1:${daemon.port}/pair/claim`, {
+        method: 'POST',
+        headers: { 'content-type': type, origin },
+        body,
+      });
+    const bad = [
+      await raw('{"code":'),
+      await raw(JSON.stringify({ code: 'A'.repeat(2_000) })),
+      await raw(JSON.stringify({ code: issued.code }), 'text/plain'),
+      await raw(''),
+      await raw('[]'),
+    ];
+    for (const res of bad) {
+      expect(res.status).toBe(400);
+      expect(PairClaimResponseSchema.parse(await res.json())).toEqual({
+        ok: false,
+        error: { code: 'PAIRING_CODE_INVALID' },
+      });
+    }
+    expect(daemon.logLines.filter((l) => l.includes('"event":"pair_claim_failed"'))).toHaveLength(5);
+    const right = await claim({ code: issued.code });
+    expect(codeOf(right)).toBe('PAIRING_RATE_LIMITED');
+    expect(daemon.logLines.some((l) => l.includes('"event":"pair_claim_rate_limited"'))).toBe(true);
+  });
+
+  it('is not burnable by requests the gate refuses, whatever their body', async () => {
+    const issued = daemon.server.issuePairingCode();
+    for (const body of ['{"code":', 'x'.repeat(5_000), JSON.stringify({ code: 'WRNG-CODE' })]) {
+      for (let i = 0; i < 3; i++) {
+        const res = await fetch(`http://127.0.0.1:${daemon.port}/pair/claim`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: 'http://127.0.0.1:3000' },
+          body,
+        });
+        expect(res.status).toBe(401);
+      }
+    }
+    expect(daemon.logLines.some((l) => l.includes('pair_claim_failed'))).toBe(false);
+    expect(codeOf(await claim({ code: issued.code }))).toBe('ok');
+  });
+
   it('is not burnable by requests the gate refuses', async () => {
     const issued = daemon.server.issuePairingCode();
     for (let i = 0; i < 10; i++) {

@@ -1,10 +1,10 @@
 /**
- * The one daemon session of an MCP connection. Created lazily (on the first tab_open) with the
- * server's pacing and a label naming the client, passed on every call so tools never take a session
- * argument, and closed — with its tabs — when the client goes away. Two connections therefore never
+ * The one daemon session of an MCP connection. Created lazily (on the first call that needs it) with
+ * the server's pacing, its browser and a label naming the client, passed on every call so tools never
+ * take a session argument, and closed — with its tabs — when the client goes away. Two connections therefore never
  * share tabs or handles: the daemon scopes both to the session.
  */
-import type { DaemonLink } from './daemon-link';
+import type { DaemonLink, LinkError } from './daemon-link';
 
 export type Pacing = 'human' | 'fast';
 
@@ -17,6 +17,8 @@ export class ConnectionSession {
     private readonly link: DaemonLink,
     private readonly pacing: Pacing,
     private readonly label: () => string,
+    /** The browser the session's tabs open in (`bproxy mcp --browser NAME`); default: the daemon's choice. */
+    private readonly browser?: string,
   ) {}
 
   /** The session id if one was created (no daemon call). */
@@ -49,7 +51,11 @@ export class ConnectionSession {
   private async create(): Promise<string> {
     const outcome = await this.link.call(
       'session.create',
-      { label: this.label(), pacing: this.pacing },
+      {
+        label: this.label(),
+        pacing: this.pacing,
+        ...(this.browser === undefined ? {} : { browser: this.browser }),
+      },
       undefined,
       SESSION_CALL_MS,
     );
@@ -68,7 +74,7 @@ export class ConnectionSession {
 
 export class SessionCreateError extends Error {
   override readonly name = 'SessionCreateError';
-  constructor(readonly error: { code: string; message: string; hint?: string }) {
+  constructor(readonly error: LinkError) {
     super(error.message);
   }
 }

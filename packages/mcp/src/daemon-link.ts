@@ -13,6 +13,7 @@ import {
   formatIssues,
   type ActionName,
   type BproxyError,
+  type ErrorCode,
 } from '@bproxy/protocol';
 
 export interface DaemonEndpoint {
@@ -25,9 +26,9 @@ export type Connect = () => Promise<DaemonEndpoint>;
 
 export type CallOutcome = { ok: true; data: unknown } | { ok: false; error: LinkError };
 
-/** A daemon error envelope, or one the server makes itself (no daemon, bad answer). */
+/** A daemon error envelope, or one the server makes itself (no daemon, bad answer): catalogue codes both. */
 export interface LinkError {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly message: string;
   readonly hint?: string;
   readonly reason?: string;

@@ -4,6 +4,7 @@
  * -s ID`); here they are said with this server's tool names, and sessions are never mentioned by id
  * because the server owns the session.
  */
+import type { ErrorCode } from '@bproxy/protocol';
 import type { LinkError } from './daemon-link';
 
 export interface ToolReply {
@@ -12,11 +13,12 @@ export interface ToolReply {
   isError?: boolean;
 }
 
-export const MCP_HINTS: Readonly<Record<string, string>> = {
+export const MCP_HINTS: Readonly<Partial<Record<ErrorCode, string>>> = {
   BAD_REQUEST: 'Fix the argument named in the message and call again',
-  SESSION_REQUIRED: 'Call tab_open with a url first',
-  SESSION_NOT_FOUND: 'Your tabs are gone (the daemon restarted); call tab_open to start again',
-  TAB_NOT_FOUND: 'Call tab_open with a url, or tab_select one of tab_list',
+  UNKNOWN_ACTION: 'Call tools/list for the tools of this server',
+  SESSION_REQUIRED: 'Call navigate with a url first',
+  SESSION_NOT_FOUND: 'Your tabs are gone (the daemon restarted); call navigate to start again',
+  TAB_NOT_FOUND: 'Call navigate with a url (it opens a tab), or tab_select one of tab_list',
   TAB_HANDLE_NOT_FOUND: 'Call tab_list for your tabs',
   TAB_NOT_IN_SESSION: 'Use one of your own tabs (tab_list)',
   BROWSER_NOT_FOUND: 'Check the --browser name given to `bproxy mcp` (`bproxy debug status` lists browsers)',
@@ -38,8 +40,8 @@ export const MCP_HINTS: Readonly<Record<string, string>> = {
   BROWSER_DISCONNECTED: 'The browser went away; call tab_open to open a new tab',
 };
 
-/** A failure this server found itself (bad arguments, no tab yet): its own hint is the right one. */
-export function localError(code: string, message: string, hint: string): ToolReply {
+/** A failure this server found itself (bad arguments, an unknown tool): its own hint is the right one. */
+export function localError(code: ErrorCode, message: string, hint: string): ToolReply {
   return errorReply({ code, message, hint }, false);
 }
 

@@ -75,11 +75,15 @@ export function successReply(tool: string, params: Record<string, unknown>, data
       const r = data as ActionResult<'tab.close'>;
       return textReply(`closed ${r.tab}`);
     }
-    case 'navigate':
+    case 'navigate': {
+      const r = data as ActionResult<'navigate'>;
+      const opened = r.openedTab === undefined ? '' : `opened ${r.openedTab} (current); `;
+      return textReply(`${opened}at ${page(r.url, r.title)}`);
+    }
     case 'back':
     case 'forward':
     case 'reload': {
-      const r = data as ActionResult<'navigate'>;
+      const r = data as ActionResult<'back'>;
       return textReply(`at ${page(r.url, r.title)}`);
     }
     case 'snapshot': {

@@ -22,13 +22,21 @@ export interface McpServerOptions {
   readonly browser?: string;
 }
 
-const INSTRUCTIONS = `Drive a real browser. Workflow: tab_open {url} → snapshot (outline with handles like el3, ln2) → act by handle (click, fill, type, press, select, hover) → after a navigation, snapshot again: old handles are stale. Replies say what changed (navigation, dialog) instead of returning the page. Errors end with "What to do". HUMAN_REQUIRED means a person must act in the browser first; then session_resume.`;
+const INSTRUCTIONS = `Drive a real browser. Workflow: navigate {url} (opens a tab when none is open; tab_open for more tabs) → snapshot (outline with handles like el3, ln2) → act by handle (click, fill, type, press, select, hover) → after a navigation, snapshot again: old handles are stale. Replies say what changed (navigation, dialog) instead of returning the page. Errors end with "What to do". HUMAN_REQUIRED means a person must act in the browser first; then session_resume.`;
+
+/**
+ * Said once, with the first reply of a connection, when the session is paced like a person: an agent
+ * (and its user) otherwise sees calls that take seconds and cannot tell why. The ranges are the
+ * daemon's human profile.
+ */
+export const HUMAN_PACING_NOTICE =
+  'Note: this server paces actions like a person (clicks and fills 0.5-2 s apart, navigations 1.5-4 s, scrolls 4-8 s), so calls may wait; you cannot change that. If speed matters, the user can start it with `bproxy mcp --pacing fast`.';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const NAVIGATION_TIMEOUT_MS = 60_000;
 const SHUTDOWN_MS = 5_000;
-/** Tools that need no tab of this connection. */
-const SESSIONLESS = new Set(['tab_open', 'debug_last', 'debug_log']);
+/** Tools that run without this connection's session (debug_log then asks the default browser). */
+const SESSIONLESS = new Set(['debug_last', 'debug_log']);
 
 function timeoutFor(spec: ToolSpec, params: Record<string, unknown>): number {
   if (spec.action === 'wait') {
@@ -49,6 +57,8 @@ export class BproxyMcpServer {
   private readonly link: DaemonLink;
   private readonly session: ConnectionSession;
   private readonly tools = buildTools();
+  /** Whether a tools/call has been answered yet: the first answer carries the pacing notice. */
+  private answered = false;
 
   constructor(private readonly options: McpServerOptions) {
     this.server = new Server(
@@ -56,12 +66,20 @@ export class BproxyMcpServer {
       { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
     );
     this.link = new DaemonLink(options.connect);
-    this.session = new ConnectionSession(this.link, options.pacing, () => this.label());
+    this.session = new ConnectionSession(this.link, options.pacing, () => this.label(), options.browser);
     this.link.onReconnect = () => this.session.forget();
     this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools }));
-    this.server.setRequestHandler(CallToolRequestSchema, (request) =>
-      this.callTool(request.params.name, request.params.arguments ?? {}),
+    this.server.setRequestHandler(CallToolRequestSchema, async (request) =>
+      this.withNotice(await this.callTool(request.params.name, request.params.arguments ?? {})),
     );
+  }
+
+  /** The first reply of the connection says how it is paced (human pacing only). */
+  private withNotice(reply: ToolReply): ToolReply {
+    if (this.answered) return reply;
+    this.answered = true;
+    if (this.options.pacing !== 'human') return reply;
+    return { ...reply, content: [...reply.content, { type: 'text', text: HUMAN_PACING_NOTICE }] };
   }
 
   private label(): string {
@@ -71,15 +89,13 @@ export class BproxyMcpServer {
 
   async callTool(name: string, args: Record<string, unknown>): Promise<ToolReply> {
     const spec = TOOLS_BY_NAME.get(name);
-    if (spec === undefined) return localError('UNKNOWN_TOOL', `no tool named "${name}"`, 'Call tools/list');
+    if (spec === undefined) return errorReply({ code: 'UNKNOWN_ACTION', message: `no tool named "${name}"` });
     const hidden = (spec.hide ?? []).filter((key) => key in args);
     if (hidden.length > 0)
       return usage(`${name} does not take ${hidden.join(', ')}`, 'Remove it; the server sets it itself');
     const missing = (spec.require ?? []).filter((key) => !(key in args));
     if (missing.length > 0) return usage(`${name} needs ${missing.join(', ')}`, 'Add it and call again');
     const params: Record<string, unknown> = { ...args };
-    if (spec.action === 'tab.open' && this.options.browser !== undefined)
-      params.browser = this.options.browser;
     const checked = parseParams(spec.action, params);
     if (!checked.ok)
       return usage(
@@ -87,15 +103,15 @@ export class BproxyMcpServer {
         'Fix the argument named here and call again',
       );
 
+    // The session exists before any tab: navigate opens the first tab in it, and a tool that needs a
+    // tab gets the daemon's own answer (TAB_NOT_FOUND) rather than one made up here.
     let session: string | undefined;
     try {
-      session = spec.name === 'tab_open' ? await this.session.ensure() : await this.session.existing();
+      session = SESSIONLESS.has(spec.name) ? await this.session.existing() : await this.session.ensure();
     } catch (error) {
       if (error instanceof SessionCreateError) return errorReply(error.error);
       throw error;
     }
-    if (session === undefined && !SESSIONLESS.has(spec.name))
-      return localError('NO_TAB', 'no tab is open yet', 'Call tab_open with a url first');
 
     const outcome = await this.link.call(spec.action, params, session, timeoutFor(spec, params));
     if (!outcome.ok) {

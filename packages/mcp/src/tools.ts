@@ -31,7 +31,11 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
     description: 'Make one of your tabs current',
   },
   { name: 'tab_close', action: 'tab.close', description: 'Close a tab (default: the current one)' },
-  { name: 'navigate', action: 'navigate', description: 'Load a URL in the current tab' },
+  {
+    name: 'navigate',
+    action: 'navigate',
+    description: 'Load a URL in the current tab (opens one when none is open)',
+  },
   { name: 'back', action: 'back' },
   { name: 'forward', action: 'forward' },
   { name: 'reload', action: 'reload' },

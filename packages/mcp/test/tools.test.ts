@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACTIONS, ERROR_CATALOGUE } from '@bproxy/protocol';
+import { ACTIONS, isErrorCode } from '@bproxy/protocol';
 import { buildTools, TOOL_SPECS } from '../src/tools';
 import { errorReply, localError, MCP_HINTS } from '../src/errors';
 
@@ -62,15 +62,15 @@ describe('MCP error replies', () => {
     expect(unknown.content[0]).toMatchObject({
       text: expect.stringContaining('What to do: Navigate to a web page first'),
     });
-    const local = localError('BAD_ARGUMENT', 'x is wrong', 'pass y');
-    expect(local.content[0]).toMatchObject({ text: 'BAD_ARGUMENT: x is wrong\nWhat to do: pass y' });
+    const local = localError('BAD_REQUEST', 'x is wrong', 'pass y');
+    expect(local.content[0]).toMatchObject({ text: 'BAD_REQUEST: x is wrong\nWhat to do: pass y' });
   });
 
   it('has MCP wording only for codes of the catalogue', () => {
-    for (const code of Object.keys(MCP_HINTS)) {
-      expect(Object.keys(ERROR_CATALOGUE)).toContain(code);
+    for (const [code, hint] of Object.entries(MCP_HINTS)) {
+      if (!isErrorCode(code)) throw new Error(`${code} is not in the catalogue`);
       const text = errorReply({ code, message: 'm' }).content[0];
-      expect(text).toMatchObject({ text: expect.stringContaining(`What to do: ${MCP_HINTS[code] ?? ''}`) });
+      expect(text).toMatchObject({ text: expect.stringContaining(`What to do: ${hint}`) });
     }
   });
 });

@@ -17,12 +17,12 @@ import {
   type BproxyError,
 } from '@bproxy/protocol';
 import { PAGE_ACTIONS, type PageAction, type PageResult } from '@bproxy/page';
+import { benchPagesDir } from '../../../scripts/bench-pages.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 export const FIXTURES = normalize(join(here, '../../../tests/fixtures/pages'));
-/** The real-world pages in ../shared beside the repository (as CI has them), or BPROXY_BENCH_PAGES. */
-export const BENCH =
-  process.env.BPROXY_BENCH_PAGES ?? normalize(join(here, '../../../../shared/bench-pages'));
+/** The real-world pages (tests/fixtures/bench-pages), unpacked from their archive on first use. */
+export const BENCH = benchPagesDir();
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript',

@@ -44,6 +44,7 @@ import {
 } from './schemas/interaction';
 import {
   NavigateParams,
+  NavigateResult,
   HistoryParams,
   TabOpenParams,
   TabOpenForwarded,
@@ -199,11 +200,12 @@ export const ACTIONS = {
 
   navigate: {
     params: NavigateParams,
-    result: PageStateSchema,
+    result: NavigateResult,
     routing: 'tab',
     destructive: true,
     pacing: 'navigate',
-    summary: 'Load a URL in the bound tab',
+    driverResult: PageStateSchema,
+    summary: 'Load a URL in the current tab (opens one when there is none)',
   },
   back: {
     params: HistoryParams,

@@ -15,7 +15,8 @@ export interface ErrorSpec {
   readonly category: ErrorCategory;
   /** Whether sending the same action again (with a new request id) may succeed without changing anything else. */
   readonly retry: boolean;
-  readonly status: number;
+  /** The HTTP status the daemon answers with; null for a code only clients report (never on the wire). */
+  readonly status: number | null;
   /** When the code is raised — the README's "When" column. */
   readonly when: string;
   /** What the caller should do next; surfaced by the CLI and MCP server. */
@@ -274,6 +275,50 @@ export const ERROR_CATALOGUE = {
     status: 500,
     when: 'A bug in the daemon; it keeps serving',
     hint: 'Report it with the daemon log',
+  },
+
+  // Reported by the clients (CLI, MCP server) about their own side; the daemon never sends these.
+  USAGE: {
+    category: 'validation',
+    retry: false,
+    status: null,
+    when: 'The command line is malformed (unknown option, missing argument); nothing was sent',
+    hint: 'Run the command with --help for its usage',
+  },
+  NO_DAEMON: {
+    category: 'transport',
+    retry: true,
+    status: null,
+    when: 'No daemon runs for BPROXY_HOME, or the client could not start one',
+    hint: 'Run `bproxy service start`',
+  },
+  DAEMON_UNREACHABLE: {
+    category: 'transport',
+    retry: true,
+    status: null,
+    when: "The daemon's port did not answer, or not in time; the request may still run",
+    hint: 'Check `bproxy service status`, then `bproxy debug last`',
+  },
+  UNSAFE_STATE_FILE: {
+    category: 'auth',
+    retry: false,
+    status: null,
+    when: 'A state file in BPROXY_HOME is a symlink, owned by another user or readable by others',
+    hint: 'Fix or remove the file, then run `bproxy service start`',
+  },
+  BAD_RESPONSE: {
+    category: 'internal',
+    retry: false,
+    status: null,
+    when: "The daemon's answer is outside the protocol (client and daemon from different releases)",
+    hint: 'Restart the daemon so that it matches the client',
+  },
+  LOCAL_ERROR: {
+    category: 'internal',
+    retry: false,
+    status: null,
+    when: 'The client failed on its own side (a file it could not write, an unexpected error)',
+    hint: 'Read the message; the daemon was not involved',
   },
 } as const satisfies Record<string, ErrorSpec>;
 

@@ -34,7 +34,8 @@ export const BproxyErrorSchema = z.strictObject({
 });
 export type BproxyError = z.infer<typeof BproxyErrorSchema>;
 
+/** The HTTP status of a daemon answer carrying `code` (500 for a client-only code, which it never sends). */
 export function httpStatusOf(code: ErrorCode): number {
   const spec: ErrorSpec = ERROR_CATALOGUE[code];
-  return spec.status;
+  return spec.status ?? 500;
 }

@@ -1,9 +1,14 @@
 import { z } from 'zod';
 
+/** The longest request id; ids the daemon derives for its own sub-requests stay within it too. */
+export const REQUEST_ID_MAX_LENGTH = 128;
 /** Request ids are chosen by the caller; they key idempotency, traces and logs. */
 export const RequestIdSchema = z
   .string()
-  .regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'expected 1-128 characters of A-Z a-z 0-9 _ . : -')
+  .regex(
+    new RegExp(`^[A-Za-z0-9_.:-]{1,${REQUEST_ID_MAX_LENGTH}}$`),
+    `expected 1-${REQUEST_ID_MAX_LENGTH} characters of A-Z a-z 0-9 _ . : -`,
+  )
   .brand<'RequestId'>();
 export type RequestId = z.infer<typeof RequestIdSchema>;
 

@@ -36,7 +36,7 @@ describe('error catalogue', () => {
       expect(rows.get(code), code).toEqual([
         spec.category,
         spec.retry ? 'yes' : 'no',
-        String(spec.status),
+        spec.status === null ? '—' : String(spec.status),
         spec.when,
       ]);
     }
@@ -60,6 +60,21 @@ describe('error catalogue', () => {
     ]) {
       expect(Object.keys(ERROR_CATALOGUE)).toContain(code);
     }
+  });
+
+  it('holds the codes the CLI and the MCP server report about their own side, marked client-only', () => {
+    const clientOnly = Object.entries(ERROR_CATALOGUE)
+      .filter(([, spec]) => spec.status === null)
+      .map(([code]) => code);
+    expect(clientOnly).toEqual([
+      'USAGE',
+      'NO_DAEMON',
+      'DAEMON_UNREACHABLE',
+      'UNSAFE_STATE_FILE',
+      'BAD_RESPONSE',
+      'LOCAL_ERROR',
+    ]);
+    expect(httpStatusOf('USAGE')).toBe(500); // never sent; a daemon that did would be failing
   });
 
   it('keeps pairing codes out of the protocol catalogue', () => {

@@ -3,7 +3,8 @@ export const AGENTS_GUIDE = `bproxy for AI agents — drive a real browser throu
 
 Workflow
   1. bproxy tab open --url URL          → {"session":"m4q7z2","tab":"t1",...}; pass -s m4q7z2 from now on
-                                          (or export BPROXY_SESSION=m4q7z2)
+                                          (or export BPROXY_SESSION=m4q7z2). In a session with no tab,
+                                          bproxy -s ID navigate URL opens one too.
   2. bproxy -s ID snapshot              → an outline with handles: [el3] fields/buttons, [ln2] links
   3. bproxy -s ID click el3             → act by handle: click, fill el2 --value V, type TEXT --into el2,
                                           press Enter, select el4 VALUE, hover el3, scroll down
@@ -26,10 +27,11 @@ Errors (stderr, exit 1): {"ok":false,"error":{"code","message","hint"}} — do w
   ELEMENT_HANDLE_STALE / ELEMENT_HANDLE_NOT_FOUND   snapshot (or elements/links) again, use the new handle
   ELEMENT_NOT_INTERACTABLE                          wait, scroll, or close what covers it (message says)
   DIALOG_OPEN                                       bproxy -s ID dialog accept|dismiss
-  TAB_NOT_FOUND                                     bproxy -s ID tab list, or tab open again
+  TAB_NOT_FOUND                                     bproxy -s ID tab list, or navigate URL (opens a tab)
   SESSION_NOT_FOUND                                 the daemon restarted: tab open again
   WAIT_TIMEOUT / TIMEOUT / NAVIGATION_FAILED        retry once, then check the URL or condition
   NO_DAEMON (exit 3)                                bproxy service start
+  DAEMON_UNREACHABLE                                bproxy debug last: the request may have run
 Exit codes: 0 ok, 1 the action failed, 2 usage error (fix the command), 3 no daemon.
 
 Close what you opened: bproxy -s ID session close. MCP clients: use \`bproxy mcp\` instead (README).

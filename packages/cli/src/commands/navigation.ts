@@ -1,4 +1,4 @@
-/** navigate, back, forward, reload: page loads in the session's bound tab. */
+/** navigate, back, forward, reload: page loads in the session's bound tab (navigate opens one if none). */
 import { Command, Option } from 'commander';
 import { examples, invoke } from '../invoke';
 import { compact } from '../parsers';
@@ -12,7 +12,7 @@ const waitUntil = () =>
 
 export function navigationCommands(): Command[] {
   const navigate = new Command('navigate')
-    .description('load a URL in the bound tab')
+    .description('load a URL in the bound tab (opens a tab when the session has none)')
     .argument('<url>', 'the URL to load')
     .addOption(waitUntil())
     .addHelpText(

@@ -22,14 +22,19 @@ export function sessionCommand(): Command {
     .description('create a session and print its id')
     .option('--label <label>', 'a name for people (1-64 characters)')
     .addOption(pacing())
+    .option('--browser <name>', 'open its tabs in this browser (`bproxy debug status` lists them)')
     .addHelpText(
       'after',
-      examples('bproxy session create', 'bproxy session create --label shopping --pacing fast'),
+      examples(
+        'bproxy session create',
+        'bproxy session create --label shopping --pacing fast',
+        'bproxy session create --browser chrome',
+      ),
     )
-    .action(async (opts: { label?: string; pacing?: string }, cmd: Command) => {
+    .action(async (opts: { label?: string; pacing?: string; browser?: string }, cmd: Command) => {
       await invoke(cmd, {
         action: 'session.create',
-        params: compact({ label: opts.label, pacing: opts.pacing }),
+        params: compact({ label: opts.label, pacing: opts.pacing, browser: opts.browser }),
       });
     });
 

@@ -18,7 +18,7 @@ import {
   sessionUnbind,
   tabList,
 } from './session-actions';
-import { tabOpen } from './tab-actions';
+import { navigateInNewTab, tabOpen } from './tab-actions';
 import type { CommandContext, CommandRouteDeps } from './types';
 
 type SessionLookup = { ok: true; session: SessionRecord | null } | { ok: false; outcome: DriverOutcome };
@@ -94,6 +94,8 @@ export async function execute(deps: CommandRouteDeps, ctx: CommandContext): Prom
   }
   if (actionDef(request.action).routing !== 'tab')
     return fail('INTERNAL_ERROR', `no handler for ${request.action}`);
+  if (request.action === 'navigate' && !deps.sessions.boundTab(session))
+    return navigateInNewTab(deps, ctx, session, params as ActionParams<'navigate'>);
   return runTabAction(deps, ctx, session, params);
 }
 

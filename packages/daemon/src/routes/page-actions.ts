@@ -7,6 +7,7 @@ import type { ActionName, TabHandle } from '@bproxy/protocol';
 import { forward, type ForwardTarget } from '../dispatch';
 import type { DriverOutcome } from '../pending';
 import type { SessionRecord, TabRecord } from '../sessions';
+import { pauseForHuman } from './human-pause';
 import { mintFromResult } from './minting';
 import { fail } from './responses';
 import { forgetTab } from './tab-actions';
@@ -25,9 +26,12 @@ export async function runTabAction(
   let forwardedParams = params;
   if (TAB_MANAGEMENT.has(action)) forwardedParams = {};
 
+  // A browser the daemon can launch on the next tab open counts as available: without a tab the
+  // answer is then TAB_NOT_FOUND (open one), not NO_EXTENSION.
   const noClient = () =>
     deps.clients.connected().length === 0 &&
-    !deps.clients.all().some((c) => deps.clients.inGrace(c, deps.graceMs));
+    !deps.clients.all().some((c) => deps.clients.inGrace(c, deps.graceMs)) &&
+    deps.launchers.names().length === 0;
 
   // Precedence, evaluated before any wait (pacing, queue): 1. no browser at all.
   if (noClient()) return fail('NO_EXTENSION', 'no browser is connected');
@@ -79,11 +83,8 @@ function afterAnswer(
     const rawId = new RegExp(`\\b(tab(?:Id)?[ :=#]*)${tab.rawTabId}\\b`, 'gi');
     const message = outcome.error.message.replace(rawId, `$1${tab.handle}`);
     outcome = { ok: false, error: { ...outcome.error, message } };
-    if (outcome.error.code === 'HUMAN_REQUIRED') {
-      deps.sessions.pause(session, outcome.error.message);
-      deps.logger.info({ id: ctx.request.id, event: 'session_paused', session: session.id });
-      return { ok: false, error: { ...outcome.error, reason: outcome.error.message } };
-    }
+    if (outcome.error.code === 'HUMAN_REQUIRED')
+      return pauseForHuman(deps, ctx, session, outcome.error, false);
     if (outcome.error.code === 'TAB_NOT_FOUND' && session.tabs.get(tab.handle) === tab)
       forgetTab(deps, session, tab, 'tab_gone');
     return outcome;

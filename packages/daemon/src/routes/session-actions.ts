@@ -10,7 +10,7 @@ import type { CommandContext, CommandRouteDeps } from './types';
 
 export function createSession(
   deps: CommandRouteDeps,
-  params: { label?: string; pacing?: PacingMode },
+  params: { label?: string; pacing?: PacingMode; browser?: string },
 ): SessionRecord {
   const session = deps.sessions.create({
     ...params,
@@ -61,21 +61,29 @@ export function sessionResume(deps: CommandRouteDeps, session: SessionRecord): D
   return { ok: true, data: deps.sessions.info(session) };
 }
 
-/** Closes every tab the session owns (best effort: a gone browser does not block the close), then forgets it. */
+/**
+ * Closes every tab the session owns, then forgets it. Best effort: a tab whose browser is away (or
+ * refuses) does not block the close; it is reported as forgotten rather than closed.
+ */
 export async function sessionClose(
   deps: CommandRouteDeps,
   ctx: CommandContext,
   session: SessionRecord,
 ): Promise<DriverOutcome> {
   const closedTabs: TabHandle[] = [];
+  const forgottenTabs: TabHandle[] = [];
   for (const tab of [...session.tabs.values()]) {
-    await closeTab(deps, ctx, session, tab);
-    closedTabs.push(tab.handle);
+    ((await closeTab(deps, ctx, session, tab)) ? closedTabs : forgottenTabs).push(tab.handle);
   }
+  destroySession(deps, session);
+  return { ok: true, data: { session: session.id, closedTabs, forgottenTabs } };
+}
+
+/** Forgets a session whose tabs are already gone: its handles, its record, its tmpDir. */
+export function destroySession(deps: CommandRouteDeps, session: SessionRecord): void {
   deps.handles.invalidateSession(session.id, 'session_closed');
   deps.sessions.delete(session);
   rmSync(session.tmpDir, { recursive: true, force: true });
-  return { ok: true, data: { session: session.id, closedTabs } };
 }
 
 export function tabList(deps: CommandRouteDeps, session: SessionRecord): DriverOutcome {

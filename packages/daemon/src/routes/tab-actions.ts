@@ -1,11 +1,16 @@
-/** tab.open (choosing a browser, auto-creating a session), and the closes behind tab.close / session.close. */
-import type { ActionParams, DriverTab, RequestId } from '@bproxy/protocol';
+/**
+ * tab.open (choosing a browser, auto-creating a session), navigate in a session with no current tab
+ * (which opens one), and the closes behind tab.close / session.close.
+ */
+import { createHash } from 'node:crypto';
+import type { ActionParams, DriverTab, RequestId, TabInfo } from '@bproxy/protocol';
 import type { ClientRecord } from '../clients';
 import { forward } from '../dispatch';
 import { ElementHandles } from '../element-handles';
 import type { DriverOutcome } from '../pending';
 import type { SessionRecord, TabRecord } from '../sessions';
 import { fail } from './responses';
+import { pauseForHuman } from './human-pause';
 import { createSession } from './session-actions';
 import type { CommandContext, CommandRouteDeps } from './types';
 
@@ -49,13 +54,20 @@ async function launch(deps: CommandRouteDeps, name?: string): Promise<ClientReco
   }
 }
 
+/** The session a tab.open without -s creates, its pacing clock started at the open's slot. */
+function sessionOfOpen(deps: CommandRouteDeps, sentAt: number): SessionRecord {
+  const session = createSession(deps, {});
+  session.lastPacedAt = sentAt;
+  return session;
+}
+
 export async function tabOpen(
   deps: CommandRouteDeps,
   ctx: CommandContext,
   session: SessionRecord | null,
   params: ActionParams<'tab.open'>,
 ): Promise<DriverOutcome> {
-  const chosen = await chooseClient(deps, params.browser);
+  const chosen = await chooseClient(deps, params.browser ?? session?.browser);
   if ('ok' in chosen) return chosen;
   if (session?.paused) {
     return fail('HUMAN_REQUIRED', `session ${session.id} is paused: ${session.pauseReason ?? ''}`, {
@@ -64,10 +76,17 @@ export async function tabOpen(
   }
   const forwardedParams: Record<string, unknown> = { url: params.url ?? 'about:blank' };
   if (params.active !== undefined) forwardedParams.active = params.active;
+  // Paced like any navigation. Without -s the session is created by the answer: its first action goes
+  // at once, and the slot it took (now) starts its pacing clock, so the agent's next action waits its
+  // turn. Creating it only then keeps a failed open from leaving a session behind.
+  const sentAt = deps.clock.monotonic();
   const outcome = await forward(deps, ctx, session, () => ({ client: chosen }), forwardedParams);
-  if (!outcome.ok) return outcome;
+  if (!outcome.ok) {
+    if (outcome.error.code !== 'HUMAN_REQUIRED') return outcome;
+    return pauseForHuman(deps, ctx, session ?? sessionOfOpen(deps, sentAt), outcome.error, !session);
+  }
   const opened = outcome.data as DriverTab;
-  const owner = session ?? createSession(deps, {});
+  const owner = session ?? sessionOfOpen(deps, sentAt);
   const tab = deps.sessions.addTab(owner, {
     clientKey: chosen.key,
     rawTabId: opened.tabId,
@@ -80,29 +99,73 @@ export async function tabOpen(
   return { ok: true, data: deps.sessions.tabInfo(tab, chosen.name) };
 }
 
-/** Closes one tab in its browser (best effort) and forgets it; used by session.close. */
+/**
+ * navigate in a session with no current tab (none opened yet, or the bound one gone): an agent's first
+ * call is usually navigate, so rather than answer TAB_NOT_FOUND it opens a tab there with the URL —
+ * through tab.open's path, so the browser choice, the pause gate and pacing all apply — and answers as
+ * navigate does, naming the tab it opened.
+ */
+export async function navigateInNewTab(
+  deps: CommandRouteDeps,
+  ctx: CommandContext,
+  session: SessionRecord,
+  params: ActionParams<'navigate'>,
+): Promise<DriverOutcome> {
+  const open: CommandContext = {
+    ...ctx,
+    request: { ...ctx.request, action: 'tab.open', params: { url: params.url } },
+  };
+  const opened = await tabOpen(deps, open, session, { url: params.url });
+  if (!opened.ok) return opened;
+  const tab = opened.data as TabInfo;
+  return { ok: true, data: { url: tab.url, title: tab.title, openedTab: tab.tab } };
+}
+
+const MAX_REQUEST_ID = 128;
+
+/**
+ * The id of a request the daemon sends on behalf of `parent`: `parent.suffix`, deterministic (a retried
+ * parent sends the same sub-requests, which the driver's dedupe table recognises) and within the
+ * request-id limit — a parent too long for the suffix is shortened and made unique again by its hash.
+ */
+export function subRequestId(parent: string, suffix: string): RequestId {
+  const plain = `${parent}.${suffix}`;
+  if (plain.length <= MAX_REQUEST_ID) return plain as RequestId;
+  const hash = createHash('sha256').update(parent).digest('base64url').slice(0, 16);
+  const keep = MAX_REQUEST_ID - suffix.length - hash.length - 2;
+  return `${parent.slice(0, keep)}-${hash}.${suffix}` as RequestId;
+}
+
+/**
+ * Closes one tab in its browser (best effort) and forgets it; used by session.close. Resolves true when
+ * the browser closed it, false when it was only forgotten (its browser away, or the close failed).
+ */
 export async function closeTab(
   deps: CommandRouteDeps,
   ctx: CommandContext,
   session: SessionRecord,
   tab: TabRecord,
-): Promise<void> {
+): Promise<boolean> {
   const client = deps.clients.get(tab.clientKey);
+  let closed = false;
   if (client?.transport) {
     const sub: CommandContext = {
       deadlineMono: ctx.deadlineMono,
+      receivedMono: ctx.receivedMono,
       request: {
         ...ctx.request,
-        id: `${ctx.request.id}.close.${tab.handle}` as RequestId,
+        id: subRequestId(ctx.request.id, `close.${tab.handle}`),
         action: 'tab.close',
         params: {},
       },
     };
     const outcome = await forward(deps, sub, null, () => ({ client, tab }), {});
+    closed = outcome.ok;
     if (!outcome.ok)
       deps.logger.warn({ id: sub.request.id, event: 'tab_close_failed', error_code: outcome.error.code });
   }
   forgetTab(deps, session, tab, 'tab_closed');
+  return closed;
 }
 
 export function forgetTab(

@@ -35,4 +35,6 @@ export interface CommandContext {
   request: BproxyRequest;
   /** The request's deadline on the monotonic clock. */
   deadlineMono: number;
+  /** When the request arrived, on the monotonic clock. */
+  receivedMono: number;
 }

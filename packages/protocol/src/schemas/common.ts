@@ -9,6 +9,8 @@ export type PacingMode = z.infer<typeof PacingModeSchema>;
 export const Empty = z.strictObject({});
 export const Url = z.string().min(1).max(8192);
 export const LabelSchema = z.string().min(1).max(64);
+/** A connected browser's name, as `debug.status` lists them (chrome, headless, …). */
+export const BrowserNameSchema = z.string().min(1).max(64);
 
 export const SessionInfoSchema = z.strictObject({
   session: SessionIdSchema,
@@ -19,6 +21,8 @@ export const SessionInfoSchema = z.strictObject({
   pacing: PacingModeSchema,
   paused: z.boolean(),
   pauseReason: z.string().optional(),
+  /** The browser this session opens its tabs in when none is named. */
+  browser: BrowserNameSchema.optional(),
   createdAt: z.number(),
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;

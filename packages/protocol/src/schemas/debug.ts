@@ -4,14 +4,19 @@ import { SessionInfoSchema } from './common';
 
 // --- debug --------------------------------------------------------------------------------------------
 
+/** One answered request. Requests refused at parse time are traced too, with what could be read of them. */
 export const TraceSchema = z.strictObject({
-  id: z.string(),
-  action: z.string(),
+  /** Null when the refused body carried no valid request id. */
+  id: z.string().nullable(),
+  /** Null when the refused body named no action. */
+  action: z.string().nullable(),
   session: z.string().optional(),
   receivedAt: z.number(),
   elapsedMs: z.number(),
   ok: z.boolean(),
   errorCode: z.string().optional(),
+  /** The answer was recorded earlier and given again to a repeated request id. */
+  replayed: z.literal(true).optional(),
 });
 export type Trace = z.infer<typeof TraceSchema>;
 export const DebugLastParams = z.strictObject({ limit: z.number().int().min(1).max(200).optional() });

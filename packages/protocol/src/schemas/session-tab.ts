@@ -1,7 +1,14 @@
 /** Navigation, tab and session actions. */
 import { z } from 'zod';
 import { SessionIdSchema, TabHandleSchema } from '../ids';
-import { PacingModeSchema, Url, LabelSchema, SessionInfoSchema } from './common';
+import {
+  BrowserNameSchema,
+  LabelSchema,
+  PacingModeSchema,
+  PageStateSchema,
+  SessionInfoSchema,
+  Url,
+} from './common';
 
 // --- navigation ----------------------------------------------------------------------------------------
 
@@ -9,6 +16,8 @@ export const NavigateParams = z.strictObject({
   url: Url,
   waitUntil: z.enum(['load', 'domcontentloaded', 'none']).optional(),
 });
+/** Where navigate landed; `openedTab` when the session had no current tab and navigate opened one. */
+export const NavigateResult = PageStateSchema.extend({ openedTab: TabHandleSchema.optional() });
 export const HistoryParams = z.strictObject({
   waitUntil: z.enum(['load', 'domcontentloaded', 'none']).optional(),
 });
@@ -17,7 +26,7 @@ export const HistoryParams = z.strictObject({
 
 export const TabOpenParams = z.strictObject({
   url: Url.optional(),
-  browser: z.string().min(1).max(64).optional(),
+  browser: BrowserNameSchema.optional(),
   active: z.boolean().optional(),
 });
 export const TabOpenForwarded = z.strictObject({ url: z.string(), active: z.boolean().optional() });
@@ -29,6 +38,8 @@ export const TabCloseResult = z.strictObject({ tab: TabHandleSchema, closed: z.l
 export const SessionCreateParams = z.strictObject({
   label: LabelSchema.optional(),
   pacing: PacingModeSchema.optional(),
+  /** Open the session's tabs in this browser when tab.open names none (and when navigate opens one). */
+  browser: BrowserNameSchema.optional(),
 });
 export const SessionCreateResult = SessionInfoSchema.extend({ tmpDir: z.string() });
 export const SessionBindParams = z
@@ -36,5 +47,8 @@ export const SessionBindParams = z
   .refine((p) => p.tab !== undefined || p.pacing !== undefined, 'give a tab, a pacing mode, or both');
 export const SessionCloseResult = z.strictObject({
   session: SessionIdSchema,
+  /** Closed in their browser. */
   closedTabs: z.array(TabHandleSchema),
+  /** Only forgotten: their browser was disconnected or did not close them. */
+  forgottenTabs: z.array(TabHandleSchema),
 });

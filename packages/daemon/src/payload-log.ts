@@ -1,0 +1,72 @@
+/**
+ * Request and response payloads in the log, at the debug level only (the seed's "full payloads" for
+ * protocol bugs). Redacted before they reach pino: values under secret-looking keys at any depth, and
+ * what the agent typed (fill's value, type's text — possibly a password). Long strings (screenshots)
+ * are cut, so one line stays readable. At info and above nothing here runs.
+ */
+import type { BproxyResponse } from '@bproxy/protocol';
+import type { Logger } from './logger';
+
+const REDACTED = '[redacted]';
+const SECRET_KEY = /token|secret|password|passwd|authorization|cookie|credential|api[-_]?key/i;
+/** Params that carry text the agent typed into a page. */
+const TYPED_PARAMS: Readonly<Record<string, readonly string[]>> = { fill: ['value'], type: ['text'] };
+const MAX_STRING = 4096;
+const MAX_DEPTH = 12;
+
+function redact(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string')
+    return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}…[${value.length} chars]` : value;
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_DEPTH) return '[too deep]';
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value))
+    out[key] = SECRET_KEY.test(key) ? REDACTED : redact(v, depth + 1);
+  return out;
+}
+
+function hideTyped(action: unknown, params: unknown): unknown {
+  if (typeof action !== 'string' || !Object.hasOwn(TYPED_PARAMS, action)) return params;
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) return params;
+  const copy: Record<string, unknown> = { ...(params as Record<string, unknown>) };
+  for (const key of TYPED_PARAMS[action] ?? []) if (key in copy) copy[key] = REDACTED;
+  return copy;
+}
+
+/** The body of a request refused at parse time: whatever it holds, redacted the same way. */
+function redactBody(body: unknown): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || !('params' in body))
+    return redact(body);
+  const record = body as Record<string, unknown>;
+  return redact({ ...record, params: hideTyped(record.action, record.params) });
+}
+
+/** A request as it arrived: parsed (action, session, params) or, refused at parse time, the raw body. */
+export function logRequestPayload(
+  logger: Logger,
+  id: string | null,
+  request: { action: string; session?: string; params: unknown } | { body: unknown },
+): void {
+  if (!logger.isLevelEnabled('debug')) return;
+  if ('body' in request) {
+    logger.debug({ id, event: 'request_payload', body: redactBody(request.body) });
+    return;
+  }
+  logger.debug({
+    id,
+    event: 'request_payload',
+    action: request.action,
+    session: request.session,
+    params: redact(hideTyped(request.action, request.params)),
+  });
+}
+
+export function logResponsePayload(logger: Logger, response: BproxyResponse): void {
+  if (!logger.isLevelEnabled('debug')) return;
+  logger.debug(
+    response.ok
+      ? { id: response.id, event: 'response_payload', ok: true, data: redact(response.data) }
+      : { id: response.id, event: 'response_payload', ok: false, error: redact(response.error) },
+  );
+}
