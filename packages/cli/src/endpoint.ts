@@ -12,7 +12,7 @@ import {
   resolveHome,
   statePaths,
   type Env,
-} from '@bproxy/daemon/lifecycle/plain';
+} from '@bproxy/client/lifecycle';
 import { CliError, EXIT, noDaemonError } from './cli-error';
 
 export interface DaemonEndpoint {

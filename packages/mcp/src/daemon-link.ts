@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Agent } from 'node:http';
-import { DaemonHttpError, postToDaemon } from '@bproxy/daemon/lifecycle/plain';
+import { DaemonHttpError, postToDaemon } from '@bproxy/client';
 import {
   BproxyResponseSchema,
   actionDef,

@@ -22,7 +22,7 @@ import {
   statePaths,
   type DaemonArgs,
   type StartReport,
-} from '@bproxy/daemon/lifecycle';
+} from '@bproxy/client/lifecycle';
 import { StartOutputSchema } from '@bproxy/protocol';
 import { ServiceError } from '../cli-error';
 import { IS_BUN, besideCli } from '../runtime';

@@ -2,7 +2,7 @@
  * `bproxy service status`. Running means: the lockfile names a live process that is our daemon
  * (not merely a live PID) and the port file holds a valid port — the readiness boundary.
  */
-import { checkStateHome, inspectLock, readPortFile, resolveHome, statePaths } from '@bproxy/daemon/lifecycle';
+import { checkStateHome, inspectLock, readPortFile, resolveHome, statePaths } from '@bproxy/client/lifecycle';
 import { PROTOCOL_VERSION, BPROXY_VERSION, StatusOutputSchema } from '@bproxy/protocol';
 import { printJson } from '../output';
 import { asServiceError } from './service-errors';

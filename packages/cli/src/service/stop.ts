@@ -11,7 +11,7 @@ import {
   removeStaleState,
   resolveHome,
   statePaths,
-} from '@bproxy/daemon/lifecycle';
+} from '@bproxy/client/lifecycle';
 import { StopOutputSchema } from '@bproxy/protocol';
 import { ServiceError } from '../cli-error';
 import { printJson } from '../output';
