@@ -5,6 +5,7 @@
 export * from './version';
 export * from './ids';
 export * from './errors';
+export * from './local-errors';
 export * from './targets';
 export * from './actions';
 export * from './envelope';
