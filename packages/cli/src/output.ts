@@ -4,19 +4,11 @@
  * `CODE: message` plus the hint with --pretty — and the exit code that goes with it.
  */
 import { CommanderError } from 'commander';
+import type { Answer } from '@bproxy/client';
 import { CliError, EXIT, ServiceError, type ExitCode } from './cli-error';
 
 /** A daemon answer with ok:false, kept whole so that --json callers see the catalogue fields. */
-export interface ErrorEnvelope {
-  readonly id: string | null;
-  readonly ok: false;
-  readonly error: {
-    readonly code: string;
-    readonly message: string;
-    readonly hint?: string;
-    readonly reason?: string;
-  };
-}
+export type ErrorEnvelope = Extract<Answer, { ok: false }>;
 
 export class ProtocolFailure extends Error {
   override readonly name = 'ProtocolFailure';

@@ -9,14 +9,15 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { BPROXY_VERSION, parseParams } from '@bproxy/protocol';
 import { ConnectionSession, SessionCreateError, type Pacing } from './connection-session';
-import { DaemonLink, type Connect } from './daemon-link';
+import type { DaemonClient } from '@bproxy/client';
+import { DaemonLink } from './daemon-link';
 import { errorReply, localError, type ToolReply } from './errors';
 import { successReply } from './replies';
 import { TOOLS_BY_NAME, buildTools, type ToolSpec } from './tools';
 
 export interface McpServerOptions {
-  /** Finds the daemon of BPROXY_HOME, starting it when none runs. */
-  readonly connect: Connect;
+  /** The daemon of BPROXY_HOME: a client that starts it when none runs. */
+  readonly client: DaemonClient;
   readonly pacing: Pacing;
   /** A connected browser to open tabs in (the paired Chrome's name); default: the daemon's choice. */
   readonly browser?: string;
@@ -55,7 +56,7 @@ export class BproxyMcpServer {
       { name: 'bproxy', version: BPROXY_VERSION },
       { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
     );
-    this.link = new DaemonLink(options.connect);
+    this.link = new DaemonLink(options.client);
     this.session = new ConnectionSession(this.link, options.pacing, () => this.label());
     this.link.onReconnect = () => this.session.forget();
     this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools }));
