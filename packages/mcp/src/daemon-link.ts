@@ -7,16 +7,9 @@
  */
 import { isClientError, type DaemonClient } from '@bproxy/client';
 import { actionDef, formatIssues, localHint, type ActionName } from '@bproxy/protocol';
+import type { ToolError } from '@bproxy/tools';
 
-export type CallOutcome = { ok: true; data: unknown } | { ok: false; error: LinkError };
-
-/** A daemon error envelope, or a local one (no daemon, bad answer). */
-export interface LinkError {
-  readonly code: string;
-  readonly message: string;
-  readonly hint?: string;
-  readonly reason?: string;
-}
+export type CallOutcome = { ok: true; data: unknown } | { ok: false; error: ToolError };
 
 export class DaemonLink {
   /** Called when the daemon the server talked to is gone (its sessions with it). */

@@ -1,19 +1,27 @@
 /**
- * The stdio MCP server: tools/list answers the derived tool list, tools/call checks the arguments with
- * the protocol schema, runs the action in this connection's session and turns the answer into a short
- * reply or an isError result. The process lives as long as its client: when stdin ends (or a signal
- * comes) the session and its tabs are closed and the process exits 0.
+ * The stdio MCP server, an adapter on the tool catalogue (@bproxy/tools) and the daemon client:
+ * tools/list answers the catalogue, tools/call checks the arguments, runs the action in this
+ * connection's session and turns the answer into the catalogue's short reply or an isError result.
+ * The process lives as long as its client: when stdin ends (or a signal comes) the session and its
+ * tabs are closed and the process exits 0.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { BPROXY_VERSION, parseParams } from '@bproxy/protocol';
-import { ConnectionSession, SessionCreateError, type Pacing } from './connection-session';
 import type { DaemonClient } from '@bproxy/client';
+import { BPROXY_VERSION } from '@bproxy/protocol';
+import {
+  TOOLS_BY_NAME,
+  buildTools,
+  checkToolArgs,
+  errorReply,
+  localError,
+  successReply,
+  toolTimeoutMs,
+  type ToolReply,
+} from '@bproxy/tools';
+import { ConnectionSession, SessionCreateError, type Pacing } from './connection-session';
 import { DaemonLink } from './daemon-link';
-import { errorReply, localError, type ToolReply } from './errors';
-import { successReply } from './replies';
-import { TOOLS_BY_NAME, buildTools, type ToolSpec } from './tools';
 
 export interface McpServerOptions {
   /** The daemon of BPROXY_HOME: a client that starts it when none runs. */
@@ -25,25 +33,9 @@ export interface McpServerOptions {
 
 const INSTRUCTIONS = `Drive a real browser. Workflow: tab_open {url} → snapshot (outline with handles like el3, ln2) → act by handle (click, fill, type, press, select, hover) → after a navigation, snapshot again: old handles are stale. Replies say what changed (navigation, dialog) instead of returning the page. Errors end with "What to do". HUMAN_REQUIRED means a person must act in the browser first; then session_resume.`;
 
-const DEFAULT_TIMEOUT_MS = 30_000;
-const NAVIGATION_TIMEOUT_MS = 60_000;
 const SHUTDOWN_MS = 5_000;
 /** Tools that need no tab of this connection. */
 const SESSIONLESS = new Set(['tab_open', 'debug_last', 'debug_log']);
-
-function timeoutFor(spec: ToolSpec, params: Record<string, unknown>): number {
-  if (spec.action === 'wait') {
-    const wait = typeof params.timeoutMs === 'number' ? params.timeoutMs : 10_000;
-    return Math.max(DEFAULT_TIMEOUT_MS, wait + 10_000);
-  }
-  if (['tab.open', 'navigate', 'back', 'forward', 'reload'].includes(spec.action))
-    return NAVIGATION_TIMEOUT_MS;
-  return DEFAULT_TIMEOUT_MS;
-}
-
-function usage(message: string, hint: string): ToolReply {
-  return localError('BAD_REQUEST', message, hint);
-}
 
 export class BproxyMcpServer {
   readonly server: Server;
@@ -73,20 +65,10 @@ export class BproxyMcpServer {
   async callTool(name: string, args: Record<string, unknown>): Promise<ToolReply> {
     const spec = TOOLS_BY_NAME.get(name);
     if (spec === undefined) return localError('UNKNOWN_TOOL', `no tool named "${name}"`, 'Call tools/list');
-    const hidden = (spec.hide ?? []).filter((key) => key in args);
-    if (hidden.length > 0)
-      return usage(`${name} does not take ${hidden.join(', ')}`, 'Remove it; the server sets it itself');
-    const missing = (spec.require ?? []).filter((key) => !(key in args));
-    if (missing.length > 0) return usage(`${name} needs ${missing.join(', ')}`, 'Add it and call again');
-    const params: Record<string, unknown> = { ...args };
-    if (spec.action === 'tab.open' && this.options.browser !== undefined)
-      params.browser = this.options.browser;
-    const checked = parseParams(spec.action, params);
-    if (!checked.ok)
-      return usage(
-        checked.error.message.replace(/\bparams\./g, '').replace(/\bparams:/g, 'arguments:'),
-        'Fix the argument named here and call again',
-      );
+    const owned = this.options.browser === undefined ? {} : { browser: this.options.browser };
+    const checked = checkToolArgs(spec, args, owned);
+    if (!checked.ok) return checked.reply;
+    const params = checked.params;
 
     let session: string | undefined;
     try {
@@ -98,7 +80,7 @@ export class BproxyMcpServer {
     if (session === undefined && !SESSIONLESS.has(spec.name))
       return localError('NO_TAB', 'no tab is open yet', 'Call tab_open with a url first');
 
-    const outcome = await this.link.call(spec.action, params, session, timeoutFor(spec, params));
+    const outcome = await this.link.call(spec.action, params, session, toolTimeoutMs(spec, params));
     if (!outcome.ok) {
       if (outcome.error.code === 'SESSION_NOT_FOUND') this.session.forget();
       return errorReply(outcome.error);

@@ -13,4 +13,5 @@ export * from './ws';
 export * from './pairing';
 export * from './lifecycle';
 export * from './validate';
+export * from './json-schema';
 export * from './transport';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACTIONS, ERROR_CATALOGUE } from '@bproxy/protocol';
-import { buildTools, TOOL_SPECS } from '../src/tools';
-import { errorReply, localError, MCP_HINTS } from '../src/errors';
+import { buildTools, TOOL_SPECS } from '../src/catalogue';
+import { errorReply, localError, TOOL_HINTS } from '../src/errors';
 
 describe('MCP tool list', () => {
   const tools = buildTools();
@@ -67,10 +67,10 @@ describe('MCP error replies', () => {
   });
 
   it('has MCP wording only for codes of the catalogue', () => {
-    for (const code of Object.keys(MCP_HINTS)) {
+    for (const code of Object.keys(TOOL_HINTS)) {
       expect(Object.keys(ERROR_CATALOGUE)).toContain(code);
       const text = errorReply({ code, message: 'm' }).content[0];
-      expect(text).toMatchObject({ text: expect.stringContaining(`What to do: ${MCP_HINTS[code] ?? ''}`) });
+      expect(text).toMatchObject({ text: expect.stringContaining(`What to do: ${TOOL_HINTS[code] ?? ''}`) });
     }
   });
 });
