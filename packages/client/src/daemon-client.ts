@@ -34,6 +34,8 @@ export interface DaemonClientOptions {
   readonly start?: () => Promise<unknown>;
   /** Keep connections open between calls: for long-lived clients. Default: one connection per call. */
   readonly keepAlive?: boolean;
+  /** With keepAlive, how many requests may be on the wire at once (default 8; more wait their turn). */
+  readonly connections?: number;
 }
 
 export interface CallOptions {
@@ -156,7 +158,9 @@ export class DaemonClient {
   }
 
   private async post(endpoint: DaemonEndpoint, body: string, timeoutMs: number): Promise<HttpReply> {
-    this.transport ??= openTransport(this.options.keepAlive === true);
+    this.transport ??= openTransport(
+      this.options.keepAlive === true ? { maxSockets: this.options.connections ?? 8 } : null,
+    );
     const transport = await this.transport;
     try {
       return await transport.post(endpoint, body, timeoutMs);

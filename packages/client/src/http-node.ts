@@ -5,11 +5,12 @@
  * compiled CLI ~3 ms at every start, whether or not it talks to the daemon.
  */
 import type { Agent, request as httpRequest } from 'node:http';
-import { TransportError, type HttpReply, type HttpTarget, type Transport } from './http';
+import { TransportError, type HttpReply, type HttpTarget, type KeepAlive, type Transport } from './http';
 
-export async function nodeTransport(keepAlive: boolean): Promise<Transport> {
+export async function nodeTransport(keepAlive: KeepAlive | null): Promise<Transport> {
   const http = await import('node:http');
-  let agent: Agent | false = keepAlive ? new http.Agent({ keepAlive: true, maxSockets: 8 }) : false;
+  let agent: Agent | false =
+    keepAlive === null ? false : new http.Agent({ keepAlive: true, maxSockets: keepAlive.maxSockets });
   return {
     post: (target, body, timeoutMs) => post(http.request, agent, target, body, timeoutMs),
     reset() {

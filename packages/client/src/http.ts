@@ -44,8 +44,13 @@ export interface Transport {
   close(): void;
 }
 
-/** The runtime's transport; `keepAlive` keeps connections open between calls (long-lived clients). */
-export async function openTransport(keepAlive: boolean): Promise<Transport> {
+/** Kept-alive connections between calls (long-lived clients), at most `maxSockets` at once. */
+export interface KeepAlive {
+  readonly maxSockets: number;
+}
+
+/** The runtime's transport; null `keepAlive`: one connection per request, nothing left open. */
+export async function openTransport(keepAlive: KeepAlive | null): Promise<Transport> {
   if (IS_BUN) return (await import('./http-fetch')).fetchTransport();
   return (await import('./http-node')).nodeTransport(keepAlive);
 }
