@@ -1,7 +1,8 @@
 /**
  * Failures the CLI reports itself (as opposed to the daemon's protocol errors, which keep their
- * catalogue code, and the client's local errors, see output.ts). Each carries its exit code, so the
- * one place that prints errors also decides the exit status: 1 failure, 2 usage, 3 no daemon running.
+ * catalogue code; the client's local errors become these through fromClientError). Each carries its
+ * exit code, so the one place that prints errors also decides the exit status: 1 failure, 2 usage,
+ * 3 no daemon running.
  */
 import type { ClientError } from '@bproxy/client';
 import type { LocalErrorCode } from '@bproxy/protocol/plain';

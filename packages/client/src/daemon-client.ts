@@ -6,10 +6,12 @@
  * A daemon may go away or restart under a long-lived client. An endpoint remembered from an earlier
  * call may therefore be stale: when nothing listens on its port any more, or the daemon refuses its
  * token (a restarted daemon has a new one), the client finds the daemon again — once — and tells its
- * listeners (onReconnect: the sessions they held are gone). An endpoint found for this very call is the truth,
- * and its failures are reported as they are. A kept-alive socket the daemon had already closed is
- * retried once on a fresh one, with the same request id, so the daemon still runs the action once.
+ * listeners (onReconnect: the sessions they held are gone). An endpoint found for this very call is
+ * the truth, and its failures are reported as they are. A kept-alive socket the daemon had already
+ * closed is retried once on a fresh one, with the same request id, so the daemon still runs the
+ * action once.
  */
+import { DEFAULT_TIMEOUT_MS } from '@bproxy/protocol/plain';
 import { type Answer, readAnswer, requestEnvelope } from './answer';
 import { ClientError, noDaemonError } from './errors';
 import { findDaemon, type DaemonEndpoint } from './find-daemon';
@@ -19,7 +21,6 @@ import { newRequestId } from './request-id';
 
 /** Headroom over the deadline, so that the daemon's own TIMEOUT answer arrives before we give up. */
 const GRACE_MS = 5_000;
-export const DEFAULT_TIMEOUT_MS = 30_000;
 
 export interface DaemonClientOptions {
   /** Where to find the daemon (BPROXY_HOME, HOME); default process.env. */
@@ -79,14 +80,14 @@ export class DaemonClient {
       } catch (error) {
         if (!(error instanceof TransportError)) throw error;
         if (error.failure === 'refused' && mayReconnect) {
-          this.forget();
+          this.forget(endpoint);
           continue;
         }
         throw transportError(error, endpoint, timeoutMs + GRACE_MS);
       }
       const answer = readAnswer(reply, id);
       if (!answer.ok && answer.error.code === 'UNAUTHORIZED' && mayReconnect) {
-        this.forget();
+        this.forget(endpoint);
         continue;
       }
       return answer;
@@ -172,7 +173,9 @@ export class DaemonClient {
     }
   }
 
-  private forget(): void {
+  /** Drops `stale`, unless a concurrent call already replaced it (then its listeners heard once). */
+  private forget(stale: DaemonEndpoint): void {
+    if (this.known !== stale) return;
     this.known = null;
     void this.transport?.then((transport) => transport.reset());
     for (const listener of [...this.reconnectListeners]) listener();

@@ -6,12 +6,7 @@
  * contract, shared with the daemon, in `@bproxy/client/lifecycle`.
  */
 export { readAnswer, requestEnvelope, type Answer, type DaemonError, type RequestEnvelope } from './answer';
-export {
-  DaemonClient,
-  DEFAULT_TIMEOUT_MS,
-  type CallOptions,
-  type DaemonClientOptions,
-} from './daemon-client';
+export { DaemonClient, type CallOptions, type DaemonClientOptions } from './daemon-client';
 export { ClientError, isClientError, type ClientErrorCode } from './errors';
 export { findDaemon, type DaemonEndpoint } from './find-daemon';
 export type { Env } from './lifecycle/config';

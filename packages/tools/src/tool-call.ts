@@ -3,7 +3,7 @@
  * owns are refused, params the tool requires must be there) and against the action's schema, with
  * messages that name the argument; and the deadline each tool gets.
  */
-import { parseParams } from '@bproxy/protocol';
+import { DEFAULT_TIMEOUT_MS, parseParams } from '@bproxy/protocol';
 import type { ToolSpec } from './catalogue';
 import { localError, type ToolReply } from './errors';
 
@@ -11,7 +11,6 @@ export type CheckedToolCall =
   | { readonly ok: true; readonly params: Record<string, unknown> }
   | { readonly ok: false; readonly reply: ToolReply };
 
-const DEFAULT_TIMEOUT_MS = 30_000;
 const NAVIGATION_TIMEOUT_MS = 60_000;
 
 function usage(message: string, hint: string): CheckedToolCall {

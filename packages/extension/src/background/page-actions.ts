@@ -6,15 +6,14 @@
  * then reported as `navigated`), and whether the page now needs a human.
  */
 import type { PageAction } from '@bproxy/page';
-import { driverFlags, type DriverFlags, type DriverResult } from '@bproxy/protocol';
+import { driverFlags, type DriverFlags, type DriverResult, type ForwardedAction } from '@bproxy/protocol';
 import { type ActionCall, type ActionHandler, type DriverContext, tabIdOf } from './context';
 import { DriverFailure, fail } from './errors';
 import type { OpenDialog } from './dialog-tracker';
 import { assertNoDialog, assertNoHuman, dialogOpenError, pageState, waitForLoad } from './tab-state';
 
 /** The page actions of the protocol: their driver flags (ledger, effects, navigation) say how each runs. */
-type PageActionName = Extract<PageAction, DriverAction>;
-type DriverAction = ActionCall['action'];
+type PageActionName = Extract<PageAction, ForwardedAction>;
 
 type Raced = { kind: 'page'; data: unknown } | { kind: 'dialog'; dialog: OpenDialog };
 
