@@ -1,5 +1,77 @@
 import tseslint from 'typescript-eslint';
 
+/**
+ * What each package's source may import (the architecture's "may import" column): workspace packages
+ * and their subpaths, third-party packages, and whether Node built-ins are allowed. Anything else is a
+ * lint error, and so is a relative path into another package's folders.
+ */
+const PACKAGES = {
+  protocol: { imports: ['zod'], node: false },
+  page: { imports: ['@bproxy/protocol'], node: false },
+  driver: { imports: ['@bproxy/protocol'], node: false },
+  tools: { imports: ['@bproxy/protocol'], node: false },
+  client: { imports: ['@bproxy/protocol'], node: true },
+  extension: { imports: ['@bproxy/protocol', '@bproxy/page', '@bproxy/driver', 'zod'], node: false },
+  cdp: { imports: ['@bproxy/protocol', '@bproxy/page', '@bproxy/driver', 'ws'], node: true },
+  daemon: {
+    // The lifecycle contract (state files, lock, argv, start report) is shared with the client.
+    imports: [
+      '@bproxy/protocol',
+      '@bproxy/client/lifecycle',
+      '@bproxy/cdp',
+      'fastify',
+      '@fastify/websocket',
+      'ws',
+      'pino',
+      'sonic-boom',
+    ],
+    node: true,
+  },
+  mcp: {
+    imports: ['@bproxy/protocol', '@bproxy/client', '@bproxy/tools', '@modelcontextprotocol/sdk'],
+    node: true,
+  },
+  // `bproxy mcp` loads its package lazily, from its own bundle (src/mcp/entry.ts).
+  cli: { imports: ['@bproxy/protocol', '@bproxy/client', '@bproxy/mcp', 'commander'], node: true },
+};
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** A regex matching every bare specifier outside `allowed` (each with its subpaths); node: is ruled apart. */
+function outside(allowed) {
+  const ok = [...allowed.map((name) => `${escape(name)}(?:/|$)`), 'node:'];
+  return `^(?!\\.|${ok.join('|')})`;
+}
+
+const intoAnotherPackage = {
+  regex: `^(?:\\.\\./)+(?:packages/)?(?:${Object.keys(PACKAGES).join('|')})/(?:src|test|dist)(?:/|$)`,
+  message: 'a package never reaches into another one by path: import its package entry',
+};
+
+function boundaries(name, { imports, node }) {
+  const allowed = [`@bproxy/${name}`, ...imports];
+  return {
+    files: [`packages/${name}/src/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: outside(allowed),
+              message: `packages/${name} may import ${imports.join(', ')}${node ? ' and node: built-ins' : ''} only (see the package table in eslint.config.js)`,
+            },
+            ...(node
+              ? []
+              : [{ regex: '^node:', message: 'no Node built-ins in code that runs in a browser' }]),
+            intoAnotherPackage,
+          ],
+        },
+      ],
+    },
+  };
+}
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', '.tmp/**'] },
   ...tseslint.configs.recommended,
@@ -13,29 +85,24 @@ export default tseslint.config(
     },
   },
   {
-    // The wire contract runs in a service worker too: no Node built-ins.
-    files: ['packages/protocol/src/**/*.ts', 'packages/page/src/**/*.ts', 'packages/extension/src/**/*.ts'],
+    // Type-aware rules: what tests miss. A promise nobody awaits or catches fails silently; a switch
+    // over a union (action names, tool names) that forgets a member answers nothing for it.
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
-      'no-restricted-imports': [
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': [
         'error',
-        { patterns: [{ group: ['node:*'], message: 'no Node built-ins in browser code' }] },
+        { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false },
       ],
     },
   },
+  ...Object.entries(PACKAGES).map(([name, rules]) => boundaries(name, rules)),
   {
-    // The protocol package may import zod alone.
-    files: ['packages/protocol/src/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [{ name: 'ws', message: 'the protocol package imports zod only' }],
-          patterns: [
-            { group: ['node:*', '@bproxy/*', 'fastify*'], message: 'the protocol package imports zod only' },
-          ],
-        },
-      ],
-    },
+    // Tests and tools of a package may import more than its source, but never another's internals.
+    files: ['packages/*/test/**/*.ts', 'packages/*/*.mjs'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [intoAnotherPackage] }] },
   },
   {
     files: ['**/*.mjs', '**/*.js'],

@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Tiers (see CONTRIBUTING in the README): unit and daemon tests live next to their package in
-// packages/*/test (the repository scripts' own in scripts/test); end-to-end tests with real browsers live in tests/e2e and need `npm run build` first.
+// Where a test goes (README, "Test"): unit and integration tests of one package live in
+// packages/*/test, mirroring src/ (the repository scripts' own in scripts/test); end-to-end tests
+// across packages live in tests/e2e and need `npm run build` first.
 export default defineConfig({
   test: {
     projects: [

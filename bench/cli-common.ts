@@ -1,11 +1,12 @@
 /**
  * Shared pieces of the end-to-end benchmarks (bench/cdp.ts, bench/e2e.ts): a static server for the
  * real-world bench pages and the counter page (with the CSP the brief prescribes), a keep-alive HTTP
- * client for POST / with the daemon token, whole-process timing, percentiles and the bproxy binaries.
+ * client (the one daemon client), whole-process timing, percentiles and the bproxy binaries.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { createServer, Agent, request, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import { DaemonClient, type Answer } from '@bproxy/client';
 import { loadavg } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -91,58 +92,25 @@ export async function servePages(): Promise<PageServer> {
 
 // ----------------------------------------------------------------------------------------------- HTTP
 
-export interface Envelope {
-  ok: boolean;
-  data?: Record<string, unknown>;
-  error?: { code: string; message: string };
-}
+export type Envelope = Answer;
 
-/** POST / with the daemon token over one keep-alive connection, the way an HTTP agent would. */
+/**
+ * The daemon of a BPROXY_HOME through the one client (@bproxy/client): state files checked, one
+ * keep-alive connection, the way a long-lived HTTP agent would talk to it.
+ */
 export class DaemonHttp {
-  private readonly agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  private seq = 0;
-  constructor(
-    readonly port: number,
-    private readonly token: string,
-  ) {}
+  private constructor(private readonly client: DaemonClient) {}
 
   static fromHome(home: string): DaemonHttp {
-    const port = Number(readFileSync(join(home, 'port'), 'utf8').trim());
-    return new DaemonHttp(port, readFileSync(join(home, 'token'), 'utf8').trim());
+    return new DaemonHttp(new DaemonClient({ env: { BPROXY_HOME: home }, keepAlive: true, connections: 1 }));
   }
 
   post(action: string, session: string | undefined, params: object = {}): Promise<Envelope> {
-    const payload = JSON.stringify({
-      id: `bench${process.pid}x${++this.seq}`,
+    return this.client.call(
       action,
-      ...(session === undefined ? {} : { session }),
-      params,
-      deadline: Date.now() + 60_000,
-    });
-    return new Promise((resolve, reject) => {
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port: this.port,
-          method: 'POST',
-          path: '/',
-          agent: this.agent,
-          headers: {
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(payload),
-            authorization: `Bearer ${this.token}`,
-          },
-        },
-        (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => (text += c));
-          res.on('end', () => resolve(JSON.parse(text) as Envelope));
-        },
-      );
-      req.on('error', reject);
-      req.end(payload);
-    });
+      { ...params },
+      { timeoutMs: 60_000, ...(session === undefined ? {} : { session }) },
+    );
   }
 
   /** Like post, but a failure throws: for setup steps. */
@@ -152,12 +120,12 @@ export class DaemonHttp {
     params: object = {},
   ): Promise<Record<string, unknown>> {
     const r = await this.post(action, session, params);
-    if (!r.ok || r.data === undefined) throw new Error(`${action} failed: ${JSON.stringify(r.error)}`);
+    if (!r.ok) throw new Error(`${action} failed: ${JSON.stringify(r.error)}`);
     return r.data;
   }
 
   close(): void {
-    this.agent.destroy();
+    this.client.close();
   }
 }
 

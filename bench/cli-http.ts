@@ -41,7 +41,7 @@ async function dismissDialogs(http: DaemonHttp, session: string): Promise<void> 
 }
 
 const blockedByDialog = (r: Envelope): boolean =>
-  r.ok ? r.data?.dialog !== undefined : r.error?.code === 'DIALOG_OPEN';
+  r.ok ? r.data.dialog !== undefined : r.error.code === 'DIALOG_OPEN';
 
 /** Runs a read; a dialog in the way is dismissed and the read tried again. */
 async function readDespiteDialogs(
@@ -77,15 +77,19 @@ export async function measureHttp(
     const nav = await http.post('navigate', session, { url: pages.benchUrl(name) });
     if (blockedByDialog(nav)) await dismissDialogs(http, session);
     else if (!nav.ok) {
-      figures.snapshot.failed.push(`${name}: navigate ${nav.error?.code}: ${nav.error?.message}`);
+      figures.snapshot.failed.push(`${name}: navigate ${nav.error.code}: ${nav.error.message}`);
       continue;
     }
     // Timed from the first attempt: a dialog in the way is part of what the snapshot cost.
     const started = performance.now();
     const snap = await readDespiteDialogs(http, session, 'snapshot', {});
     const elapsed = performance.now() - started;
-    if (!snap.ok || typeof snap.data?.snapshot !== 'string') {
-      figures.snapshot.failed.push(`${name}: snapshot ${snap.error?.code}: ${snap.error?.message}`);
+    if (!snap.ok) {
+      figures.snapshot.failed.push(`${name}: snapshot ${snap.error.code}: ${snap.error.message}`);
+      continue;
+    }
+    if (typeof snap.data.snapshot !== 'string') {
+      figures.snapshot.failed.push(`${name}: the snapshot answer holds no snapshot`);
       continue;
     }
     figures.snapshot.ms.push(elapsed);

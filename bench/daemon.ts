@@ -4,9 +4,9 @@
  * sessions. A benchmark, not a test: it asserts nothing and prints figures.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { Agent, request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { DaemonClient, type Answer } from '@bproxy/client';
 
 // The child runs as a bundle, like the shipped daemon, so its memory is not the TypeScript loader's.
 const childBundle = fileURLToPath(new URL('../.tmp/bench-daemon-child.mjs', import.meta.url));
@@ -29,38 +29,16 @@ const child: ChildProcess = fork(childBundle, {
 const ready = await new Promise<{ port: number; token: string }>((resolve) =>
   child.on('message', (m: { type: string; port: number; token: string }) => m.type === 'ready' && resolve(m)),
 );
-const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-let seq = 0;
-
-function post(body: object): Promise<{ ok: boolean; data?: { session?: string } }> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: ready.port,
-        method: 'POST',
-        path: '/',
-        agent,
-        headers: {
-          host: `127.0.0.1:${ready.port}`,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(payload),
-          authorization: `Bearer ${ready.token}`,
-        },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve(JSON.parse(text)));
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-const call = (action: string, session?: string, params: object = {}) =>
-  post({ id: `b${++seq}`, action, session, params, deadline: Date.now() + 30_000 });
+// The one daemon client, on the port and token the child reported (it has no BPROXY_HOME of its own).
+const client = new DaemonClient({
+  endpoint: { home: 'the benchmark daemon', port: ready.port, token: ready.token },
+  keepAlive: true,
+  connections: 64,
+});
+const call = (action: string, session?: string, params: Record<string, unknown> = {}) =>
+  client.call(action, params, { timeoutMs: 30_000, ...(session === undefined ? {} : { session }) });
+const sessionOf = (answer: Answer): string =>
+  answer.ok && typeof answer.data.session === 'string' ? answer.data.session : '';
 
 function rss(): Promise<{ rss: number; heapUsed: number }> {
   return new Promise((resolve) => {
@@ -74,7 +52,7 @@ const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
 const idle = await rss();
 const opened = await call('tab.open', undefined, { url: 'http://bench/' });
-const session = opened.data?.session ?? '';
+const session = sessionOf(opened);
 
 async function run(concurrency: number, total: number): Promise<{ lat: number[]; seconds: number }> {
   const lat: number[] = [];
@@ -100,7 +78,7 @@ const c1 = await run(1, 3_000);
 const sessions: string[] = [];
 for (let i = 0; i < 100; i++) {
   const r = await call('tab.open', undefined, { url: 'http://bench/' });
-  sessions.push(r.data?.session ?? '');
+  sessions.push(sessionOf(r));
 }
 const withSessions = await rss();
 async function runSpread(concurrency: number, total: number) {
@@ -131,4 +109,4 @@ console.log(line('concurrency 32', c32));
 console.log(`RSS idle         ${mb(idle.rss)} (heap ${mb(idle.heapUsed)})`);
 console.log(`RSS 100 sessions ${mb(withSessions.rss)} (heap ${mb(withSessions.heapUsed)})`);
 child.kill('SIGINT');
-agent.destroy();
+client.close();

@@ -1,12 +1,12 @@
 /**
- * Pieces of the soak run: a static server for the fixture pages, a POST / client that checks the
+ * Pieces of the soak run: a static server for the fixture pages, the daemon client checking the
  * one-answer invariant on every call, latency windows with percentiles, and one agent — a steady loop
  * of mixed actions on its own session and tab that recovers when a fault takes its tab away.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { extname, join, normalize } from 'node:path';
-import type { BproxyResponse } from '@bproxy/protocol';
+import { DaemonClient, type Answer } from '@bproxy/client';
 
 export async function serveDir(dir: string): Promise<{ url(page: string): string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
@@ -62,42 +62,19 @@ export function percentile(sorted: number[], p: number): number {
 
 let seq = 0;
 
+/** The one daemon client, checking the one-answer invariant on every call. */
 export class SoakClient {
-  constructor(
-    private readonly port: number,
-    private readonly token: string,
-    readonly windows: Windows,
-  ) {}
+  private readonly client: DaemonClient;
 
-  private postRaw(body: Record<string, unknown>): Promise<BproxyResponse> {
-    const payload = JSON.stringify(body);
-    return new Promise((resolve, reject) => {
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port: this.port,
-          method: 'POST',
-          path: '/',
-          headers: {
-            'content-type': 'application/json',
-            authorization: `Bearer ${this.token}`,
-            'content-length': Buffer.byteLength(payload),
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            try {
-              resolve(JSON.parse(Buffer.concat(chunks).toString()) as BproxyResponse);
-            } catch (err) {
-              reject(err instanceof Error ? err : new Error(String(err)));
-            }
-          });
-        },
-      );
-      req.on('error', reject);
-      req.end(payload);
+  constructor(
+    port: number,
+    token: string,
+    readonly windows: Windows,
+  ) {
+    this.client = new DaemonClient({
+      endpoint: { home: 'the soak daemon', port, token },
+      keepAlive: true,
+      connections: 64,
     });
   }
 
@@ -106,19 +83,17 @@ export class SoakClient {
     action: string,
     params: Record<string, unknown>,
     opts: { session?: string; deadlineMs?: number; retry?: boolean } = {},
-  ): Promise<BproxyResponse> {
+  ): Promise<Answer> {
     const id = `soak${(++seq).toString(36)}`;
-    const body: Record<string, unknown> = {
+    const options = {
       id,
-      action,
-      params,
-      deadline: Date.now() + (opts.deadlineMs ?? 15_000),
+      timeoutMs: opts.deadlineMs ?? 15_000,
+      ...(opts.session === undefined ? {} : { session: opts.session }),
     };
-    if (opts.session !== undefined) body.session = opts.session;
     const started = performance.now();
-    let res: BproxyResponse;
+    let res: Answer;
     try {
-      res = await this.postRaw(body);
+      res = await this.client.call(action, params, options);
     } catch (err) {
       violations.push(`${id} ${action}: no answer (${String(err)})`);
       throw err;
@@ -128,11 +103,15 @@ export class SoakClient {
     if (res.id !== id) violations.push(`${id} ${action}: answer carries id ${String(res.id)}`);
     if (code === 'INTERNAL_ERROR') violations.push(`${id} ${action}: INTERNAL_ERROR`);
     if (opts.retry) {
-      const again = await this.postRaw(body);
+      const again = await this.client.call(action, params, options);
       if (JSON.stringify(again) !== JSON.stringify(res))
         violations.push(`${id} ${action}: a retry got another answer`);
     }
     return res;
+  }
+
+  close(): void {
+    this.client.close();
   }
 }
 
@@ -173,7 +152,7 @@ export class Agent {
     if (!session) return;
     this.actions++;
     const pick = rand(20);
-    let res: BproxyResponse;
+    let res: Answer;
     if (pick < 4) res = await this.client.call('text', { maxChars: 2000 }, { session, retry: pick === 0 });
     else if (pick < 7) {
       res = await this.client.call('elements', {}, { session });

@@ -173,6 +173,7 @@ while (performance.now() < endAt) {
 running = false;
 await Promise.all(loops);
 for (const agent of agents) await agent.close().catch(() => undefined);
+client.close();
 
 const { deps } = server;
 const idleBy = performance.now() + 20_000;

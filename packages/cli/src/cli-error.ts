@@ -4,6 +4,7 @@
  * Each carries its exit code, so the one place that prints errors also decides the exit status:
  * 1 failure, 2 usage, 3 no daemon running.
  */
+import type { ClientError } from '@bproxy/client';
 import type { ErrorCode } from '@bproxy/protocol/plain';
 
 export const EXIT = { ok: 0, failure: 1, usage: 2, noDaemon: 3 } as const;
@@ -26,16 +27,13 @@ export function usageError(message: string, hint?: string): CliError {
   return new CliError('USAGE', message, EXIT.usage, hint);
 }
 
-export function noDaemonError(home: string, why: string): CliError {
-  return new CliError(
-    'NO_DAEMON',
-    `no bproxy daemon is running for ${home} (${why})`,
-    EXIT.noDaemon,
-    'Run `bproxy service start`',
-  );
-}
-
 /** Service commands (start/stop/status) print plain sentences on stderr, per the lifecycle contract. */
 export class ServiceError extends Error {
   override readonly name = 'ServiceError';
+}
+
+/** A client's local failure (no daemon, an unsafe state file, …) with the exit code it means here. */
+export function fromClientError(error: ClientError): CliError {
+  const exit = error.code === 'NO_DAEMON' ? EXIT.noDaemon : EXIT.failure;
+  return new CliError(error.code, error.message, exit, error.hint);
 }

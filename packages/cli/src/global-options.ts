@@ -3,6 +3,7 @@
  * the output mode. `--json` (the default) is for programs, `--pretty` for people.
  */
 import type { Command } from 'commander';
+import { DEFAULT_TIMEOUT_MS, MAX_DEADLINE_MS } from '@bproxy/protocol/plain';
 import { intOption } from './parsers';
 
 export interface GlobalOptions {
@@ -11,17 +12,13 @@ export interface GlobalOptions {
   readonly pretty: boolean;
 }
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
-/** The protocol refuses deadlines further out than 30 minutes. */
-export const MAX_TIMEOUT_MS = 30 * 60_000;
-
 export function addGlobalOptions(program: Command): Command {
   return program
     .option('-s, --session <id>', 'session id (default: $BPROXY_SESSION)')
     .option(
       '--timeout <ms>',
       `deadline for the daemon's answer in ms (default ${DEFAULT_TIMEOUT_MS})`,
-      intOption('--timeout', 1, MAX_TIMEOUT_MS),
+      intOption('--timeout', 1, MAX_DEADLINE_MS),
     )
     .option('--pretty', 'readable output for people')
     .option('--json', 'JSON output for programs (the default)');

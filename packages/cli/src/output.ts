@@ -5,19 +5,11 @@
  */
 import type { ErrorCode } from '@bproxy/protocol/plain';
 import { CommanderError } from 'commander';
+import type { Answer } from '@bproxy/client';
 import { CliError, EXIT, ServiceError, type ExitCode } from './cli-error';
 
 /** A daemon answer with ok:false, kept whole so that --json callers see the catalogue fields. */
-export interface ErrorEnvelope {
-  readonly id: string | null;
-  readonly ok: false;
-  readonly error: {
-    readonly code: ErrorCode;
-    readonly message: string;
-    readonly hint?: string;
-    readonly reason?: string;
-  };
-}
+export type ErrorEnvelope = Extract<Answer, { ok: false }>;
 
 export class ProtocolFailure extends Error {
   override readonly name = 'ProtocolFailure';

@@ -1,22 +1,17 @@
 /**
- * Running one action. The hot path loads no schemas: the request goes straight to the daemon, which
- * validates it, and the answer is read by reply.ts. Only when a call fails (the daemon refused it, or
- * there is no daemon) are the protocol schemas loaded to check it locally, so that a bad flag is still
- * a usage error (exit 2) naming the field — whether or not a daemon is running.
+ * Running one action. The hot path loads no schemas: the request goes straight to the daemon through
+ * the client, which checks the answer by hand. Only when a call fails (the daemon refused it, or there
+ * is no daemon) are the protocol schemas loaded to check it locally, so that a bad flag is still a
+ * usage error (exit 2) naming the field — whether or not a daemon is running.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { findDaemon } from './endpoint';
+import { DaemonClient, isClientError, newRequestId } from '@bproxy/client';
+import { fromClientError } from './cli-error';
 import type { GlobalOptions } from './global-options';
-import { postCommand } from './http';
 import type { ActionCall } from './invoke';
-import { printJson, writeLine } from './output';
-import { readReply } from './reply';
-import { newRequestId } from './request-id';
-
-/** Headroom over the deadline so that the daemon's own TIMEOUT answer arrives before we give up. */
-const GRACE_MS = 5_000;
+import { ProtocolFailure, printJson, writeLine } from './output';
 
 function writeScreenshot(data: unknown, out: string | undefined, pretty: boolean): void {
   const shot = data as { mimeType: string; data: string; width: number; height: number };
@@ -30,32 +25,34 @@ function writeScreenshot(data: unknown, out: string | undefined, pretty: boolean
   printJson({ path, mimeType: shot.mimeType, width: shot.width, height: shot.height }, pretty);
 }
 
-function render(call: ActionCall, data: unknown, pretty: boolean): void {
+function render(call: ActionCall, data: Record<string, unknown>, pretty: boolean): void {
   if (call.render?.kind === 'screenshot') return writeScreenshot(data, call.render.out, pretty);
-  const record = data as Record<string, unknown>;
   // People asking for text want the text, not a JSON string with escaped newlines.
-  if (pretty && call.action === 'text' && typeof record.text === 'string') return writeLine(record.text);
-  if (pretty && call.action === 'snapshot' && typeof record.snapshot === 'string')
-    return writeLine(record.snapshot);
+  if (pretty && call.action === 'text' && typeof data.text === 'string') return writeLine(data.text);
+  if (pretty && call.action === 'snapshot' && typeof data.snapshot === 'string')
+    return writeLine(data.snapshot);
   printJson(data, pretty);
 }
 
-async function send(globals: GlobalOptions, call: ActionCall): Promise<unknown> {
-  const endpoint = findDaemon(process.env);
-  const id = newRequestId();
-  const request = {
-    id,
-    action: call.action,
+async function send(globals: GlobalOptions, call: ActionCall): Promise<Record<string, unknown>> {
+  const client = new DaemonClient();
+  const options = {
+    timeoutMs: globals.timeoutMs,
     ...(globals.session === undefined ? {} : { session: globals.session }),
-    params: call.params,
-    deadline: Date.now() + globals.timeoutMs,
   };
-  const reply = await postCommand(endpoint, JSON.stringify(request), globals.timeoutMs + GRACE_MS);
-  return readReply(reply, id);
+  try {
+    const answer = await client.call(call.action, call.params, options);
+    if (!answer.ok) throw new ProtocolFailure(answer);
+    return answer.data;
+  } catch (error) {
+    throw isClientError(error) ? fromClientError(error) : error;
+  } finally {
+    client.close();
+  }
 }
 
 export async function runAction(globals: GlobalOptions, call: ActionCall): Promise<void> {
-  let data: unknown;
+  let data: Record<string, unknown>;
   try {
     data = await send(globals, call);
   } catch (error) {

@@ -7,7 +7,7 @@ import {
   BPROXY_VERSION,
   PROTOCOL_VERSION,
 } from '@bproxy/protocol';
-import { processState } from '@bproxy/daemon/lifecycle';
+import { processState } from '@bproxy/client/lifecycle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, parseJsonLine, waitFor, type Harness } from './helpers/cli-harness';
 

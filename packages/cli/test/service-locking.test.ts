@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { StartOutputSchema } from '@bproxy/protocol';
-import { isOurDaemon, parseStartReport } from '@bproxy/daemon/lifecycle';
+import { isOurDaemon, parseStartReport } from '@bproxy/client/lifecycle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, parseJsonLine, type Harness } from './helpers/cli-harness';
 

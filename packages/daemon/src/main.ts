@@ -4,10 +4,16 @@
  * signals, the start report, last-resort error handlers — and leaves the order of startup and
  * cleanup to lifecycle/start-daemon.ts.
  */
-import { findStatusFd, parseDaemonArgs } from './lifecycle/daemon-args';
-import { loadConfig } from './lifecycle/config';
-import { LifecycleError, describeError, isLifecycleError } from './lifecycle/errors';
-import { openStartReporter, type StartReporter } from './lifecycle/start-report';
+import {
+  describeError,
+  findStatusFd,
+  isLifecycleError,
+  LifecycleError,
+  loadConfig,
+  openStartReporter,
+  parseDaemonArgs,
+  type StartReporter,
+} from '@bproxy/client/lifecycle';
 import { startDaemon, type RunningDaemon } from './lifecycle/start-daemon';
 import { createLogger } from './logger';
 import { buildServer } from './server';

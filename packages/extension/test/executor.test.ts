@@ -1,15 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ActionHandler, DriverContext } from '../src/background/context';
+import type { ActionHandler, DriverContext, HandlerTable } from '../src/background/context';
 import { DialogTracker } from '../src/background/dialog-tracker';
 import { DrivenTabs } from '../src/background/driven-tabs';
 import { ExecutedTable } from '../src/background/executed-table';
-import { Executor } from '../src/background/executor';
+import { Executor, HANDLERS } from '../src/background/executor';
 import { WorkerLog } from '../src/background/log';
 import { NavigationTracker } from '../src/background/navigation-tracker';
 import { PageRunner } from '../src/background/page-runner';
 import { fakeChrome } from './fakes';
 
-function setup(handlers: Record<string, ActionHandler>) {
+function setup(handlers: Partial<HandlerTable>) {
   const chrome = fakeChrome();
   const log = new WorkerLog(100, Date.now, false);
   const ctx: DriverContext = {
@@ -25,11 +25,12 @@ function setup(handlers: Record<string, ActionHandler>) {
     navigationGraceMs: 0,
   };
   const table = new ExecutedTable(chrome.session);
-  return { executor: new Executor(ctx, table, handlers), chrome, table };
+  return { executor: new Executor(ctx, table, { ...HANDLERS, ...handlers }), chrome, table };
 }
 
-function clickHandler(run: ActionHandler['run']): ActionHandler {
-  return { needsTab: true, resumable: true, run };
+// Loosely typed on purpose: one test makes the handler answer outside the protocol.
+function clickHandler(run: () => Promise<unknown>): ActionHandler<'click'> {
+  return { run: run as ActionHandler<'click'>['run'] };
 }
 
 const effects = { url: 'http://a.test/', title: 'A', navigated: false };
@@ -118,7 +119,7 @@ describe('executor', () => {
 
   it('does not repeat a non-resumable action that a previous worker life started', async () => {
     const run = vi.fn(async () => ({ url: 'http://a.test/', title: 'A' }));
-    const { executor, chrome } = setup({ back: { needsTab: true, resumable: false, run } });
+    const { executor, chrome } = setup({ back: { run } });
     await chrome.session.set({ 'executed:x9': { state: 'running', at: Date.now() } });
     const answer = await executor.handle({
       id: 'x9',

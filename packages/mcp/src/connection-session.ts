@@ -4,7 +4,8 @@
  * take a session argument, and closed — with its tabs — when the client goes away. Two connections therefore never
  * share tabs or handles: the daemon scopes both to the session.
  */
-import type { DaemonLink, LinkError } from './daemon-link';
+import type { ToolError } from '@bproxy/tools';
+import type { DaemonLink } from './daemon-link';
 
 export type Pacing = 'human' | 'fast';
 
@@ -74,7 +75,7 @@ export class ConnectionSession {
 
 export class SessionCreateError extends Error {
   override readonly name = 'SessionCreateError';
-  constructor(readonly error: LinkError) {
+  constructor(readonly error: ToolError) {
     super(error.message);
   }
 }

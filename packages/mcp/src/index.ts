@@ -1,5 +1,3 @@
-/** @bproxy/mcp — the stdio MCP server `bproxy mcp` runs, and its derived tool list (for the benchmark). */
+/** @bproxy/mcp — the stdio MCP server `bproxy mcp` runs, on the tool catalogue of @bproxy/tools. */
 export { BproxyMcpServer, runMcpServer, type McpServerOptions } from './server';
-export { buildTools, TOOL_SPECS, type McpTool, type ToolSpec } from './tools';
-export type { Connect, DaemonEndpoint } from './daemon-link';
 export type { Pacing } from './connection-session';

@@ -1,22 +1,30 @@
 /**
- * The stdio MCP server: tools/list answers the derived tool list, tools/call checks the arguments with
- * the protocol schema, runs the action in this connection's session and turns the answer into a short
- * reply or an isError result. The process lives as long as its client: when stdin ends (or a signal
- * comes) the session and its tabs are closed and the process exits 0.
+ * The stdio MCP server, an adapter on the tool catalogue (@bproxy/tools) and the daemon client:
+ * tools/list answers the catalogue, tools/call checks the arguments, runs the action in this
+ * connection's session and turns the answer into the catalogue's short reply or an isError result.
+ * The process lives as long as its client: when stdin ends (or a signal comes) the session and its
+ * tabs are closed and the process exits 0.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { BPROXY_VERSION, parseParams } from '@bproxy/protocol';
+import type { DaemonClient } from '@bproxy/client';
+import { BPROXY_VERSION } from '@bproxy/protocol';
+import {
+  TOOLS_BY_NAME,
+  buildTools,
+  checkToolArgs,
+  errorReply,
+  successReply,
+  toolTimeoutMs,
+  type ToolReply,
+} from '@bproxy/tools';
 import { ConnectionSession, SessionCreateError, type Pacing } from './connection-session';
-import { DaemonLink, type Connect } from './daemon-link';
-import { errorReply, localError, type ToolReply } from './errors';
-import { successReply } from './replies';
-import { TOOLS_BY_NAME, buildTools, type ToolSpec } from './tools';
+import { DaemonLink } from './daemon-link';
 
 export interface McpServerOptions {
-  /** Finds the daemon of BPROXY_HOME, starting it when none runs. */
-  readonly connect: Connect;
+  /** The daemon of BPROXY_HOME: a client that starts it when none runs. */
+  readonly client: DaemonClient;
   readonly pacing: Pacing;
   /** A connected browser to open tabs in (the paired Chrome's name); default: the daemon's choice. */
   readonly browser?: string;
@@ -32,25 +40,9 @@ const INSTRUCTIONS = `Drive a real browser. Workflow: navigate {url} (opens a ta
 export const HUMAN_PACING_NOTICE =
   'Note: this server paces actions like a person (clicks and fills 0.5-2 s apart, navigations 1.5-4 s, scrolls 4-8 s), so calls may wait; you cannot change that. If speed matters, the user can start it with `bproxy mcp --pacing fast`.';
 
-const DEFAULT_TIMEOUT_MS = 30_000;
-const NAVIGATION_TIMEOUT_MS = 60_000;
 const SHUTDOWN_MS = 5_000;
 /** Tools that run without this connection's session (debug_log then asks the default browser). */
 const SESSIONLESS = new Set(['debug_last', 'debug_log']);
-
-function timeoutFor(spec: ToolSpec, params: Record<string, unknown>): number {
-  if (spec.action === 'wait') {
-    const wait = typeof params.timeoutMs === 'number' ? params.timeoutMs : 10_000;
-    return Math.max(DEFAULT_TIMEOUT_MS, wait + 10_000);
-  }
-  if (['tab.open', 'navigate', 'back', 'forward', 'reload'].includes(spec.action))
-    return NAVIGATION_TIMEOUT_MS;
-  return DEFAULT_TIMEOUT_MS;
-}
-
-function usage(message: string, hint: string): ToolReply {
-  return localError('BAD_REQUEST', message, hint);
-}
 
 export class BproxyMcpServer {
   readonly server: Server;
@@ -65,7 +57,7 @@ export class BproxyMcpServer {
       { name: 'bproxy', version: BPROXY_VERSION },
       { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
     );
-    this.link = new DaemonLink(options.connect);
+    this.link = new DaemonLink(options.client);
     this.session = new ConnectionSession(this.link, options.pacing, () => this.label(), options.browser);
     this.link.onReconnect = () => this.session.forget();
     this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools }));
@@ -90,18 +82,9 @@ export class BproxyMcpServer {
   async callTool(name: string, args: Record<string, unknown>): Promise<ToolReply> {
     const spec = TOOLS_BY_NAME.get(name);
     if (spec === undefined) return errorReply({ code: 'UNKNOWN_ACTION', message: `no tool named "${name}"` });
-    const hidden = (spec.hide ?? []).filter((key) => key in args);
-    if (hidden.length > 0)
-      return usage(`${name} does not take ${hidden.join(', ')}`, 'Remove it; the server sets it itself');
-    const missing = (spec.require ?? []).filter((key) => !(key in args));
-    if (missing.length > 0) return usage(`${name} needs ${missing.join(', ')}`, 'Add it and call again');
-    const params: Record<string, unknown> = { ...args };
-    const checked = parseParams(spec.action, params);
-    if (!checked.ok)
-      return usage(
-        checked.error.message.replace(/\bparams\./g, '').replace(/\bparams:/g, 'arguments:'),
-        'Fix the argument named here and call again',
-      );
+    const checked = checkToolArgs(spec, args);
+    if (!checked.ok) return checked.reply;
+    const params = checked.params;
 
     // The session exists before any tab: navigate opens the first tab in it, and a tool that needs a
     // tab gets the daemon's own answer (TAB_NOT_FOUND) rather than one made up here.
@@ -113,7 +96,7 @@ export class BproxyMcpServer {
       throw error;
     }
 
-    const outcome = await this.link.call(spec.action, params, session, timeoutFor(spec, params));
+    const outcome = await this.link.call(spec.action, params, session, toolTimeoutMs(spec, params));
     if (!outcome.ok) {
       if (outcome.error.code === 'SESSION_NOT_FOUND') this.session.forget();
       return errorReply(outcome.error);

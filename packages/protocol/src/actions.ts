@@ -92,19 +92,53 @@ export type ActionRouting =
 /** Pacing category the daemon enforces before forwarding; reads are not paced. */
 export type PacingCategory = 'navigate' | 'scroll' | 'interaction' | 'fill';
 
-interface ActionDef {
+/**
+ * How a browser driver treats a forwarded action, said once here rather than in each driver. Both
+ * drivers read these flags; what an action *does* stays in their handlers.
+ */
+export interface DriverFlags {
+  /** Safe to run again when a driver restart may have interrupted a first run (idempotent, or deduplicated by the page ledger or tab.open's mark). */
+  readonly resumable: boolean;
+  /** Starts (or reconnects) the driver's browser when none is up, instead of needing an open tab. */
+  readonly startsBrowser?: boolean;
+  /** Runs while a JavaScript dialog blocks its tab; every other tab action answers DIALOG_OPEN then. */
+  readonly withDialog?: boolean;
+  /** Answers with its effects: the page it ended on, whether it navigated, a dialog it opened. */
+  readonly effects?: boolean;
+  /** May start a navigation (a link click, Enter in a form) that the driver follows before answering. */
+  readonly mayNavigate?: boolean;
+  /** Changes the page: recorded in the page's own ledger by request id, so that a replay cannot act twice. */
+  readonly pageLedger?: boolean;
+}
+
+interface ActionDefBase {
   readonly params: z.ZodType;
   readonly result: z.ZodType;
-  readonly routing: ActionRouting;
   /** Whether the action may change the page (logged as `destructive`). */
   readonly destructive: boolean;
   readonly pacing?: PacingCategory;
+  readonly summary: string;
+}
+
+/** Handled inside the daemon: no driver-side shapes, no driver flags. */
+interface LocalActionDef extends ActionDefBase {
+  readonly routing: 'local';
+  readonly forwarded?: never;
+  readonly driverResult?: never;
+  readonly driver?: never;
+}
+
+/** Forwarded to a driver: every driver must handle it (see ForwardedAction). */
+interface ForwardedActionDef extends ActionDefBase {
+  readonly routing: Exclude<ActionRouting, 'local'>;
   /** The driver-side params when they differ from `params` (handles resolved). */
   readonly forwarded?: z.ZodType;
   /** The driver-side result when it differs from `result`. */
   readonly driverResult?: z.ZodType;
-  readonly summary: string;
+  readonly driver: DriverFlags;
 }
+
+type ActionDef = LocalActionDef | ForwardedActionDef;
 
 const withForwardedTarget = <T extends z.ZodRawShape>(shape: T, optional: boolean) =>
   z.strictObject({ ...shape, target: optional ? ForwardedScope : ElementTargetSchema });
@@ -161,6 +195,7 @@ export const ACTIONS = {
     pacing: 'navigate',
     forwarded: TabOpenForwarded,
     driverResult: DriverTabSchema,
+    driver: { startsBrowser: true, resumable: true },
     summary: 'Open a tab (creates and binds a session when none is given)',
   },
   'tab.close': {
@@ -170,6 +205,7 @@ export const ACTIONS = {
     destructive: true,
     forwarded: Empty,
     driverResult: z.strictObject({ closed: z.boolean() }),
+    driver: { resumable: true, withDialog: true },
     summary: 'Close a tab of the session (default: the bound one)',
   },
   'tab.list': {
@@ -186,6 +222,7 @@ export const ACTIONS = {
     destructive: false,
     forwarded: Empty,
     driverResult: DriverTabSchema,
+    driver: { resumable: true, withDialog: true },
     summary: 'Pin a tab in the browser',
   },
   'tab.unpin': {
@@ -195,6 +232,7 @@ export const ACTIONS = {
     destructive: false,
     forwarded: Empty,
     driverResult: DriverTabSchema,
+    driver: { resumable: true, withDialog: true },
     summary: 'Unpin a tab',
   },
 
@@ -205,6 +243,7 @@ export const ACTIONS = {
     destructive: true,
     pacing: 'navigate',
     driverResult: PageStateSchema,
+    driver: { resumable: true },
     summary: 'Load a URL in the current tab (opens one when there is none)',
   },
   back: {
@@ -213,6 +252,7 @@ export const ACTIONS = {
     routing: 'tab',
     destructive: true,
     pacing: 'navigate',
+    driver: { resumable: false },
     summary: 'Go back in history',
   },
   forward: {
@@ -221,6 +261,7 @@ export const ACTIONS = {
     routing: 'tab',
     destructive: true,
     pacing: 'navigate',
+    driver: { resumable: false },
     summary: 'Go forward in history',
   },
   reload: {
@@ -229,6 +270,7 @@ export const ACTIONS = {
     routing: 'tab',
     destructive: true,
     pacing: 'navigate',
+    driver: { resumable: true },
     summary: 'Reload the page',
   },
 
@@ -238,6 +280,7 @@ export const ACTIONS = {
     routing: 'tab',
     destructive: false,
     forwarded: withForwardedTarget(TextParams.shape, true),
+    driver: { resumable: true },
     summary: 'Read the visible text',
   },
   links: {
@@ -247,6 +290,7 @@ export const ACTIONS = {
     destructive: false,
     forwarded: withForwardedTarget(LinksParams.shape, true),
     driverResult: LinksDriverResult,
+    driver: { resumable: true },
     summary: 'List links (mints ln handles)',
   },
   elements: {
@@ -256,6 +300,7 @@ export const ACTIONS = {
     destructive: false,
     forwarded: withForwardedTarget(ElementsParams.shape, true),
     driverResult: ElementsDriverResult,
+    driver: { resumable: true },
     summary: 'List actionable elements (mints el handles)',
   },
   inspect: {
@@ -264,6 +309,7 @@ export const ACTIONS = {
     routing: 'tab',
     destructive: false,
     forwarded: withForwardedTarget(InspectParams.shape, false),
+    driver: { resumable: true },
     summary: 'Describe one element',
   },
   snapshot: {
@@ -273,6 +319,7 @@ export const ACTIONS = {
     destructive: false,
     forwarded: withForwardedTarget(SnapshotParams.shape, true),
     driverResult: SnapshotDriverResult,
+    driver: { resumable: true },
     summary: 'Compact page outline for language models (mints handles)',
   },
   screenshot: {
@@ -281,6 +328,7 @@ export const ACTIONS = {
     routing: 'tab',
     destructive: false,
     forwarded: withForwardedTarget(ScreenshotParams.shape, true),
+    driver: { resumable: true },
     summary: 'Capture the page as an image',
   },
 
@@ -291,6 +339,7 @@ export const ACTIONS = {
     destructive: false,
     pacing: 'scroll',
     forwarded: withForwardedTarget(ScrollParams.shape, true),
+    driver: { resumable: true, pageLedger: true },
     summary: 'Scroll the page or an element',
   },
   click: {
@@ -300,6 +349,7 @@ export const ACTIONS = {
     destructive: true,
     pacing: 'interaction',
     forwarded: withForwardedTarget(ClickParams.shape, false),
+    driver: { resumable: true, pageLedger: true, effects: true, mayNavigate: true },
     summary: 'Click an element',
   },
   hover: {
@@ -309,6 +359,7 @@ export const ACTIONS = {
     destructive: false,
     pacing: 'interaction',
     forwarded: withForwardedTarget(HoverParams.shape, false),
+    driver: { resumable: true, pageLedger: true, effects: true },
     summary: 'Move the pointer over an element',
   },
   fill: {
@@ -318,6 +369,7 @@ export const ACTIONS = {
     destructive: true,
     pacing: 'fill',
     forwarded: withForwardedTarget(FillParams.shape, false),
+    driver: { resumable: true, pageLedger: true, effects: true },
     summary: 'Set the value of a field (fires input and change)',
   },
   type: {
@@ -327,6 +379,7 @@ export const ACTIONS = {
     destructive: true,
     pacing: 'fill',
     forwarded: withForwardedTarget(TypeParams.shape, true),
+    driver: { resumable: true, pageLedger: true, effects: true, mayNavigate: true },
     summary: 'Type text key by key',
   },
   press: {
@@ -336,6 +389,7 @@ export const ACTIONS = {
     destructive: true,
     pacing: 'interaction',
     forwarded: withForwardedTarget(PressParams.shape, true),
+    driver: { resumable: true, pageLedger: true, effects: true, mayNavigate: true },
     summary: 'Press a key (Enter, Control+A, …)',
   },
   select: {
@@ -345,6 +399,7 @@ export const ACTIONS = {
     destructive: true,
     pacing: 'fill',
     forwarded: withForwardedTarget(SelectParams.shape, false),
+    driver: { resumable: true, pageLedger: true, effects: true, mayNavigate: true },
     summary: 'Choose options of a <select> by value or label',
   },
   wait: {
@@ -353,6 +408,7 @@ export const ACTIONS = {
     routing: 'tab',
     destructive: false,
     forwarded: ForwardedWaitParams,
+    driver: { resumable: true },
     summary: 'Wait for text, an element, or a navigation',
   },
   dialog: {
@@ -361,6 +417,7 @@ export const ACTIONS = {
     routing: 'tab',
     destructive: true,
     pacing: 'interaction',
+    driver: { resumable: true, withDialog: true },
     summary: 'Accept or dismiss the open JavaScript dialog',
   },
 
@@ -383,6 +440,7 @@ export const ACTIONS = {
     result: DebugLogResult,
     routing: 'client',
     destructive: false,
+    driver: { resumable: true },
     summary: "The browser driver's own recent log",
   },
 } as const satisfies Record<string, ActionDef>;
@@ -412,6 +470,34 @@ export function forwardedParamsSchema(action: ActionName): z.ZodType {
 export function driverResultSchema(action: ActionName): z.ZodType {
   const def = actionDef(action);
   return def.driverResult ?? def.result;
+}
+
+/** The actions a browser driver executes (routing 'tab' or 'client'): every driver's handler table covers exactly these. */
+export type ForwardedAction = {
+  [A in ActionName]: (typeof ACTIONS)[A]['routing'] extends 'local' ? never : A;
+}[ActionName];
+
+type Def<A extends ActionName> = (typeof ACTIONS)[A];
+
+/** The params a driver receives for `A`, after the daemon resolved handles. */
+export type ForwardedParams<A extends ForwardedAction> =
+  Def<A> extends { forwarded: infer S extends z.ZodType } ? z.output<S> : z.output<Def<A>['params']>;
+
+/** What a driver answers for `A` (raw tab ids, element refs), before the daemon turns it into the result. */
+export type DriverResult<A extends ForwardedAction> =
+  Def<A> extends { driverResult: infer S extends z.ZodType } ? z.output<S> : z.output<Def<A>['result']>;
+
+export const FORWARDED_ACTIONS = ACTION_NAMES.filter(
+  (name): name is ForwardedAction => ACTIONS[name].routing !== 'local',
+);
+
+export function isForwardedAction(value: unknown): value is ForwardedAction {
+  return isActionName(value) && ACTIONS[value].routing !== 'local';
+}
+
+/** The driver flags of a forwarded action. */
+export function driverFlags(action: ForwardedAction): DriverFlags {
+  return ACTIONS[action].driver;
 }
 
 export type DriverTab = z.infer<typeof DriverTabSchema>;

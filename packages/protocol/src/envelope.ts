@@ -45,8 +45,3 @@ export const BproxyResponseSchema = z.discriminatedUnion('ok', [
 export type BproxyOkResponse = z.infer<typeof BproxyOkResponseSchema>;
 export type BproxyErrorResponse = z.infer<typeof BproxyErrorResponseSchema>;
 export type BproxyResponse = z.infer<typeof BproxyResponseSchema>;
-
-/** Deadlines further out than this are refused rather than clamped. */
-export const MAX_DEADLINE_MS = 30 * 60_000;
-/** The CLI's default deadline. */
-export const DEFAULT_TIMEOUT_MS = 30_000;

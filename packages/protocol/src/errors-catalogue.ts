@@ -324,6 +324,12 @@ export const ERROR_CATALOGUE = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
+/** What the catalogue tells a caller to do about a code. */
+export function hintOf(code: ErrorCode): string {
+  const spec: ErrorSpec = ERROR_CATALOGUE[code];
+  return spec.hint;
+}
+
 /** Builds an error body whose category, retry and hint come from the catalogue, never from the caller. */
 export function makeError(
   code: ErrorCode,

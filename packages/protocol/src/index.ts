@@ -13,4 +13,5 @@ export * from './pairing';
 export * from './daemon-proof';
 export * from './lifecycle';
 export * from './validate';
+export * from './json-schema';
 export * from './transport';

@@ -1,5 +1,5 @@
 /**
- * `@bproxy/protocol/plain` — the zod-free part of the contract (error catalogue, makeError, snapshot
+ * `@bproxy/protocol/plain` — the zod-free part of the contract (error catalogues, makeError, snapshot
  * placeholders) for code that must stay small, above all the page bundle injected into web pages.
  * Importing the package root would pull zod into that bundle.
  */

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { actionDef, isActionName, type ActionName } from './actions';
-import { BproxyRequestSchema, MAX_DEADLINE_MS, type BproxyRequest } from './envelope';
+import { BproxyRequestSchema, type BproxyRequest } from './envelope';
+import { MAX_DEADLINE_MS } from './version';
 import { makeError, type BproxyError } from './errors';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: BproxyError };

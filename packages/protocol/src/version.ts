@@ -16,3 +16,8 @@ export const DEFAULT_EXTENSION_ID = 'oajmbecmcoogehkeimcopdfcilgnicbm';
 /** The WebSocket subprotocol the daemon negotiates; the auth token travels as a second, never echoed, entry. */
 export const WS_SUBPROTOCOL = 'bproxy.v1';
 export const WS_AUTH_PREFIX = 'auth.';
+
+/** Deadlines further out than this are refused rather than clamped. */
+export const MAX_DEADLINE_MS = 30 * 60_000;
+/** A client's default deadline for one request. */
+export const DEFAULT_TIMEOUT_MS = 30_000;

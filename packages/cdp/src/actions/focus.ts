@@ -5,7 +5,7 @@
  */
 import type { LocateResult } from '@bproxy/page';
 import type { ElementTarget } from '@bproxy/protocol';
-import { fail } from '../driver/failure';
+import { fail } from '@bproxy/driver';
 import { callInWorld, runPage } from '../driver/page-runner';
 import type { PageTab } from '../driver/page-tab';
 

@@ -2,9 +2,8 @@
  * Interactions. click, hover, type and press are trusted input (Input.dispatch*), so pages see real
  * events with isTrusted; fill, select and scroll run in the page bundle. All answer their effects.
  */
-import { makeError } from '@bproxy/protocol';
+import { fail } from '@bproxy/driver';
 import { failOnDialog, withEffects } from '../driver/effects';
-import { ActionFailure } from '../driver/failure';
 import { mouseClick, mouseMove, pressCombo, typeText } from '../driver/input';
 import { parseCombo } from '../driver/keys';
 import { runPage } from '../driver/page-runner';
@@ -12,7 +11,6 @@ import { checkHuman, focusTarget, locate, requireTarget } from './focus';
 import type { DriverResult, HandlerDef } from './context';
 
 export const click: HandlerDef<'click'> = {
-  needs: 'tab',
   async run(ctx, params) {
     const tab = ctx.tab();
     const point = await locate(tab, requireTarget(params.target, 'click'), ctx.remaining());
@@ -26,7 +24,6 @@ export const click: HandlerDef<'click'> = {
 };
 
 export const hover: HandlerDef<'hover'> = {
-  needs: 'tab',
   async run(ctx, params) {
     const tab = ctx.tab();
     const point = await locate(tab, requireTarget(params.target, 'hover'), ctx.remaining(), false);
@@ -37,7 +34,6 @@ export const hover: HandlerDef<'hover'> = {
 };
 
 export const type: HandlerDef<'type'> = {
-  needs: 'tab',
   async run(ctx, params) {
     const tab = ctx.tab();
     if (params.target !== undefined) await focusTarget(tab, params.target, ctx.remaining(), true);
@@ -49,15 +45,12 @@ export const type: HandlerDef<'type'> = {
 };
 
 export const press: HandlerDef<'press'> = {
-  needs: 'tab',
   async run(ctx, params) {
     const combo = parseCombo(params.key);
     if (combo === undefined) {
-      throw new ActionFailure(
-        makeError(
-          'BAD_REQUEST',
-          `params.key: unknown key "${params.key}"; use a key like Enter, Tab, Escape, ArrowDown, a or Control+A`,
-        ),
+      fail(
+        'BAD_REQUEST',
+        `params.key: unknown key "${params.key}"; use a key like Enter, Tab, Escape, ArrowDown, a or Control+A`,
       );
     }
     const tab = ctx.tab();
@@ -69,7 +62,6 @@ export const press: HandlerDef<'press'> = {
 };
 
 export const fill: HandlerDef<'fill'> = {
-  needs: 'tab',
   async run(ctx, params) {
     const tab = ctx.tab();
     const work = (): Promise<unknown> =>
@@ -79,7 +71,6 @@ export const fill: HandlerDef<'fill'> = {
 };
 
 export const select: HandlerDef<'select'> = {
-  needs: 'tab',
   async run(ctx, params) {
     const tab = ctx.tab();
     const work = (): Promise<unknown> =>
@@ -94,7 +85,6 @@ export const select: HandlerDef<'select'> = {
 };
 
 export const scroll: HandlerDef<'scroll'> = {
-  needs: 'tab',
   async run(ctx, params) {
     const tab = ctx.tab();
     const work = runPage(tab, 'scroll', params, { timeoutMs: ctx.remaining(), checkHuman: true });

@@ -2,15 +2,13 @@
  * wait, dialog and debug.log. A navigation wait is the driver's (the page script dies with its
  * document); text/selector/element waits run in the page and survive a document change by retrying.
  */
-import { makeError } from '@bproxy/protocol';
+import { fail } from '@bproxy/driver';
 import { CdpTimeoutError } from '../cdp/errors';
 import { failOnDialog, pageState } from '../driver/effects';
-import { ActionFailure, fail } from '../driver/failure';
 import { runPage } from '../driver/page-runner';
 import type { DriverResult, HandlerDef } from './context';
 
 export const wait: HandlerDef<'wait'> = {
-  needs: 'tab',
   async run(ctx, params) {
     const tab = ctx.tab();
     if (params.navigation === true) {
@@ -25,8 +23,7 @@ export const wait: HandlerDef<'wait'> = {
       try {
         await failOnDialog(tab, done.promise, timeoutMs);
       } catch (error) {
-        if (error instanceof CdpTimeoutError)
-          throw new ActionFailure(makeError('WAIT_TIMEOUT', `no navigation within ${timeoutMs} ms`));
+        if (error instanceof CdpTimeoutError) fail('WAIT_TIMEOUT', `no navigation within ${timeoutMs} ms`);
         throw error;
       } finally {
         done.cancel();
@@ -43,8 +40,6 @@ export const wait: HandlerDef<'wait'> = {
 };
 
 export const dialog: HandlerDef<'dialog'> = {
-  needs: 'tab',
-  allowedWithDialog: true,
   async run(ctx, params) {
     const tab = ctx.tab();
     const open = tab.dialog;
@@ -64,7 +59,6 @@ export const dialog: HandlerDef<'dialog'> = {
 };
 
 export const debugLog: HandlerDef<'debug.log'> = {
-  needs: 'none',
   async run(ctx, params) {
     return { entries: ctx.log.recent(params.limit ?? 100) };
   },

@@ -20,7 +20,6 @@ async function afterNavigation(
 }
 
 export const navigate: HandlerDef<'navigate'> = {
-  needs: 'tab',
   async run(ctx, params) {
     const tab = ctx.tab();
     const waitUntil = params.waitUntil ?? 'load';
@@ -29,7 +28,6 @@ export const navigate: HandlerDef<'navigate'> = {
 };
 
 export const back: HandlerDef<'back'> = {
-  needs: 'tab',
   async run(ctx, params) {
     const tab = ctx.tab();
     const waitUntil = params.waitUntil ?? 'load';
@@ -38,7 +36,6 @@ export const back: HandlerDef<'back'> = {
 };
 
 export const forward: HandlerDef<'forward'> = {
-  needs: 'tab',
   async run(ctx, params) {
     const tab = ctx.tab();
     const waitUntil = params.waitUntil ?? 'load';
@@ -47,7 +44,6 @@ export const forward: HandlerDef<'forward'> = {
 };
 
 export const reloadPage: HandlerDef<'reload'> = {
-  needs: 'tab',
   async run(ctx, params) {
     const tab = ctx.tab();
     const waitUntil = params.waitUntil ?? 'load';

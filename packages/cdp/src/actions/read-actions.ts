@@ -13,7 +13,6 @@ type PageRead = 'text' | 'links' | 'elements' | 'inspect' | 'snapshot';
 
 function pageRead<A extends PageRead & PageAction>(action: A): HandlerDef<A> {
   return {
-    needs: 'tab',
     async run(ctx, params) {
       const tab = ctx.tab();
       const work = runPage(tab, action, params, {
@@ -34,7 +33,6 @@ export const inspect = pageRead('inspect');
 export const snapshot = pageRead('snapshot');
 
 export const screenshot: HandlerDef<'screenshot'> = {
-  needs: 'tab',
   async run(ctx, params) {
     const tab = ctx.tab();
     await checkHuman(tab, ctx.remaining());

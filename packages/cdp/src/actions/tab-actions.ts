@@ -8,7 +8,6 @@ import type { PageTab } from '../driver/page-tab';
 import type { ActionContext, HandlerDef } from './context';
 
 export const tabOpen: HandlerDef<'tab.open'> = {
-  needs: 'browser',
   async run(ctx, params) {
     const browser = ctx.browser();
     const tab = await browser.openTab(ctx.allocateTabId(), {
@@ -29,8 +28,6 @@ export const tabOpen: HandlerDef<'tab.open'> = {
 };
 
 export const tabClose: HandlerDef<'tab.close'> = {
-  needs: 'tab',
-  allowedWithDialog: true,
   async run(ctx) {
     await ctx.browser().closeTab(ctx.tab(), ctx.remaining());
     return { closed: true };
@@ -51,13 +48,9 @@ async function setPinned(
 }
 
 export const tabPin: HandlerDef<'tab.pin'> = {
-  needs: 'tab',
-  allowedWithDialog: true,
   run: (ctx) => setPinned(ctx, ctx.tab(), true),
 };
 
 export const tabUnpin: HandlerDef<'tab.unpin'> = {
-  needs: 'tab',
-  allowedWithDialog: true,
   run: (ctx) => setPinned(ctx, ctx.tab(), false),
 };

@@ -5,6 +5,7 @@
  * reconnected (attach, remote) on the next tab.open after it went away, stopped with the driver.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { answerOnce } from '@bproxy/driver';
 import {
   BPROXY_VERSION,
   DaemonMessageSchema,
@@ -13,7 +14,6 @@ import {
   type BproxyForwardedRequest,
   type DaemonMessage,
   type DriverMessage,
-  type DriverResponseMessage,
   type MessageTransport,
 } from '@bproxy/protocol';
 import { openBrowser } from '../browser/open-browser';
@@ -21,7 +21,7 @@ import { defaultName, type CdpDriverOptions } from '../options';
 import { BrowserSession } from './browser-session';
 import { DriverLog, type LogEntry } from './driver-log';
 import { execute } from './executor';
-import { RequestLedger } from './ledger';
+import { LedgerTable } from './ledger';
 
 export type DriverTransport = MessageTransport<DaemonMessage, DriverMessage>;
 
@@ -31,7 +31,7 @@ export class CdpDriver {
   readonly instanceId: string;
   private browser: BrowserSession | undefined;
   private connecting: Promise<BrowserSession> | undefined;
-  private readonly ledger = new RequestLedger<DriverResponseMessage>();
+  private readonly executed = new LedgerTable();
   private readonly lostTabs = new Set<number>();
   private nextTabId = 1;
   private closing: Promise<void> | undefined;
@@ -128,25 +128,12 @@ export class CdpDriver {
       });
       return;
     }
-    // A replay of a known id is answered from the ledger whatever its deadline: it never runs again.
-    if (!this.ledger.has(request.id) && request.deadline <= Date.now()) {
-      this.log.write('warn', 'refused a request past its deadline', {
-        id: request.id,
-        action: request.action,
-      });
-      this.send({
-        type: 'response',
-        id: request.id,
-        ok: false,
-        error: makeError(
-          'TIMEOUT',
-          `${request.action}: the deadline had passed when the driver received it; it was not run`,
-        ),
-      });
-      return;
-    }
-    void this.ledger
-      .run(request.id, () =>
+    // A replay of a known id is answered from the ledger whatever its deadline; a new request past
+    // its deadline is refused without running.
+    void answerOnce(
+      this.executed,
+      request,
+      () =>
         execute(request, {
           log: this.log,
           ensureBrowser: () => this.ensureBrowser(),
@@ -154,8 +141,14 @@ export class CdpDriver {
           wasLost: (tabId) => this.lostTabs.has(tabId),
           allocateTabId: () => this.nextTabId++,
         }),
-      )
-      .then((response) => this.send(response));
+      {
+        onLate: () =>
+          this.log.write('warn', 'refused a request past its deadline', {
+            id: request.id,
+            action: request.action,
+          }),
+      },
+    ).then((outcome) => this.send(outcome.response));
   }
 
   private ensureBrowser(): Promise<BrowserSession> {

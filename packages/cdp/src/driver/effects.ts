@@ -3,7 +3,7 @@
  * dialog opened. A dialog blocks the renderer, so the CDP call that caused it would not answer until
  * someone handles the dialog: we race every action against the dialog and answer as soon as it opens.
  */
-import { fail } from './failure';
+import { fail } from '@bproxy/driver';
 import { failIfHuman } from './human';
 import type { OpenDialog, PageTab } from './page-tab';
 

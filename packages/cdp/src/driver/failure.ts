@@ -1,28 +1,14 @@
 /**
- * How a failed action becomes a catalogue error. Handlers throw ActionFailure for errors they mean;
- * local errors of the CDP layer are mapped here by class, never by message.
+ * How a failed action becomes a catalogue error. Handlers throw the kit's DriverFailure for errors
+ * they mean; local errors of the CDP layer are mapped here by class, never by message.
  */
-import { makeError, type BproxyError, type ErrorCode } from '@bproxy/protocol';
+import { DriverFailure } from '@bproxy/driver';
+import { makeError, type BproxyError } from '@bproxy/protocol';
 import { CdpClosedError, CdpProtocolError, CdpTimeoutError } from '../cdp/errors';
 import { TabGoneError } from './page-tab';
 
-export class ActionFailure extends Error {
-  override readonly name = 'ActionFailure';
-  constructor(readonly error: BproxyError) {
-    super(error.message);
-  }
-}
-
-export function fail(
-  code: ErrorCode,
-  message: string,
-  extra: { reason?: string; details?: Record<string, unknown> } = {},
-): never {
-  throw new ActionFailure(makeError(code, message, extra));
-}
-
 export function toBproxyError(error: unknown, action: string): BproxyError {
-  if (error instanceof ActionFailure) return error.error;
+  if (error instanceof DriverFailure) return error.error;
   if (error instanceof CdpClosedError)
     return makeError('BROWSER_DISCONNECTED', `${action}: the browser went away (${error.message})`);
   if (error instanceof TabGoneError)

@@ -1,7 +1,11 @@
 /**
  * Request ids this driver has seen: the dedupe table that makes a replayed request safe. A replay of
  * an executed id gets the recorded answer; a replay while it runs joins the run; nothing runs twice.
+ * In memory: the CDP driver lives in the daemon's process, so no driver restart can outlive it.
  */
+import type { DriverResponseMessage } from '@bproxy/protocol';
+import type { ExecutedOutcome, ExecutedRequests, Execute } from '@bproxy/driver';
+
 interface Entry<R> {
   promise: Promise<R>;
   settledAt?: number;
@@ -47,5 +51,16 @@ export class RequestLedger<R> {
       if (this.entries.size < this.maxEntries) break;
       if (entry.settledAt !== undefined) this.entries.delete(id);
     }
+  }
+}
+
+/** The driver kit's executed-request table on a RequestLedger: nothing is ever resumed in memory. */
+export class LedgerTable implements ExecutedRequests {
+  constructor(private readonly ledger = new RequestLedger<DriverResponseMessage>()) {}
+
+  async run(id: string, execute: Execute): Promise<ExecutedOutcome> {
+    const replayed = this.ledger.has(id);
+    const response = await this.ledger.run(id, () => execute(false));
+    return { response, replayed };
   }
 }

@@ -3,7 +3,7 @@
  * DOMContentLoaded or load), from the tab's own event state so no event can slip past a late listener.
  */
 import { CdpProtocolError } from '../cdp/errors';
-import { fail } from './failure';
+import { fail } from '@bproxy/driver';
 import type { PageTab } from './page-tab';
 
 export type WaitUntil = 'load' | 'domcontentloaded' | 'none';

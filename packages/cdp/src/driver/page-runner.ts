@@ -1,12 +1,18 @@
 /**
  * Calling the page bundle inside the tab's isolated world: find (or create) the world's context,
- * inject the bundle into a document that predates our setup, and run `__bproxyPage.run(action, params)`
- * with awaitPromise + returnByValue. One round trip per call, human detection included.
+ * inject the bundle into a document that predates our setup, and run the kit's in-page call shim with
+ * awaitPromise + returnByValue. One round trip per call, human detection included.
  */
-import { isErrorCode, makeError, type BproxyError } from '@bproxy/protocol';
+import {
+  CALL_PAGE_API,
+  fail,
+  isInPageAnswer,
+  pageAnswerData,
+  pageCallArgs,
+  type InPageAnswer,
+} from '@bproxy/driver';
 import type { PageAction } from '@bproxy/page';
 import { isContextGoneError } from '../cdp/errors';
-import { ActionFailure, fail } from './failure';
 import { WORLD_NAME, type PageTab } from './page-tab';
 
 export interface RunPageOptions {
@@ -16,22 +22,6 @@ export interface RunPageOptions {
   /** Safe to run again when a navigation replaced the document mid-call (reads, waits). */
   retryOnNavigation?: boolean;
 }
-
-// Runs in the page's isolated world; plain JS because it is sent as text.
-const CALL = `async function (action, params, checkHuman) {
-  const api = globalThis.__bproxyPage;
-  if (!api) return { missing: true };
-  if (checkHuman) {
-    const h = await api.run('detectHuman', {});
-    if (h && h.ok && h.data && h.data.required === true) return { human: String(h.data.reason || 'the page needs a human') };
-  }
-  return { answer: await api.run(action, params) };
-}`;
-
-type CallOutcome =
-  | { missing: true }
-  | { human: string }
-  | { answer: { ok: true; data: unknown } | { ok: false; error: BproxyError } };
 
 export async function runPage(
   tab: PageTab,
@@ -44,10 +34,8 @@ export async function runPage(
     const timeoutMs = Math.max(1, options.timeoutMs - (Date.now() - started));
     try {
       const outcome = await callOnce(tab, action, params, options.checkHuman === true, timeoutMs);
-      if ('human' in outcome) fail('HUMAN_REQUIRED', outcome.human, { reason: outcome.human });
       if ('missing' in outcome) throw new Error('the page bundle did not install itself');
-      if (outcome.answer.ok) return outcome.answer.data;
-      throw new ActionFailure(checkedError(outcome.answer.error, action));
+      return pageAnswerData(outcome, action);
     } catch (error) {
       if (!isContextGoneError(error)) throw error;
       tab.contextId = undefined;
@@ -64,7 +52,7 @@ async function callOnce(
   params: unknown,
   checkHuman: boolean,
   timeoutMs: number,
-): Promise<CallOutcome> {
+): Promise<InPageAnswer> {
   const contextId = await isolatedContext(tab, timeoutMs);
   let outcome = await call(tab, contextId, action, params, checkHuman, timeoutMs);
   if ('missing' in outcome) {
@@ -88,13 +76,13 @@ async function call(
   params: unknown,
   checkHuman: boolean,
   timeoutMs: number,
-): Promise<CallOutcome> {
+): Promise<InPageAnswer> {
   const reply = await tab.session.send(
     'Runtime.callFunctionOn',
     {
-      functionDeclaration: CALL,
+      functionDeclaration: CALL_PAGE_API,
       executionContextId: contextId,
-      arguments: [{ value: action }, { value: params }, { value: checkHuman }],
+      arguments: pageCallArgs(action, params, { checkHuman }).map((value) => ({ value })),
       returnByValue: true,
       awaitPromise: true,
     },
@@ -103,9 +91,8 @@ async function call(
   if (reply.exceptionDetails !== undefined)
     fail('DRIVER_ERROR', `${action}: page script threw ${describeException(reply.exceptionDetails)}`);
   const value = reply.result.value;
-  if (value === null || typeof value !== 'object')
-    fail('DRIVER_ERROR', `${action}: the page answered outside the contract`);
-  return value as CallOutcome;
+  if (!isInPageAnswer(value)) fail('DRIVER_ERROR', `${action}: the page answered outside the contract`);
+  return value;
 }
 
 async function isolatedContext(tab: PageTab, timeoutMs: number): Promise<number> {
@@ -117,22 +104,6 @@ async function isolatedContext(tab: PageTab, timeoutMs: number): Promise<number>
   );
   tab.contextId = created.executionContextId;
   return created.executionContextId;
-}
-
-/** A page answer is a trust boundary too: anything that is not a catalogue error becomes DRIVER_ERROR. */
-function checkedError(error: BproxyError, action: string): BproxyError {
-  if (
-    error !== null &&
-    typeof error === 'object' &&
-    isErrorCode(error.code) &&
-    typeof error.message === 'string'
-  ) {
-    const extra: { reason?: string; details?: Record<string, unknown> } = {};
-    if (typeof error.reason === 'string') extra.reason = error.reason;
-    if (error.details !== null && typeof error.details === 'object') extra.details = error.details;
-    return makeError(error.code, error.message.slice(0, 4000), extra);
-  }
-  return makeError('DRIVER_ERROR', `${action}: the page answered an error outside the catalogue`);
 }
 
 function describeException(details: { text: string; exception?: { description?: string } }): string {

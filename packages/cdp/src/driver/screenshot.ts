@@ -3,7 +3,7 @@
  * content size) or one element (scrolled into view, clipped to its box in document coordinates).
  */
 import type { ElementTarget } from '@bproxy/protocol';
-import { fail } from './failure';
+import { fail } from '@bproxy/driver';
 import { imageSize } from './image-size';
 import { runPage } from './page-runner';
 import type { PageTab } from './page-tab';

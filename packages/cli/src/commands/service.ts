@@ -48,7 +48,7 @@ Output: {"running":true,"pid":…,"port":…,"pairingCode":"ABCD-EFGH","pairingE
         opts: { browser?: 'headless' | 'headed' | 'none'; attach?: string; cdpUrl?: string },
         cmd: Command,
       ) => {
-        const { serviceStart } = await import('../service/start');
+        const { serviceStart } = await import('../service/service-commands');
         const browser = {
           browser: opts.browser ?? null,
           attach: opts.attach ?? null,
@@ -63,7 +63,7 @@ Output: {"running":true,"pid":…,"port":…,"pairingCode":"ABCD-EFGH","pairingE
     .description('stop the daemon (drains requests in flight) and remove its transient files')
     .addHelpText('after', `${examples('bproxy service stop')}Output: {"running":false}\n`)
     .action(async (_opts: unknown, cmd: Command) => {
-      const { serviceStop } = await import('../service/stop');
+      const { serviceStop } = await import('../service/service-commands');
       await serviceStop(globalOptions(cmd).pretty);
     });
 
@@ -75,7 +75,7 @@ Output: {"running":true,"pid":…,"port":…,"pairingCode":"ABCD-EFGH","pairingE
       `${examples('bproxy service status')}Output: {"running":true,"pid":…,"port":…,"version":…,"protocolVersion":…} or {"running":false,…}\n`,
     )
     .action(async (_opts: unknown, cmd: Command) => {
-      const { serviceStatus } = await import('../service/status');
+      const { serviceStatus } = await import('../service/service-commands');
       await serviceStatus(globalOptions(cmd).pretty);
     });
   return service;

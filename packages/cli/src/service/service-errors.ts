@@ -1,5 +1,5 @@
 /** Service commands report lifecycle failures as plain sentences (ServiceError), whatever threw them. */
-import { isLifecycleError } from '@bproxy/daemon/lifecycle';
+import { isLifecycleError } from '@bproxy/client/lifecycle';
 import { ServiceError } from '../cli-error';
 
 export async function asServiceError<T>(body: () => Promise<T>): Promise<T> {

@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isOurDaemon, parsePidFile, processState } from '@bproxy/daemon/lifecycle';
+import { isOurDaemon, parsePidFile, processState } from '@bproxy/client/lifecycle';
 import { build } from '../../build.mjs';
 
 export interface CliRun {

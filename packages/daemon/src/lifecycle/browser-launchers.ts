@@ -9,9 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { createLinkedTransportPair, type DaemonMessage, type DriverMessage } from '@bproxy/protocol';
 import type { CdpDriverOptions } from '@bproxy/cdp';
-import type { Env } from './config';
-import type { DaemonArgs } from './daemon-args';
-import { LifecycleError } from './errors';
+import { type DaemonArgs, type Env, LifecycleError } from '@bproxy/client/lifecycle';
 import type { BrowserLauncher, DriverTransport } from '../server-options';
 
 export interface BrowserChoice {

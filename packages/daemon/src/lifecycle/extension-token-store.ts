@@ -4,8 +4,7 @@
  * The file is read with the same owner/mode checks as the daemon token; an unsafe one stops the start.
  */
 import type { ExtensionTokenStore } from '../server-options';
-import { LifecycleError } from './errors';
-import { readStateFile, writeStateFileAtomic } from './secure-file';
+import { LifecycleError, readStateFile, writeStateFileAtomic } from '@bproxy/client/lifecycle';
 
 /** Printable ASCII without spaces: the server mints base64url tokens; we only refuse what cannot be one. */
 const TOKEN_PATTERN = /^[\x21-\x7e]{16,1024}$/;

@@ -8,17 +8,23 @@
 import type { Logger, LoggerOptions, DailyFileDestination } from '../logger';
 import type { DaemonServer } from '../server';
 import type { BrowserLauncher, ServerOptions } from '../server-options';
-import type { DaemonConfig } from './config';
-import { writeDaemonToken } from './daemon-token';
-import { LifecycleError, describeError, errnoCode } from './errors';
+import {
+  acquireLock,
+  type DaemonConfig,
+  type DaemonIdentityCheck,
+  describeError,
+  ensureStateHome,
+  errnoCode,
+  LifecycleError,
+  type LockHandle,
+  removeStateFileQuietly,
+  statePaths,
+  type StatePaths,
+  writeDaemonToken,
+  writePairingFile,
+  writePortFile,
+} from '@bproxy/client/lifecycle';
 import { FileExtensionTokenStore } from './extension-token-store';
-import { acquireLock, type LockHandle } from './lockfile';
-import { writePairingFile } from './pairing-file';
-import { statePaths, type StatePaths } from './paths';
-import { writePortFile } from './port-file';
-import type { DaemonIdentityCheck } from './process-identity';
-import { removeStateFileQuietly } from './secure-file';
-import { ensureStateHome } from './state-home';
 
 export interface StartDeps {
   buildServer(opts: ServerOptions): Promise<DaemonServer>;

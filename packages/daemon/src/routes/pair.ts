@@ -70,9 +70,10 @@ export function registerPairRoute(app: FastifyInstance, deps: PairRouteDeps): vo
       errorHandler: (err: FastifyError, _req, reply) => {
         if (err.statusCode === undefined || err.statusCode >= 500) {
           deps.logger.error({ event: 'internal_error', url: '/pair/claim', err: err.stack });
-          return refuse(reply, 'PAIRING_CODE_INVALID', 500);
+          void refuse(reply, 'PAIRING_CODE_INVALID', 500);
+          return;
         }
-        return rateLimited(deps, reply) ?? failClaim(deps, reply, 'PAIRING_CODE_INVALID', 400);
+        if (!rateLimited(deps, reply)) void failClaim(deps, reply, 'PAIRING_CODE_INVALID', 400);
       },
     },
     async (req, reply) => {

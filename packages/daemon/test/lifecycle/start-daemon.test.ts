@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DaemonConfig } from '../../src/lifecycle/config';
+import type { DaemonConfig } from '@bproxy/client/lifecycle';
 import { FileExtensionTokenStore } from '../../src/lifecycle/extension-token-store';
 import { startDaemon, type StartDeps } from '../../src/lifecycle/start-daemon';
 import { createLogger } from '../../src/logger';

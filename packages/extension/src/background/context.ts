@@ -1,9 +1,14 @@
 /**
  * What an action handler receives: the platform, the trackers, the page runner, and the call itself.
- * Handlers return the action's driver result or throw DriverFailure; the executor does the rest
- * (validation, deadlines, exactly-once, the answer envelope).
+ * Handlers return the action's driver result or throw the kit's DriverFailure; the executor does the
+ * rest (validation, deadlines, exactly-once, the answer envelope).
  */
-import type { ActionName, BproxyForwardedRequest } from '@bproxy/protocol';
+import type {
+  ActionHandler as KitActionHandler,
+  HandlerCall,
+  HandlerTable as KitHandlerTable,
+} from '@bproxy/driver';
+import type { ForwardedAction } from '@bproxy/protocol';
 import type { ChromeApi, StorageArea } from '../chrome-api';
 import type { DialogTracker } from './dialog-tracker';
 import type { DrivenTabs } from './driven-tabs';
@@ -26,25 +31,13 @@ export interface DriverContext {
   navigationGraceMs: number;
 }
 
-export interface ActionCall {
-  request: BproxyForwardedRequest;
-  action: ActionName;
-  /** The forwarded params, already validated against the action's schema. */
-  params: Record<string, unknown>;
-  /** target.tabId, or null for browser-level actions (tab.open, debug.log). */
-  tabId: number | null;
-  deadline: number;
-  /** A previous worker life marked this request as started and died before answering. */
-  resumed: boolean;
-}
+/** What a handler learns about its request besides the params (the driver kit's call). */
+export type ActionCall = HandlerCall;
 
-export interface ActionHandler {
-  run(ctx: DriverContext, call: ActionCall): Promise<unknown>;
-  /** Needs target.tabId. */
-  needsTab: boolean;
-  /** Safe to run again when a previous worker life may have started it (see executed-table.ts). */
-  resumable: boolean;
-}
+/** One action's handler in this worker. */
+export type ActionHandler<A extends ForwardedAction> = KitActionHandler<DriverContext, A>;
+
+export type HandlerTable = KitHandlerTable<DriverContext>;
 
 /** The raw tab id of a tab action (the executor refuses tab actions without one before they run). */
 export function tabIdOf(call: ActionCall): number {

@@ -1,7 +1,8 @@
 /**
- * Exactly-once execution of forwarded requests. The daemon re-sends pending requests after a socket
- * drop, and the worker may be stopped and restarted between receiving a request and answering it, so
- * every request id is looked up here first:
+ * Exactly-once execution of forwarded requests: the driver kit's ExecutedRequests, kept in
+ * chrome.storage.session. The daemon re-sends pending requests after a socket drop, and the worker may
+ * be stopped and restarted between receiving a request and answering it, so every request id is
+ * looked up here first:
  * - an execution still running in this worker is joined (the same promise);
  * - a recorded answer in chrome.storage.session (which survives a worker restart, not a browser
  *   restart) is returned as is, without acting again;
@@ -9,6 +10,7 @@
  *   told (`resumed`) and decides what is safe (page actions are deduplicated again inside the page).
  * The table is bounded by count, age and bytes: screenshots are large, the session area holds 10 MB.
  */
+import type { Execute, ExecutedOutcome, ExecutedRequests } from '@bproxy/driver';
 import { makeError, type DriverResponseMessage } from '@bproxy/protocol';
 import type { StorageArea } from '../chrome-api';
 
@@ -39,11 +41,9 @@ export const DEFAULT_TABLE_OPTIONS: ExecutedTableOptions = {
   now: Date.now,
 };
 
-export type Outcome = { response: DriverResponseMessage; replayed: boolean };
-export type Execute = (resumed: boolean) => Promise<DriverResponseMessage>;
-
-export class ExecutedTable {
-  private readonly inFlight = new Map<string, Promise<Outcome>>();
+/** The driver kit's executed-request table on chrome.storage.session. */
+export class ExecutedTable implements ExecutedRequests {
+  private readonly inFlight = new Map<string, Promise<ExecutedOutcome>>();
   private index: IndexRow[] | null = null;
   /** Serializes index writes so that two finishing requests cannot drop each other's rows. */
   private writes: Promise<void> = Promise.resolve();
@@ -58,7 +58,7 @@ export class ExecutedTable {
    * Runs `execute` at most once per id. `rerunnable` says whether the action may run again when its
    * answer was too large to keep (reads only).
    */
-  run(id: string, execute: Execute, rerunnable: boolean): Promise<Outcome> {
+  run(id: string, execute: Execute, rerunnable: boolean): Promise<ExecutedOutcome> {
     const joined = this.inFlight.get(id);
     if (joined) return joined;
     // Registered before the first await: a replay arriving a microtask later must join, not start.
@@ -71,7 +71,7 @@ export class ExecutedTable {
     return this.inFlight.size;
   }
 
-  private async lookupThenRun(id: string, execute: Execute, rerunnable: boolean): Promise<Outcome> {
+  private async lookupThenRun(id: string, execute: Execute, rerunnable: boolean): Promise<ExecutedOutcome> {
     const previous = await this.read(id);
     if (previous?.state === 'done') return { response: previous.response, replayed: true };
     if (previous?.state === 'done-unrecorded' && !rerunnable) {

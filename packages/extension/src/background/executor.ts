@@ -1,33 +1,35 @@
 /**
- * Executes one forwarded request and builds its answer: envelope and params validated with the
- * protocol schemas, exactly once per request id (executed-table.ts), never after its deadline, bounded
- * by it while running, and the driver result validated before it leaves. Which handler runs is decided
- * by the action name alone.
+ * Executes one forwarded request on the driver kit and builds its answer: the envelope validated with
+ * the protocol schema, exactly once per request id (executed-table.ts), never after its deadline,
+ * bounded by it while running, params and result checked by the kit. Which handler runs is decided by
+ * the action name alone, from a table that covers every forwarded action.
  */
 import {
+  answerOnce,
+  checkCall,
+  checkResult,
+  DriverFailure,
+  messageOf,
+  runHandler,
+  withDeadline,
+  type ExecutedRequests,
+} from '@bproxy/driver';
+import {
   BproxyForwardedRequestSchema,
-  actionDef,
-  driverResultSchema,
-  forwardedParamsSchema,
   formatIssues,
-  isActionName,
   makeError,
-  parseDriverValue,
-  type ActionName,
   type BproxyError,
   type BproxyForwardedRequest,
   type DriverResponseMessage,
 } from '@bproxy/protocol';
-import type { ActionHandler, DriverContext } from './context';
-import { DriverFailure, messageOf, withDeadline } from './errors';
-import type { ExecutedTable } from './executed-table';
+import type { DriverContext, HandlerTable } from './context';
 import { dialog, debugLog } from './misc-actions';
 import { NAVIGATION_ACTIONS } from './navigation-actions';
 import { PAGE_ACTIONS } from './page-actions';
 import { screenshot } from './screenshot';
 import { TAB_ACTIONS } from './tab-actions';
 
-export const HANDLERS: Partial<Record<ActionName, ActionHandler>> = {
+export const HANDLERS: HandlerTable = {
   ...TAB_ACTIONS,
   ...NAVIGATION_ACTIONS,
   ...PAGE_ACTIONS,
@@ -43,8 +45,8 @@ function errorResponse(id: string, error: BproxyError): DriverResponseMessage {
 export class Executor {
   constructor(
     private readonly ctx: DriverContext,
-    private readonly table: ExecutedTable,
-    private readonly handlers: Partial<Record<ActionName, ActionHandler>> = HANDLERS,
+    private readonly table: ExecutedRequests,
+    private readonly handlers: HandlerTable = HANDLERS,
   ) {}
 
   /** The answer to a forwarded request, or null when it carries no id we could answer to. */
@@ -57,8 +59,11 @@ export class Executor {
       return errorResponse(id, makeError('BAD_REQUEST', `request: ${formatIssues(parsed.error, raw)}`));
     }
     const request = parsed.data;
-    const rerunnable = !actionDef(request.action).destructive;
-    const outcome = await this.table.run(request.id, (resumed) => this.perform(request, resumed), rerunnable);
+    const outcome = await answerOnce(this.table, request, (resumed) => this.perform(request, resumed), {
+      now: this.ctx.now,
+      // Never late: the daemon has already answered TIMEOUT to the agent, who may act on that.
+      onLate: () => this.ctx.log.info('request_late', { id: request.id, action: request.action }),
+    });
     if (outcome.replayed) this.ctx.log.info('request_replayed', { id: request.id, action: request.action });
     return outcome.response;
   }
@@ -82,47 +87,15 @@ export class Executor {
   }
 
   private async execute(request: BproxyForwardedRequest, resumed: boolean): Promise<unknown> {
-    const { action } = request;
-    // Never late: the daemon has already answered TIMEOUT to the agent, who may act on that.
-    if (this.ctx.now() >= request.deadline) {
-      throw new DriverFailure(
-        makeError('TIMEOUT', `${action}: reached the browser after its deadline and was not run`),
-      );
-    }
-    if (!isActionName(action))
-      throw new DriverFailure(makeError('UNKNOWN_ACTION', `action: unknown action "${action}"`));
-    const handler = this.handlers[action];
-    if (!handler)
-      throw new DriverFailure(makeError('UNSUPPORTED_ACTION', `${action}: not executed by browser drivers`));
-    const params = forwardedParamsSchema(action).safeParse(request.params);
-    if (!params.success) {
-      throw new DriverFailure(makeError('BAD_REQUEST', formatIssues(params.error, request.params, 'params')));
-    }
-    const tabId = request.target?.tabId ?? null;
-    if (handler.needsTab && tabId === null) {
-      throw new DriverFailure(makeError('BAD_REQUEST', `${action}: target.tabId is required`));
-    }
-    if (resumed && !handler.resumable) {
-      throw new DriverFailure(
-        makeError(
-          'DRIVER_ERROR',
-          `${action}: the extension restarted while this ran; it may have taken effect, so it was not repeated`,
-        ),
-      );
-    }
-    if (tabId !== null) this.ctx.tabs.add(tabId);
-    const call = {
-      request,
-      action,
-      params: params.data as Record<string, unknown>,
-      tabId,
-      deadline: request.deadline,
-      resumed,
-    };
-    const data = await withDeadline(handler.run(this.ctx, call), request.deadline, action, this.ctx.now);
-    const checked = parseDriverValue(driverResultSchema(action), data, `${action} result`);
-    if (!checked.ok) throw new DriverFailure(checked.error);
-    return checked.value;
+    const call = checkCall(request, resumed);
+    if (call.tabId !== null) this.ctx.tabs.add(call.tabId);
+    const data = await withDeadline(
+      runHandler(this.handlers, this.ctx, call),
+      call.deadline,
+      call.action,
+      this.ctx.now,
+    );
+    return checkResult(call.action, data);
   }
 
   private toWireError(error: unknown, action: string): BproxyError {

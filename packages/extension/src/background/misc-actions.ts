@@ -5,15 +5,13 @@
 import { type ActionHandler, tabIdOf } from './context';
 import { fail, messageOf } from './errors';
 
-export const dialog: ActionHandler = {
-  needsTab: true,
-  resumable: true,
-  async run(ctx, call) {
+export const dialog: ActionHandler<'dialog'> = {
+  async run(ctx, params, call) {
     const tabId = tabIdOf(call);
     const open = await ctx.dialogs.current(tabId);
     if (!open) fail('NO_DIALOG', 'dialog: no dialog is open in this tab');
-    const accept = call.params.accept === true;
-    const promptText = typeof call.params.promptText === 'string' ? call.params.promptText : undefined;
+    const accept = params.accept;
+    const promptText = params.promptText;
     try {
       await ctx.dialogs.handle(tabId, accept, promptText);
     } catch (error) {
@@ -25,11 +23,9 @@ export const dialog: ActionHandler = {
   },
 };
 
-export const debugLog: ActionHandler = {
-  needsTab: false,
-  resumable: true,
-  async run(ctx, call) {
-    const limit = typeof call.params.limit === 'number' ? call.params.limit : 100;
+export const debugLog: ActionHandler<'debug.log'> = {
+  async run(ctx, params) {
+    const limit = params.limit ?? 100;
     return { entries: ctx.log.tail(limit) };
   },
 };

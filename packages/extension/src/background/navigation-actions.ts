@@ -3,23 +3,28 @@
  * `waitUntil`, fail with NAVIGATION_FAILED when the browser shows an error page or has no history
  * entry, then check the new page for a human wall. Answers { url, title }.
  */
-import { type ActionCall, type ActionHandler, type DriverContext, tabIdOf } from './context';
+import type { ForwardedParams } from '@bproxy/protocol';
+import { type ActionHandler, type DriverContext, tabIdOf } from './context';
 import { DriverFailure, fail, fromPlatformError, messageOf } from './errors';
 import { assertNoDialog, assertNoHuman, pageState, waitForLoad } from './tab-state';
 
-type Start = (ctx: DriverContext, tabId: number, call: ActionCall) => Promise<void>;
+type NavigationAction = 'navigate' | 'back' | 'forward' | 'reload';
+type Start<P> = (ctx: DriverContext, tabId: number, params: P) => Promise<void>;
 
-function navigation(what: string, start: Start, resumable: boolean): ActionHandler {
+/** The four navigations share their params' waitUntil and their result, the page they ended on. */
+function navigation<A extends NavigationAction>(
+  what: A,
+  start: Start<ForwardedParams<A>>,
+): ActionHandler<NavigationAction> {
   return {
-    needsTab: true,
-    resumable,
-    async run(ctx, call) {
+    async run(ctx, params, call) {
       const tabId = tabIdOf(call);
       await ctx.dialogs.ensureAttached(tabId);
       await assertNoDialog(ctx, tabId, what);
-      const waitUntil = (call.params.waitUntil as 'load' | 'domcontentloaded' | 'none' | undefined) ?? 'load';
+      const waitUntil = params.waitUntil ?? 'load';
       const mark = ctx.nav.mark();
-      await start(ctx, tabId, call);
+      // The table hands each handler its own action's params.
+      await start(ctx, tabId, params as ForwardedParams<A>);
       if (waitUntil === 'none') return pageState(ctx, tabId, what);
       await waitForLoad(ctx, call, tabId, mark, waitUntil, what);
       await assertNoHuman(ctx, tabId);
@@ -28,7 +33,10 @@ function navigation(what: string, start: Start, resumable: boolean): ActionHandl
   };
 }
 
-function historyStart(what: string, go: (ctx: DriverContext, tabId: number) => Promise<void>): Start {
+function historyStart(
+  what: NavigationAction,
+  go: (ctx: DriverContext, tabId: number) => Promise<void>,
+): Start<unknown> {
   return async (ctx, tabId) => {
     try {
       await go(ctx, tabId);
@@ -43,17 +51,13 @@ function historyStart(what: string, go: (ctx: DriverContext, tabId: number) => P
   };
 }
 
-const navigate = navigation(
-  'navigate',
-  async (ctx, tabId, call) => {
-    try {
-      await ctx.chrome.tabs.update(tabId, { url: String(call.params.url) });
-    } catch (error) {
-      throw new DriverFailure(fromPlatformError(error, 'navigate'));
-    }
-  },
-  true,
-);
+const navigate = navigation('navigate', async (ctx, tabId, params) => {
+  try {
+    await ctx.chrome.tabs.update(tabId, { url: params.url });
+  } catch (error) {
+    throw new DriverFailure(fromPlatformError(error, 'navigate'));
+  }
+});
 
 interface NavigationHistory {
   currentIndex: number;
@@ -82,14 +86,13 @@ function stepHistory(what: 'back' | 'forward'): (ctx: DriverContext, tabId: numb
   };
 }
 
+// Going back twice is not the same as once: the protocol marks back and forward not resumable.
 export const NAVIGATION_ACTIONS = {
   navigate,
-  // Going back twice is not the same as once: never re-run after an interrupted first run.
-  back: navigation('back', historyStart('back', stepHistory('back')), false),
-  forward: navigation('forward', historyStart('forward', stepHistory('forward')), false),
+  back: navigation('back', historyStart('back', stepHistory('back'))),
+  forward: navigation('forward', historyStart('forward', stepHistory('forward'))),
   reload: navigation(
     'reload',
     historyStart('reload', (ctx, tabId) => ctx.chrome.tabs.reload(tabId)),
-    true,
   ),
 } as const;

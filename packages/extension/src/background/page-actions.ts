@@ -6,27 +6,23 @@
  * then reported as `navigated`), and whether the page now needs a human.
  */
 import type { PageAction } from '@bproxy/page';
+import { driverFlags, type DriverFlags, type DriverResult, type ForwardedAction } from '@bproxy/protocol';
 import { type ActionCall, type ActionHandler, type DriverContext, tabIdOf } from './context';
 import { DriverFailure, fail } from './errors';
 import type { OpenDialog } from './dialog-tracker';
 import { assertNoDialog, assertNoHuman, dialogOpenError, pageState, waitForLoad } from './tab-state';
 
-interface PageActionOptions {
-  /** Changes the page: recorded in the page ledger so a replay cannot act twice. */
-  ledger: boolean;
-  /** Answers with effects { url, title, navigated, dialog? }. */
-  effects: boolean;
-  /** May start a navigation (link click, Enter in a form, onchange handler): wait a moment to see. */
-  mayNavigate: boolean;
-}
+/** The page actions of the protocol: their driver flags (ledger, effects, navigation) say how each runs. */
+type PageActionName = Extract<PageAction, ForwardedAction>;
 
 type Raced = { kind: 'page'; data: unknown } | { kind: 'dialog'; dialog: OpenDialog };
 
 async function runRacingDialogs(
   ctx: DriverContext,
   call: ActionCall,
+  params: unknown,
   tabId: number,
-  options: PageActionOptions,
+  flags: DriverFlags,
 ): Promise<Raced> {
   const dialog = ctx.dialogs.nextOpening(tabId);
   try {
@@ -36,10 +32,10 @@ async function runRacingDialogs(
     return await Promise.race([
       ctx.page
         .run(tabId, {
-          action: call.action as PageAction,
-          params: call.params,
+          action: call.action as PageActionName,
+          params,
           checkHuman: true,
-          ...(options.ledger ? { ledgerId: call.request.id } : {}),
+          ...(flags.pageLedger === true ? { ledgerId: call.request.id } : {}),
         })
         .then((data) => ({ kind: 'page' as const, data })),
       dialog.opened.then((d) => ({ kind: 'dialog' as const, dialog: d })),
@@ -79,38 +75,37 @@ const REQUESTED_NAVIGATION_MS = 3_000;
  * whether the action asked for one (Navigation API): then wait for it; if it says no, do not wait at
  * all; only when it cannot tell, fall back to a short grace period.
  */
-function navigationWait(
-  ctx: DriverContext,
-  options: PageActionOptions,
-  data: Record<string, unknown>,
-): number {
-  if (!options.mayNavigate) return 0;
+function navigationWait(ctx: DriverContext, flags: DriverFlags, data: Record<string, unknown>): number {
+  if (flags.mayNavigate !== true) return 0;
   if (data.navigated === true) return REQUESTED_NAVIGATION_MS;
   if (data.navigated === false) return 0;
   return ctx.navigationGraceMs;
 }
 
-function pageAction(options: PageActionOptions): ActionHandler {
+/**
+ * A page action as its driver flags describe it. The result is the page's answer plus what the browser
+ * saw; the executor checks it against the driver-result schema before it leaves.
+ */
+function pageAction<A extends PageActionName>(): ActionHandler<A> {
   return {
-    needsTab: true,
-    // Re-running is safe: reads have no effect, and changes are deduplicated by the page ledger.
-    resumable: true,
-    async run(ctx, call) {
+    async run(ctx, params, call) {
+      const flags = driverFlags(call.action);
       const tabId = tabIdOf(call);
       await ctx.dialogs.ensureAttached(tabId);
       await assertNoDialog(ctx, tabId, call.action);
       const mark = ctx.nav.mark();
       let raced: Raced;
       try {
-        raced = await runRacingDialogs(ctx, call, tabId, options);
+        raced = await runRacingDialogs(ctx, call, params, tabId, flags);
       } catch (error) {
         // The action's own navigation can replace the document before its answer comes back.
-        const replaced = options.effects && ctx.nav.since(tabId, mark).some((e) => e.kind === 'before');
+        const replaced =
+          flags.effects === true && ctx.nav.since(tabId, mark).some((e) => e.kind === 'before');
         if (!replaced || !(error instanceof DriverFailure) || error.error.code !== 'DRIVER_ERROR')
           throw error;
         raced = { kind: 'page', data: {} };
       }
-      if (!options.effects) {
+      if (flags.effects !== true) {
         if (raced.kind === 'dialog') {
           fail(
             'DIALOG_OPEN',
@@ -120,7 +115,7 @@ function pageAction(options: PageActionOptions): ActionHandler {
             },
           );
         }
-        return raced.data;
+        return raced.data as DriverResult<A>;
       }
       if (raced.kind === 'dialog') {
         const state = await pageState(ctx, tabId, call.action);
@@ -131,30 +126,25 @@ function pageAction(options: PageActionOptions): ActionHandler {
         };
         // select answers which options ended up chosen; the page could not tell us, so none are claimed.
         if (call.action === 'select') effects.selected = [];
-        return effects;
+        return effects as DriverResult<A>;
       }
       const data = (raced.data ?? {}) as Record<string, unknown>;
-      const navigated = await settleNavigation(ctx, call, tabId, mark, navigationWait(ctx, options, data));
+      const navigated = await settleNavigation(ctx, call, tabId, mark, navigationWait(ctx, flags, data));
       const state = await pageState(ctx, tabId, call.action);
-      return { ...data, ...state, navigated };
+      return { ...data, ...state, navigated } as DriverResult<A>;
     },
   };
 }
 
-const read = pageAction({ ledger: false, effects: false, mayNavigate: false });
+const waitInPage = pageAction<'wait'>();
 
 /** `wait --navigation` is answered by the browser: the page cannot outlive the navigation it waits for. */
-const wait: ActionHandler = {
-  needsTab: true,
-  resumable: true,
-  async run(ctx, call) {
-    if (call.params.navigation !== true) return read.run(ctx, call);
+const wait: ActionHandler<'wait'> = {
+  async run(ctx, params, call) {
+    if (params.navigation !== true) return waitInPage.run(ctx, params, call);
     const tabId = tabIdOf(call);
     const started = ctx.now();
-    const timeoutMs =
-      typeof call.params.timeoutMs === 'number'
-        ? call.params.timeoutMs
-        : Math.max(0, call.deadline - started);
+    const timeoutMs = params.timeoutMs ?? Math.max(0, call.deadline - started);
     const mark = ctx.nav.mark();
     const event = await ctx.nav.waitFor(
       tabId,
@@ -169,17 +159,17 @@ const wait: ActionHandler = {
 };
 
 export const PAGE_ACTIONS = {
-  text: read,
-  links: read,
-  elements: read,
-  inspect: read,
-  snapshot: read,
+  text: pageAction<'text'>(),
+  links: pageAction<'links'>(),
+  elements: pageAction<'elements'>(),
+  inspect: pageAction<'inspect'>(),
+  snapshot: pageAction<'snapshot'>(),
   wait,
-  scroll: pageAction({ ledger: true, effects: false, mayNavigate: false }),
-  click: pageAction({ ledger: true, effects: true, mayNavigate: true }),
-  hover: pageAction({ ledger: true, effects: true, mayNavigate: false }),
-  fill: pageAction({ ledger: true, effects: true, mayNavigate: false }),
-  type: pageAction({ ledger: true, effects: true, mayNavigate: true }),
-  press: pageAction({ ledger: true, effects: true, mayNavigate: true }),
-  select: pageAction({ ledger: true, effects: true, mayNavigate: true }),
+  scroll: pageAction<'scroll'>(),
+  click: pageAction<'click'>(),
+  hover: pageAction<'hover'>(),
+  fill: pageAction<'fill'>(),
+  type: pageAction<'type'>(),
+  press: pageAction<'press'>(),
+  select: pageAction<'select'>(),
 } as const;

@@ -1,16 +1,22 @@
 /**
  * Runs the page script (packages/page, shipped as page.js) in a tab's main frame through
  * chrome.scripting: injects the bundle once per document (the bundle keeps its element refs on the
- * document's isolated-world global), then calls `__bproxyPage.run(action, params)`.
- *
- * Two things ride along in the same call, to save a round trip and a race:
- * - the human check (`detectHuman`) runs first when asked, and the action is skipped when it fires;
- * - actions that change the page are recorded in a per-document ledger keyed by request id, so an
- *   action re-sent after the worker died mid-way joins or returns the first run instead of acting twice.
+ * document's isolated-world global), then calls it through the driver kit's in-page call shim, which
+ * also runs the human check and keeps the page ledger (see @bproxy/driver's page-call.ts).
  */
-import type { DetectHumanResult, PageAction, PageResult } from '@bproxy/page';
+import {
+  callPageApi,
+  fail,
+  humanReasonOf,
+  isInPageAnswer,
+  pageAnswerData,
+  pageCallArgs,
+  DriverFailure,
+  type InPageAnswer,
+} from '@bproxy/driver';
+import type { PageAction } from '@bproxy/page';
 import type { ChromeApi } from '../chrome-api';
-import { DriverFailure, fail, fromPageError, fromPlatformError } from './errors';
+import { fromPlatformError } from './errors';
 
 export const PAGE_SCRIPT_FILE = 'page.js';
 
@@ -21,53 +27,6 @@ export interface PageCall {
   ledgerId?: string;
   /** Run `detectHuman` first and refuse with HUMAN_REQUIRED when it fires. */
   checkHuman?: boolean;
-}
-
-type InPageAnswer = { missing: true } | { human: PageResult } | { result: PageResult };
-
-/**
- * Executed inside the page, serialized by chrome.scripting: it must not reference anything outside
- * its own body.
- */
-async function inPage(
-  action: string,
-  params: unknown,
-  ledgerId: string | null,
-  checkHuman: boolean,
-): Promise<InPageAnswer> {
-  type Api = { run(action: string, params: unknown): Promise<PageResult> };
-  const scope = globalThis as unknown as {
-    __bproxyPage?: Api;
-    __bproxyLedger?: Map<string, Promise<PageResult>>;
-  };
-  const page = scope.__bproxyPage;
-  if (!page) return { missing: true };
-  if (checkHuman) {
-    const human = await page.run('detectHuman', {});
-    const data = human.ok ? (human.data as Record<string, unknown> | null) : null;
-    if (data && data.required === true) return { human };
-  }
-  if (ledgerId === null) return { result: await page.run(action, params) };
-  const ledger = scope.__bproxyLedger ?? new Map<string, Promise<PageResult>>();
-  scope.__bproxyLedger = ledger;
-  let running = ledger.get(ledgerId);
-  if (!running) {
-    running = page.run(action, params);
-    ledger.set(ledgerId, running);
-    if (ledger.size > 100) {
-      const oldest = ledger.keys().next();
-      if (!oldest.done) ledger.delete(oldest.value);
-    }
-  }
-  return { result: await running };
-}
-
-function humanReason(answer: PageResult): string {
-  if (answer.ok && answer.data && typeof answer.data === 'object') {
-    const reason = (answer.data as Record<string, unknown>).reason;
-    if (typeof reason === 'string' && reason !== '') return reason;
-  }
-  return 'the page needs a human (CAPTCHA, login wall or challenge)';
 }
 
 export class PageRunner {
@@ -81,21 +40,13 @@ export class PageRunner {
       answer = await this.invoke(tabId, call);
       if ('missing' in answer) fail('DRIVER_ERROR', `${call.action}: the page script did not install itself`);
     }
-    if ('human' in answer) {
-      const reason = humanReason(answer.human);
-      fail('HUMAN_REQUIRED', reason, { reason });
-    }
-    const result = answer.result;
-    if (!result.ok) throw new DriverFailure(fromPageError(result.error, call.action));
-    return result.data;
+    return pageAnswerData(answer, call.action);
   }
 
   /** Only the human check: the reason when the page needs a human, else null. */
   async humanReason(tabId: number): Promise<string | null> {
     try {
-      const data = await this.run(tabId, { action: 'detectHuman', params: {} });
-      const result = (data ?? {}) as Partial<DetectHumanResult>;
-      return result.required === true ? humanReason({ ok: true, data }) : null;
+      return humanReasonOf(await this.run(tabId, { action: 'detectHuman', params: {} }));
     } catch (error) {
       // A page we may not script (an error page, chrome://) cannot hold a CAPTCHA we could see.
       if (error instanceof DriverFailure && error.error.code === 'PAGE_NOT_SCRIPTABLE') return null;
@@ -119,14 +70,17 @@ export class PageRunner {
     try {
       results = await this.chrome.scripting.executeScript({
         target: { tabId, frameIds: [0] },
-        func: inPage,
-        args: [call.action, call.params ?? {}, call.ledgerId ?? null, call.checkHuman === true],
+        func: callPageApi,
+        args: pageCallArgs(call.action, call.params, {
+          ledgerId: call.ledgerId ?? null,
+          checkHuman: call.checkHuman === true,
+        }),
       });
     } catch (error) {
       throw new DriverFailure(fromPlatformError(error, call.action));
     }
-    const answer = results[0]?.result as InPageAnswer | undefined;
-    if (!answer || typeof answer !== 'object') {
+    const answer = results[0]?.result;
+    if (!isInPageAnswer(answer)) {
       fail(
         'DRIVER_ERROR',
         `${call.action}: the page gave no answer (the document may have been replaced while it ran)`,

@@ -97,24 +97,22 @@ async function viaVisibleTab(
   }
 }
 
-export const screenshot: ActionHandler = {
-  needsTab: true,
-  resumable: true,
-  async run(ctx, call) {
+export const screenshot: ActionHandler<'screenshot'> = {
+  async run(ctx, params, call) {
     const tabId = tabIdOf(call);
     await assertNoDialog(ctx, tabId, 'screenshot');
-    const format = call.params.format === 'jpeg' ? 'jpeg' : 'png';
+    const format = params.format === 'jpeg' ? 'jpeg' : 'png';
     let data: string;
     if (await ctx.dialogs.ensureAttached(tabId)) {
       try {
-        data = await viaDebugger(ctx, tabId, call.params, format);
+        data = await viaDebugger(ctx, tabId, params, format);
       } catch (error) {
         if (error instanceof DriverFailure) throw error;
         ctx.log.info('screenshot_fallback', { tabId, error: messageOf(error) });
-        data = await viaVisibleTab(ctx, tabId, call.params, format);
+        data = await viaVisibleTab(ctx, tabId, params, format);
       }
     } else {
-      data = await viaVisibleTab(ctx, tabId, call.params, format);
+      data = await viaVisibleTab(ctx, tabId, params, format);
     }
     const mimeType = format === 'jpeg' ? 'image/jpeg' : 'image/png';
     const { width, height } = await ctx.imageSize(data, mimeType);

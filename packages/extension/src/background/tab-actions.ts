@@ -47,22 +47,18 @@ async function createTab(
   return tabId;
 }
 
-const open: ActionHandler = {
-  needsTab: false,
-  resumable: true,
-  async run(ctx, call) {
-    const url = String(call.params.url);
-    const active = call.params.active !== false;
+const open: ActionHandler<'tab.open'> = {
+  async run(ctx, params, call) {
+    const url = params.url;
+    const active = params.active !== false;
     const existing = call.resumed ? await findOpened(ctx, call.request.id) : null;
     const tabId = existing ?? (await createTab(ctx, call, url, active));
     return driverTab(await getTab(ctx, tabId, 'tab.open'), tabId);
   },
 };
 
-const close: ActionHandler = {
-  needsTab: true,
-  resumable: true,
-  async run(ctx, call) {
+const close: ActionHandler<'tab.close'> = {
+  async run(ctx, _params, call) {
     const tabId = tabIdOf(call);
     try {
       await ctx.chrome.tabs.remove(tabId);
@@ -76,12 +72,10 @@ const close: ActionHandler = {
   },
 };
 
-function pinHandler(pinned: boolean): ActionHandler {
-  const what = pinned ? 'tab.pin' : 'tab.unpin';
+function pinHandler(what: 'tab.pin' | 'tab.unpin'): ActionHandler<'tab.pin' | 'tab.unpin'> {
+  const pinned = what === 'tab.pin';
   return {
-    needsTab: true,
-    resumable: true,
-    async run(ctx, call) {
+    async run(ctx, _params, call) {
       const tabId = tabIdOf(call);
       try {
         await ctx.chrome.tabs.update(tabId, { pinned });
@@ -96,6 +90,6 @@ function pinHandler(pinned: boolean): ActionHandler {
 export const TAB_ACTIONS = {
   'tab.open': open,
   'tab.close': close,
-  'tab.pin': pinHandler(true),
-  'tab.unpin': pinHandler(false),
+  'tab.pin': pinHandler('tab.pin'),
+  'tab.unpin': pinHandler('tab.unpin'),
 } as const;

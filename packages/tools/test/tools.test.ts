@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACTIONS, isErrorCode } from '@bproxy/protocol';
-import { buildTools, TOOL_SPECS } from '../src/tools';
-import { errorReply, localError, MCP_HINTS } from '../src/errors';
+import { buildTools, TOOL_SPECS } from '../src/catalogue';
+import { errorReply, localError, TOOL_HINTS } from '../src/errors';
 
 describe('MCP tool list', () => {
   const tools = buildTools();
@@ -67,7 +67,7 @@ describe('MCP error replies', () => {
   });
 
   it('has MCP wording only for codes of the catalogue', () => {
-    for (const [code, hint] of Object.entries(MCP_HINTS)) {
+    for (const [code, hint] of Object.entries(TOOL_HINTS)) {
       if (!isErrorCode(code)) throw new Error(`${code} is not in the catalogue`);
       const text = errorReply({ code, message: 'm' }).content[0];
       expect(text).toMatchObject({ text: expect.stringContaining(`What to do: ${hint}`) });

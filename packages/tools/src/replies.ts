@@ -1,9 +1,11 @@
 /**
- * Successful results as short text for a language model. An action says what changed (a navigation,
- * a dialog) in one line instead of dumping the page; reads keep their handles next to what they name;
- * capped reads end with how to get the rest. Screenshots are image blocks.
+ * Successful results as short text for a language model, one renderer per tool of the catalogue. An
+ * action says what changed (a navigation, a dialog) in one line instead of dumping the page; reads keep
+ * their handles next to what they name; capped reads end with how to get the rest. Screenshots are
+ * image blocks.
  */
 import type { ActionResult } from '@bproxy/protocol';
+import type { ToolName } from './catalogue';
 import { textReply, type ToolReply } from './errors';
 
 type Effects = ActionResult<'click'>;
@@ -49,7 +51,7 @@ function elementLine(e: ActionResult<'elements'>['elements'][number]): string {
 }
 
 /** Renders `data` (already checked against the action's result schema) for the tool that asked. */
-export function successReply(tool: string, params: Record<string, unknown>, data: unknown): ToolReply {
+export function successReply(tool: ToolName, params: Record<string, unknown>, data: unknown): ToolReply {
   switch (tool) {
     case 'tab_open': {
       const r = data as ActionResult<'tab.open'>;
@@ -161,7 +163,8 @@ export function successReply(tool: string, params: Record<string, unknown>, data
     }
     case 'session_resume':
       return textReply('resumed; read the page again (snapshot) before acting');
-    default:
+    case 'debug_last':
+    case 'debug_log':
       return textReply(JSON.stringify(data));
   }
 }

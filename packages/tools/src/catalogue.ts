@@ -1,13 +1,13 @@
 /**
- * The MCP tool list, derived from the protocol: each tool names one action, and its inputSchema is
- * that action's params schema converted by zod (never written a second time). A tool may hide params
- * the server owns (the session's pacing, the browser chosen at startup) or make an optional one
- * required; descriptions are the protocol's summaries unless a tool needs a more exact sentence.
+ * The tool catalogue every LLM-facing surface shares (the MCP server, an agent loop), derived from the
+ * protocol: each tool names one action, and its input schema is that action's params schema (never
+ * written a second time). A tool may hide params the surface owns (the session's pacing, the browser
+ * chosen at startup) or make an optional one required; descriptions are the protocol's summaries
+ * unless a tool needs a more exact sentence.
  */
-import { z } from 'zod';
-import { ACTIONS, type ActionName } from '@bproxy/protocol';
+import { ACTIONS, paramsJsonSchema, type ActionName } from '@bproxy/protocol';
 
-export interface ToolSpec {
+interface ToolSpecShape {
   readonly name: string;
   readonly action: ActionName;
   /** Params set by the server, never by the agent. */
@@ -20,7 +20,7 @@ export interface ToolSpec {
 /** What `target` means, said once per tool that takes one: the schema alone does not tell where handles come from. */
 const TARGET_NOTE = 'Handle from snapshot/elements/links (el3, ln2), or {selector}';
 
-export const TOOL_SPECS: readonly ToolSpec[] = [
+const SPECS = [
   { name: 'tab_open', action: 'tab.open', hide: ['browser'], description: 'Open a tab (it becomes current)' },
   { name: 'tab_list', action: 'tab.list', description: 'List your tabs' },
   {
@@ -65,12 +65,21 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
   },
   { name: 'debug_last', action: 'debug.last', description: 'Recent request traces (ids, errors, timings)' },
   { name: 'debug_log', action: 'debug.log' },
-];
+] as const satisfies readonly ToolSpecShape[];
+
+export type ToolName = (typeof SPECS)[number]['name'];
+
+export interface ToolSpec extends ToolSpecShape {
+  readonly name: ToolName;
+}
+
+export const TOOL_SPECS: readonly ToolSpec[] = SPECS;
 
 export const TOOLS_BY_NAME: ReadonlyMap<string, ToolSpec> = new Map(TOOL_SPECS.map((t) => [t.name, t]));
 
-export interface McpTool {
-  name: string;
+/** A tool as a model sees it (MCP's tools/list entry; the same shape suits other LLM APIs). */
+export interface ToolDefinition {
+  name: ToolName;
   description: string;
   inputSchema: { type: 'object'; [key: string]: unknown };
 }
@@ -81,8 +90,8 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function inputSchema(spec: ToolSpec): McpTool['inputSchema'] {
-  const json = z.toJSONSchema(ACTIONS[spec.action].params, { io: 'input', unrepresentable: 'any' });
+function inputSchema(spec: ToolSpec): ToolDefinition['inputSchema'] {
+  const json = paramsJsonSchema(spec.action);
   const properties = isObject(json.properties) ? { ...json.properties } : {};
   for (const key of spec.hide ?? []) delete properties[key];
   if (isObject(properties.target)) properties.target = { ...properties.target, description: TARGET_NOTE };
@@ -90,14 +99,14 @@ function inputSchema(spec: ToolSpec): McpTool['inputSchema'] {
     ...(Array.isArray(json.required) ? json.required.filter((r): r is string => typeof r === 'string') : []),
     ...(spec.require ?? []),
   ].filter((key) => key in properties);
-  const schema: McpTool['inputSchema'] = { type: 'object', properties };
+  const schema: ToolDefinition['inputSchema'] = { type: 'object', properties };
   if (required.length > 0) schema.required = required;
   schema.additionalProperties = false;
   return schema;
 }
 
-/** The tool list as sent in tools/list (computed once). */
-export function buildTools(): McpTool[] {
+/** The tool list as sent in tools/list. */
+export function buildTools(): ToolDefinition[] {
   return TOOL_SPECS.map((spec) => ({
     name: spec.name,
     description: spec.description ?? ACTIONS[spec.action].summary,

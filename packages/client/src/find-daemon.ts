@@ -2,18 +2,16 @@
  * Finding the daemon of BPROXY_HOME before talking to it: a running daemon (lock held by a live
  * daemon process), its port and its token — each state file checked for owner, mode and symlinks.
  * The bearer token is only ever sent to a port read from a file we trust, of a daemon we verified.
+ * Imports the lifecycle modules one by one, never their index: that one loads zod (pairing.json).
  */
-import {
-  checkStateHome,
-  inspectLock,
-  isLifecycleError,
-  readDaemonToken,
-  readPortFile,
-  resolveHome,
-  statePaths,
-  type Env,
-} from '@bproxy/daemon/lifecycle/plain';
-import { CliError, EXIT, noDaemonError } from './cli-error';
+import { resolveHome, type Env } from './lifecycle/config';
+import { readDaemonToken } from './lifecycle/daemon-token';
+import { isLifecycleError } from './lifecycle/errors';
+import { inspectLock } from './lifecycle/lockfile';
+import { statePaths } from './lifecycle/paths';
+import { readPortFile } from './lifecycle/port-file';
+import { checkStateHome } from './lifecycle/state-home';
+import { ClientError, noDaemonError } from './errors';
 
 export interface DaemonEndpoint {
   readonly home: string;
@@ -34,19 +32,13 @@ function find(home: string): DaemonEndpoint {
   return { home, port, token };
 }
 
-export function findDaemon(env: Env): DaemonEndpoint {
+/** The running daemon of BPROXY_HOME; a ClientError NO_DAEMON or UNSAFE_STATE_FILE otherwise. */
+export function findDaemon(env: Env = process.env): DaemonEndpoint {
   const home = resolveHome(env);
   try {
     return find(home);
   } catch (error) {
-    if (isLifecycleError(error)) {
-      throw new CliError(
-        'UNSAFE_STATE_FILE',
-        error.message,
-        EXIT.failure,
-        'Fix or remove the file, then run `bproxy service start`',
-      );
-    }
+    if (isLifecycleError(error)) throw new ClientError('UNSAFE_STATE_FILE', error.message);
     throw error;
   }
 }

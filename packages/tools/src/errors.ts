@@ -1,19 +1,27 @@
 /**
- * Failures as MCP tool results: `isError: true` and text an agent can act on — `CODE: message`, the
+ * Failures as tool results: `isError: true` and text an agent can act on — `CODE: message`, the
  * reason a session is paused, and one "What to do" line. The catalogue's hints speak CLI (`bproxy …
- * -s ID`); here they are said with this server's tool names, and sessions are never mentioned by id
- * because the server owns the session.
+ * -s ID`); here they are said with the tools' names, and sessions are never mentioned by id because
+ * the surface (MCP server, agent loop) owns the session.
  */
 import type { ErrorCode } from '@bproxy/protocol';
-import type { LinkError } from './daemon-link';
 
+/** A daemon error, or a local one (no daemon, a bad answer): what a failed call becomes. */
+export interface ToolError {
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly hint?: string;
+  readonly reason?: string;
+}
+
+/** A tool result: text, and image blocks for screenshots (MCP's content shape; an agent loop reads it as is). */
 export interface ToolReply {
   [key: string]: unknown;
   content: ({ type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string })[];
   isError?: boolean;
 }
 
-export const MCP_HINTS: Readonly<Partial<Record<ErrorCode, string>>> = {
+export const TOOL_HINTS: Readonly<Partial<Record<ErrorCode, string>>> = {
   BAD_REQUEST: 'Fix the argument named in the message and call again',
   UNKNOWN_ACTION: 'Call tools/list for the tools of this server',
   SESSION_REQUIRED: 'Call navigate with a url first',
@@ -40,16 +48,16 @@ export const MCP_HINTS: Readonly<Partial<Record<ErrorCode, string>>> = {
   BROWSER_DISCONNECTED: 'The browser went away; call tab_open to open a new tab',
 };
 
-/** A failure this server found itself (bad arguments, an unknown tool): its own hint is the right one. */
+/** A failure the surface found itself (bad arguments, an unknown tool): its own hint is the right one. */
 export function localError(code: ErrorCode, message: string, hint: string): ToolReply {
   return errorReply({ code, message, hint }, false);
 }
 
-export function errorReply(error: LinkError, mcpHint = true): ToolReply {
+export function errorReply(error: ToolError, toolHint = true): ToolReply {
   const lines = [`${error.code}: ${error.message}`];
   if (error.reason !== undefined && error.reason !== '' && !error.message.includes(error.reason))
     lines.push(`Reason: ${error.reason}`);
-  const hint = (mcpHint ? MCP_HINTS[error.code] : undefined) ?? error.hint;
+  const hint = (toolHint ? TOOL_HINTS[error.code] : undefined) ?? error.hint;
   if (hint !== undefined) lines.push(`What to do: ${hint}`);
   return { content: [{ type: 'text', text: lines.join('\n') }], isError: true };
 }

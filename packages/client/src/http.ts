@@ -1,0 +1,56 @@
+/**
+ * POST / to the daemon, over the transport that is cheapest to start in the running runtime: Bun's
+ * built-in fetch in the compiled CLI (node:http there costs milliseconds to initialise), node:http
+ * under Node (whose fetch loads undici lazily, slower still). Both report failures the same way, as a
+ * TransportError that says what happened; the client decides what that means (daemon.ts).
+ */
+import { IS_BUN } from './runtime';
+
+export interface HttpReply {
+  readonly status: number;
+  readonly body: string;
+}
+
+export interface HttpTarget {
+  readonly port: number;
+  readonly token: string;
+}
+
+export type TransportFailure =
+  /** Nothing listens on the port: no daemon there (any more). */
+  | 'refused'
+  /** A kept-alive socket the daemon had already closed: the request never reached it. */
+  | 'stale-socket'
+  /** No answer within the time given. */
+  | 'timeout'
+  | 'failed';
+
+export class TransportError extends Error {
+  override readonly name = 'TransportError';
+  constructor(
+    readonly failure: TransportFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface Transport {
+  /** POST `body` to the daemon on 127.0.0.1 with its bearer token; rejects with TransportError. */
+  post(target: HttpTarget, body: string, timeoutMs: number): Promise<HttpReply>;
+  /** Drops kept-alive connections (the daemon behind them went away); later calls open new ones. */
+  reset(): void;
+  /** Drops kept-alive connections and keeps none from now on. */
+  close(): void;
+}
+
+/** Kept-alive connections between calls (long-lived clients), at most `maxSockets` at once. */
+export interface KeepAlive {
+  readonly maxSockets: number;
+}
+
+/** The runtime's transport; null `keepAlive`: one connection per request, nothing left open. */
+export async function openTransport(keepAlive: KeepAlive | null): Promise<Transport> {
+  if (IS_BUN) return (await import('./http-fetch')).fetchTransport();
+  return (await import('./http-node')).nodeTransport(keepAlive);
+}

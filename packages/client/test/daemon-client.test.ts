@@ -1,0 +1,161 @@
+/**
+ * The daemon client against a scripted daemon on loopback (helpers/scripted-daemon.mjs, a real
+ * process with real state files): the envelope it sends, the answers it reads, the local errors it
+ * raises, and how it finds a restarted daemon again or starts one.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { ClientError, DaemonClient } from '../src/index';
+
+const roots: string[] = [];
+const daemons: ChildProcess[] = [];
+
+function freshHome(): { home: string; script: string } {
+  const root = mkdtempSync(join(tmpdir(), 'bproxy-client-'));
+  roots.push(root);
+  const script = join(root, 'daemon.mjs');
+  copyFileSync(join(import.meta.dirname, 'helpers', 'scripted-daemon.mjs'), script);
+  const home = join(root, 'home');
+  mkdirSync(home, { mode: 0o700 });
+  return { home, script };
+}
+
+/** Starts the scripted daemon for `home` and resolves once its state files are written. */
+function startScripted(script: string, home: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [script], {
+    env: { PATH: process.env.PATH ?? '', BPROXY_HOME: home },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  daemons.push(child);
+  return new Promise((resolve, reject) => {
+    child.stdout?.once('data', () => resolve(child));
+    child.once('exit', (code) => reject(new Error(`the scripted daemon exited (${code})`)));
+  });
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+afterEach(async () => {
+  await Promise.all(daemons.splice(0).map(stop));
+});
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+async function localError(work: Promise<unknown>): Promise<ClientError> {
+  const error = await work.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof ClientError)) throw new Error(`expected a ClientError, got ${String(error)}`);
+  return error;
+}
+
+describe('daemon client', () => {
+  it('sends the request envelope with the bearer token and reads the answer', async () => {
+    const { home, script } = freshHome();
+    await startScripted(script, home);
+    const client = new DaemonClient({ env: { BPROXY_HOME: home } });
+    const before = Date.now();
+    const answer = await client.call('echo', { n: 1 }, { session: 'abcdef', timeoutMs: 2_000 });
+    client.close();
+    if (!answer.ok) throw new Error('expected a success');
+    const request = answer.data.request as Record<string, unknown>;
+    expect(request).toMatchObject({ id: answer.id, action: 'echo', session: 'abcdef', params: { n: 1 } });
+    expect(answer.id).toMatch(/^[a-z2-7]{12}$/);
+    expect(request.deadline).toBeGreaterThanOrEqual(before + 2_000);
+    expect(request.deadline).toBeLessThanOrEqual(Date.now() + 2_000);
+    expect(answer.data.contentType).toBe('application/json');
+  });
+
+  it("keeps the daemon's error envelope whole, and refuses answers outside the protocol", async () => {
+    const { home, script } = freshHome();
+    await startScripted(script, home);
+    const client = new DaemonClient({ env: { BPROXY_HOME: home } });
+    const failed = await client.call('fail', {});
+    expect(failed).toMatchObject({
+      ok: false,
+      error: {
+        code: 'SESSION_NOT_FOUND',
+        category: 'target',
+        retry: false,
+        message: 'no session',
+        hint: 'h',
+      },
+    });
+    expect((await localError(client.call('garbage', {}))).code).toBe('BAD_RESPONSE');
+    expect((await localError(client.call('other-id', {}))).message).toMatch(/answered request someoneelse/);
+    client.close();
+  });
+
+  it('says NO_DAEMON when none runs and UNSAFE_STATE_FILE for a token others can read, with the catalogue hints', async () => {
+    const { home, script } = freshHome();
+    const none = await localError(new DaemonClient({ env: { BPROXY_HOME: home } }).call('echo', {}));
+    expect(none).toMatchObject({ code: 'NO_DAEMON', hint: 'Run `bproxy service start`' });
+    expect(none.message).toMatch(/no bproxy daemon is running for .* \(no bproxy\.pid\)/);
+
+    await startScripted(script, home);
+    chmodSync(join(home, 'token'), 0o644);
+    const unsafe = await localError(new DaemonClient({ env: { BPROXY_HOME: home } }).call('echo', {}));
+    expect(unsafe.code).toBe('UNSAFE_STATE_FILE');
+    expect(unsafe.message).toMatch(/its mode is 0644/);
+  });
+
+  it('finds a restarted daemon again, once, and tells its listeners', async () => {
+    const { home, script } = freshHome();
+    const first = await startScripted(script, home);
+    const client = new DaemonClient({ env: { BPROXY_HOME: home }, keepAlive: true });
+    let reconnects = 0;
+    client.onReconnect(() => reconnects++);
+    const before = await client.call('echo', {});
+    await stop(first);
+    const second = await startScripted(script, home);
+    const after = await client.call('echo', {});
+    client.close();
+    expect(before.ok && before.data.pid).toBe(first.pid);
+    expect(after.ok && after.data.pid).toBe(second.pid);
+    expect(reconnects).toBe(1);
+  });
+
+  it('reports a daemon gone for good as NO_DAEMON rather than looking forever', async () => {
+    const { home, script } = freshHome();
+    const only = await startScripted(script, home);
+    const client = new DaemonClient({ env: { BPROXY_HOME: home }, keepAlive: true });
+    await client.call('echo', {});
+    await stop(only);
+    expect((await localError(client.call('echo', {}))).code).toBe('NO_DAEMON');
+    client.close();
+  });
+
+  it('starts the daemon through the start function it was given, only when none runs', async () => {
+    const { home, script } = freshHome();
+    let starts = 0;
+    const client = new DaemonClient({
+      env: { BPROXY_HOME: home },
+      start: async () => {
+        starts++;
+        await startScripted(script, home);
+      },
+    });
+    expect((await client.call('echo', {})).ok).toBe(true);
+    expect((await client.call('echo', {})).ok).toBe(true);
+    client.close();
+    expect(starts).toBe(1);
+
+    const failing = new DaemonClient({
+      env: { BPROXY_HOME: freshHome().home },
+      start: () => Promise.reject(new Error('port 9615 is in use')),
+    });
+    const error = await localError(failing.call('echo', {}));
+    expect(error).toMatchObject({ code: 'NO_DAEMON' });
+    expect(error.message).toBe('cannot find or start the bproxy daemon: port 9615 is in use');
+  });
+});

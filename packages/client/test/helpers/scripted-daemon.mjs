@@ -1,0 +1,62 @@
+// A scripted daemon on loopback for the client's tests: it writes the state files a real daemon
+// writes (lock, port, a fresh token, all 0600) and answers POST / in the real envelope format, by
+// action: `echo` answers the request it received and its headers, `fail` a catalogue error, `garbage`
+// a body that is not JSON, `other-id` an answer to another request. Tests run it as
+// `<tmp>/daemon.mjs` so that the client's identity check (script name + BPROXY_HOME) accepts it.
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+
+const home = process.env.BPROXY_HOME;
+const token = randomBytes(32).toString('hex');
+const server = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const send = (status, body) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(typeof body === 'string' ? body : JSON.stringify(body));
+    };
+    if (req.headers.authorization !== `Bearer ${token}`) {
+      return send(401, {
+        id: null,
+        ok: false,
+        error: { code: 'UNAUTHORIZED', category: 'auth', retry: false, message: 'unauthorized' },
+      });
+    }
+    const request = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    switch (request.action) {
+      case 'fail':
+        return send(404, {
+          id: request.id,
+          ok: false,
+          error: {
+            code: 'SESSION_NOT_FOUND',
+            category: 'target',
+            retry: false,
+            message: 'no session',
+            hint: 'h',
+          },
+        });
+      case 'garbage':
+        return send(200, 'not json');
+      case 'other-id':
+        return send(200, { id: 'someoneelse', ok: true, data: {} });
+      default:
+        return send(200, {
+          id: request.id,
+          ok: true,
+          data: { request, pid: process.pid, contentType: req.headers['content-type'] },
+        });
+    }
+  });
+});
+server.listen(0, '127.0.0.1', () => {
+  const write = (name, content) => writeFileSync(join(home, name), content, { mode: 0o600 });
+  write('token', `${token}\n`);
+  write('port', `${server.address().port}\n`);
+  write('bproxy.pid', `${process.pid}\n`);
+  process.stdout.write('ready\n');
+});
+process.on('SIGTERM', () => process.exit(0));

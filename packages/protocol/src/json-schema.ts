@@ -1,0 +1,11 @@
+/**
+ * JSON Schema derived from the Zod schemas, for surfaces that describe actions to others (MCP tools,
+ * an agent's tool list): never written a second time.
+ */
+import { z } from 'zod';
+import { ACTIONS, type ActionName } from './actions';
+
+/** The JSON Schema of an action's params as an agent sends them. */
+export function paramsJsonSchema(action: ActionName): Record<string, unknown> {
+  return z.toJSONSchema(ACTIONS[action].params, { io: 'input', unrepresentable: 'any' });
+}

@@ -1,0 +1,18 @@
+/**
+ * @bproxy/tools — the LLM-facing tool catalogue, defined once for every surface that offers bproxy's
+ * actions to a model (the MCP server now, an agent loop next): tool names, descriptions and input
+ * schemas derived from the protocol, the argument check, each tool's deadline, and the one-line
+ * replies that tell a model what changed. It imports the protocol alone: a surface brings its own
+ * transport (the daemon client) and its own session.
+ */
+export {
+  buildTools,
+  TOOL_SPECS,
+  TOOLS_BY_NAME,
+  type ToolDefinition,
+  type ToolName,
+  type ToolSpec,
+} from './catalogue';
+export { errorReply, localError, textReply, TOOL_HINTS, type ToolError, type ToolReply } from './errors';
+export { successReply } from './replies';
+export { checkToolArgs, toolTimeoutMs, type CheckedToolCall } from './tool-call';
