@@ -139,7 +139,9 @@ function onHost(wsUrl: string, host: string, port: number): string {
 async function launch(target: ProfileTarget): Promise<AcquiredBrowser> {
   const { host } = target;
   await host.removeActivePort(target.userDataDir);
-  const launched = await host.launch(target.executablePath, launchArgs(target, process.getuid?.() === 0));
+  // Root matters only for a browser on this machine; Windows Chrome runs as the Windows user.
+  const asRoot = host.kind === 'local' && process.getuid?.() === 0;
+  const launched = await host.launch(target.executablePath, launchArgs(target, asRoot));
   const deadline = performance.now() + target.timeoutMs;
   const failed = (detail: string): AcquireError =>
     CHROME_136_STDERR.test(detail)

@@ -109,12 +109,15 @@ export class Relay {
       return;
     }
     const request = parsed.request;
-    if (request.method === 'Browser.close') return this.browserClose(request);
+    if (request.method === 'Browser.close' && this.options.keeper.state === 'degraded') {
+      // The browser is (likely) gone: recovering it only to close it again would loop.
+      return this.shortCircuitClose(request);
+    }
     if (request.method === 'Target.setAutoAttach' && request.sessionId === undefined) {
       this.toolResumesTargets =
         request.params.autoAttach === true && request.params.waitForDebuggerOnStart === true;
     }
-    if (this.live) return this.forward(request, false);
+    if (this.live) return this.dispatch(request);
     if (!this.queue.push(request)) {
       this.toTool(
         errorResponse(
@@ -126,6 +129,11 @@ export class Relay {
       return;
     }
     this.ensureDownstream();
+  }
+
+  private dispatch(request: UpstreamRequest): void {
+    if (request.method === 'Browser.close') this.browserClose(request);
+    else this.forward(request, false);
   }
 
   private forward(request: UpstreamRequest, closesBrowser: boolean): void {
@@ -227,7 +235,7 @@ export class Relay {
     const recovering = this.everConnected;
     this.everConnected = true;
     if (recovering) await this.bootstrap();
-    for (const request of this.queue.drain()) this.forward(request, false);
+    for (const request of this.queue.drain()) this.dispatch(request);
   }
 
   private attachDownstream(transport: CdpTransport, generation: number): void {
@@ -279,19 +287,21 @@ export class Relay {
     );
   }
 
+  private shortCircuitClose(request: UpstreamRequest): void {
+    const { keeper, logger } = this.options;
+    this.toTool(successResponse(request.id, request.sessionId));
+    logger.info(
+      { ...keeper.fields(), shortCircuitBrowserClose: true, requestId: request.id },
+      'Browser.close answered by the bridge',
+    );
+    this.options.onBrowserClose('short-circuit');
+  }
+
+  /** Browser.close on a live connection: a browser the bridge launched is closed; any other is kept. */
   private browserClose(request: UpstreamRequest): void {
     const { keeper, logger } = this.options;
     const browser = keeper.current;
-    if (!this.live || browser === undefined) {
-      // The browser is (likely) gone: recovering it only to close it again would loop.
-      this.toTool(successResponse(request.id, request.sessionId));
-      logger.info(
-        { ...keeper.fields(), shortCircuitBrowserClose: true, requestId: request.id },
-        'Browser.close answered by the bridge',
-      );
-      this.options.onBrowserClose('short-circuit');
-      return;
-    }
+    if (browser === undefined) return this.shortCircuitClose(request);
     if (browser.ownership === 'launched') {
       logger.info(
         { ...keeper.fields(), shortCircuitBrowserClose: false, requestId: request.id },
