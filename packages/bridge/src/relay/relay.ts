@@ -213,9 +213,17 @@ export class Relay {
 
   private ensureDownstream(): void {
     if (this.connecting !== undefined || this.closed) return;
-    this.connecting = this.connectDownstream()
-      .catch((error: unknown) => this.failQueue(error instanceof Error ? error.message : String(error)))
-      .finally(() => (this.connecting = undefined));
+    this.connecting = this.connectDownstream().then(
+      () => {
+        this.connecting = undefined;
+        // Live from here on: what waited goes first, later requests go straight through.
+        for (const request of this.queue.drain()) this.dispatch(request);
+      },
+      (error: unknown) => {
+        this.connecting = undefined;
+        this.failQueue(error instanceof Error ? error.message : String(error));
+      },
+    );
   }
 
   private async connectDownstream(): Promise<void> {
@@ -235,7 +243,6 @@ export class Relay {
     const recovering = this.everConnected;
     this.everConnected = true;
     if (recovering) await this.bootstrap();
-    for (const request of this.queue.drain()) this.dispatch(request);
   }
 
   private attachDownstream(transport: CdpTransport, generation: number): void {
