@@ -5,4 +5,3 @@
  */
 export { bridgeMain } from './main';
 export { runBridge, type BridgeIo } from './run-bridge';
-export { FORWARDED_SWITCHES, CONSUMED_SWITCHES } from './args/arg-policy';
