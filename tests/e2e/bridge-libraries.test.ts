@@ -4,10 +4,12 @@
  * a pipe and in port mode (pipe plus a DevTools port). Each drives a page, closes the browser, and
  * the bridge leaves nothing running.
  */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveFixtures, type FixtureServer } from './extension-harness';
+import { ROOT, serveFixtures, type FixtureServer } from './extension-harness';
 import { alive, BRIDGE, bridgeDirs, bridgeEnv, bridgeLog, type BridgeDirs } from './bridge-harness';
 
 let dirs: BridgeDirs;
@@ -78,4 +80,32 @@ describe('Playwright (playwright-core) launching the bridge', () => {
     },
     60_000,
   );
+});
+
+describe('bproxy bridge, the CLI command', () => {
+  const run = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
+    new Promise((resolve) => {
+      execFile(
+        process.execPath,
+        [join(ROOT, 'packages', 'cli', 'bin', 'bproxy.mjs'), 'bridge', ...args],
+        { env: bridgeEnv(dirs) },
+        (error, stdout, stderr) =>
+          resolve({ code: error === null ? 0 : Number(error.code ?? 1), stdout, stderr }),
+      );
+    });
+
+  it('prints the executable to give tools as their Chrome', async () => {
+    expect(await run(['--print-path'])).toEqual({ code: 0, stdout: `${BRIDGE}\n`, stderr: '' });
+  });
+
+  it('says what is missing when started by hand without a pipe or a port', async () => {
+    const pipe = await run(['--remote-debugging-pipe']);
+    expect(pipe.code).toBe(1);
+    expect(pipe.stderr).toContain(
+      '--remote-debugging-pipe needs file descriptors 3 (commands in) and 4 (answers out)',
+    );
+    const nothing = await run([]);
+    expect(nothing.code).toBe(1);
+    expect(nothing.stderr).toContain('nothing to serve');
+  });
 });

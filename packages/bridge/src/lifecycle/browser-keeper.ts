@@ -63,6 +63,8 @@ export class BrowserKeeper {
   async start(): Promise<AcquiredBrowser> {
     this.browser = await this.options.acquire();
     this.generationCount++;
+    // A signal during the launch: the browser is recorded (so cleanup sees it) but never served.
+    if (this.machine.state === 'closing') return this.browser;
     this.machine.move('connected');
     this.options.logger.info({ ...this.fields(), headless: this.browser.headless }, 'browser connected');
     return this.browser;

@@ -22,6 +22,7 @@ import {
   type UpstreamRequest,
 } from './cdp-frames';
 import { WEAK_SIGNAL_METHODS } from './disconnect-signals';
+import { PendingRequests } from './pending-requests';
 import { RequestQueue } from './request-queue';
 import { SessionTracker } from './session-tracker';
 
@@ -43,17 +44,12 @@ export interface RelayOptions {
   readonly onUpstreamClosed: (reason: string) => void;
 }
 
-type Pending =
-  | { kind: 'tool'; id: number; sessionId: string | undefined; closesBrowser: boolean }
-  | { kind: 'bridge'; resolve: (text: string) => void; reject: (error: Error) => void };
-
 export class Relay {
   private downstream: CdpTransport | undefined;
   private downstreamGeneration = 0;
   private connecting: Promise<void> | undefined;
   private everConnected = false;
-  private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
+  private readonly pending = new PendingRequests();
   private readonly queue: RequestQueue;
   private readonly sessions = new SessionTracker();
   /** The tool set auto-attach with waitForDebuggerOnStart itself, so it resumes paused targets. */
@@ -139,8 +135,7 @@ export class Relay {
   private forward(request: UpstreamRequest, closesBrowser: boolean): void {
     const transport = this.downstream;
     if (transport === undefined) return;
-    const id = this.nextId++;
-    this.pending.set(id, { kind: 'tool', id: request.id, sessionId: request.sessionId, closesBrowser });
+    const id = this.pending.forTool(request.id, request.sessionId, closesBrowser);
     transport.send(withId(request.text, id));
   }
 
@@ -153,35 +148,18 @@ export class Relay {
   ): Promise<string> {
     const transport = this.downstream;
     if (transport === undefined) return Promise.reject(new Error(`${method}: no browser connection`));
-    const id = this.nextId++;
-    return new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new Error(`${method}: no answer within ${timeoutMs} ms`));
-      }, timeoutMs);
-      this.pending.set(id, {
-        kind: 'bridge',
-        resolve: (text) => {
-          clearTimeout(timer);
-          resolve(text);
-        },
-        reject: (error) => {
-          clearTimeout(timer);
-          reject(error);
-        },
-      });
-      transport.send(
-        JSON.stringify(sessionId === undefined ? { id, method, params } : { id, method, params, sessionId }),
-      );
-    });
+    const { id, answer } = this.pending.forBridge(method, timeoutMs);
+    transport.send(
+      JSON.stringify(sessionId === undefined ? { id, method, params } : { id, method, params, sessionId }),
+    );
+    return answer;
   }
 
   private fromBrowser(text: string): void {
     const message = classifyDownstream(text);
     if (message.kind === 'response') {
-      const entry = this.pending.get(message.id);
+      const entry = this.pending.take(message.id);
       if (entry === undefined) return;
-      this.pending.delete(message.id);
       if (entry.kind === 'bridge') return entry.resolve(text);
       this.toTool(withId(text, entry.id));
       if (entry.closesBrowser) this.options.onBrowserClose('forwarded');
@@ -254,12 +232,7 @@ export class Relay {
       this.downstream = undefined;
       if (this.closingBrowser) {
         // The browser closed as asked, perhaps before answering: answer for it.
-        for (const [id, entry] of this.pending) {
-          if (entry.kind === 'tool' && entry.closesBrowser) {
-            this.pending.delete(id);
-            this.toTool(successResponse(entry.id, entry.sessionId));
-          }
-        }
+        for (const answer of this.pending.takeBrowserCloses()) this.toTool(answer);
         this.options.onBrowserClose('forwarded');
         return;
       }
@@ -345,12 +318,7 @@ export class Relay {
   }
 
   private failPending(message: string): void {
-    const entries = [...this.pending.values()];
-    this.pending.clear();
-    for (const entry of entries) {
-      if (entry.kind === 'bridge') entry.reject(new Error(message));
-      else this.toTool(errorResponse(entry.id, message, entry.sessionId));
-    }
+    for (const answer of this.pending.failAll(message)) this.toTool(answer);
   }
 
   private failQueue(message: string): void {
