@@ -38,6 +38,32 @@ export default tseslint.config(
     },
   },
   {
+    // The bridge relays CDP: of our packages it may use the protocol and the CDP package's lower half.
+    files: ['packages/bridge/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: '@bproxy/cdp', message: 'the bridge imports the lower half only: @bproxy/cdp/wire' },
+          ],
+          patterns: [
+            {
+              group: [
+                '@bproxy/*',
+                '!@bproxy/cdp',
+                '!@bproxy/cdp/wire',
+                '!@bproxy/protocol',
+                '!@bproxy/protocol/plain',
+              ],
+              message: 'the bridge may import @bproxy/protocol and @bproxy/cdp/wire only',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.mjs', '**/*.js'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

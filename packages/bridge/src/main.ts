@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { runBridge } from './run-bridge';
 
 export async function bridgeMain(argv: readonly string[]): Promise<never> {
+  // A tool that went away closes our stderr; a late write must not take the cleanup down with it.
+  process.stderr.on('error', () => undefined);
   const watchdog = fileURLToPath(new URL('./bridge-watchdog.mjs', import.meta.url));
   const code = await runBridge(argv, process.env, {
     stderr: (text) => process.stderr.write(text),

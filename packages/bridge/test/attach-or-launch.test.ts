@@ -80,7 +80,7 @@ describe('attach or launch by profile', () => {
     });
     host.nextLaunch = () => ({
       pid: 99,
-      listening: Promise.resolve('ws://127.0.0.1:4567/devtools/browser/abc'),
+      listening: Promise.resolve({ url: 'ws://127.0.0.1:4567/devtools/browser/abc' }),
       exited: new Promise(() => undefined),
     });
     const browser = await attachOrLaunch(target(host));
@@ -94,17 +94,20 @@ describe('attach or launch by profile', () => {
     });
   });
 
-  it('explains a browser that ignored its port because of the default data directory (stderr says so)', async () => {
+  it('explains a browser that ignored its port because of the default data directory, and stops it', async () => {
     const host = fakeHost([]);
     host.nextLaunch = () => ({
       pid: 99,
-      listening: new Promise(() => undefined),
-      exited: Promise.resolve(
-        'DevTools remote debugging requires a non-default data directory. Specify this using --user-data-dir.',
-      ),
+      listening: Promise.resolve({
+        refused: 'DevTools remote debugging requires a non-default data directory.',
+      }),
+      exited: new Promise(() => undefined),
     });
     const error = await refusal(attachOrLaunch(target(host)));
     expect(error.reason).toBe('default-profile');
+    expect(error.message).toContain('Chrome 136 and later ignore --remote-debugging-port');
+    // It keeps running without a port: the bridge stops what it cannot use.
+    expect(host.stopped).toEqual([99]);
   });
 
   it('reports what a browser that died during start-up printed', async () => {

@@ -48,9 +48,6 @@ const CHROME_136_HINT =
   'take over your everyday browser). Use a dedicated profile: set BPROXY_BRIDGE_USER_DATA_DIR to ' +
   'another directory (copy your profile there to keep its logins).';
 
-/** Chrome's own message when it ignores the port for that reason. */
-const CHROME_136_STDERR = /remote debugging requires a non-default data directory/i;
-
 export function launchArgs(target: ProfileTarget, runningAsRoot: boolean): string[] {
   const own = [
     `--user-data-dir=${target.userDataDir}`,
@@ -142,50 +139,16 @@ async function launch(target: ProfileTarget): Promise<AcquiredBrowser> {
   // Root matters only for a browser on this machine; Windows Chrome runs as the Windows user.
   const asRoot = host.kind === 'local' && process.getuid?.() === 0;
   const launched = await host.launch(target.executablePath, launchArgs(target, asRoot));
-  const deadline = performance.now() + target.timeoutMs;
-  const failed = (detail: string): AcquireError =>
-    CHROME_136_STDERR.test(detail)
-      ? new AcquireError('default-profile', `the browser ignored its DevTools port. ${CHROME_136_HINT}`)
-      : new AcquireError('launch-failed', `${target.executablePath} did not start: ${detail}`);
-
-  let wsUrl: string | undefined;
-  if (launched.listening !== undefined && launched.exited !== undefined) {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const outcome = await Promise.race([
-      launched.listening.then((url) => ({ url })),
-      launched.exited.then((tail) => ({ exited: tail || '(no output)' })),
-      new Promise<{ timeout: true }>(
-        (done) => (timer = setTimeout(() => done({ timeout: true }), target.timeoutMs)),
-      ),
-    ]);
-    clearTimeout(timer);
-    if ('exited' in outcome) throw failed(outcome.exited);
-    if ('timeout' in outcome) {
-      await host.stop(launched.pid);
-      throw failed(`no DevTools endpoint within ${target.timeoutMs} ms`);
-    }
-    wsUrl = outcome.url;
-  } else {
-    // No stderr to read (WSL): the port file appears once Chrome listens.
-    while (wsUrl === undefined) {
-      const active = await host.readActivePort(target.userDataDir);
-      if (active !== undefined) {
-        wsUrl = `ws://${host.debuggerHost}:${active.port}${active.path}`;
-        await fetchBrowserWsUrl(`http://${host.debuggerHost}:${active.port}`, 5_000).catch(() => {
-          throw new AcquireError(
-            'launch-failed',
-            `Chrome listens on port ${active.port} but ${host.debuggerHost}:${active.port} cannot be reached from ` +
-              'here: turn on WSL mirrored networking (networkingMode=mirrored in .wslconfig) or set ' +
-              'BPROXY_BRIDGE_WSL_HOST to the address Windows is reached at.',
-          );
-        });
-      } else if (performance.now() > deadline) {
-        await host.stop(launched.pid).catch(() => undefined);
-        throw failed(`no DevToolsActivePort in ${target.userDataDir} within ${target.timeoutMs} ms`);
-      } else {
-        await new Promise((done) => setTimeout(done, 250));
-      }
-    }
+  let wsUrl: string;
+  try {
+    wsUrl =
+      launched.listening !== undefined
+        ? await fromStderr(target, launched.listening, launched.exited)
+        : await fromPortFile(target);
+  } catch (error) {
+    // Never leave behind a browser that cannot be used.
+    await host.stop(launched.pid).catch(() => undefined);
+    throw error;
   }
   const port = Number(new URL(wsUrl).port);
   return {
@@ -196,6 +159,67 @@ async function launch(target: ProfileTarget): Promise<AcquiredBrowser> {
     headless: target.headless,
     userDataDir: target.userDataDir,
   };
+}
+
+function launchFailed(target: ProfileTarget, detail: string): AcquireError {
+  return new AcquireError('launch-failed', `${target.executablePath} did not start: ${detail}`);
+}
+
+/** This machine: Chrome says on stderr where it listens, or why it will not, or it exits. */
+async function fromStderr(
+  target: ProfileTarget,
+  listening: Promise<{ url: string } | { refused: string }>,
+  exited: Promise<string> | undefined,
+): Promise<string> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const outcome = await Promise.race([
+    listening,
+    (exited ?? new Promise<string>(() => undefined)).then((tail) => ({ exited: tail || '(no output)' })),
+    new Promise<{ timeout: true }>(
+      (done) => (timer = setTimeout(() => done({ timeout: true }), target.timeoutMs)),
+    ),
+  ]);
+  clearTimeout(timer);
+  if ('url' in outcome) return outcome.url;
+  if ('refused' in outcome) {
+    throw new AcquireError(
+      'default-profile',
+      `the browser ignored its DevTools port ("${outcome.refused}"). ${CHROME_136_HINT}`,
+    );
+  }
+  if ('exited' in outcome) throw launchFailed(target, outcome.exited);
+  throw launchFailed(target, `no DevTools endpoint within ${target.timeoutMs} ms`);
+}
+
+/** WSL: no stderr to read; the port file appears once Chrome listens, and the port must be reachable. */
+async function fromPortFile(target: ProfileTarget): Promise<string> {
+  const { host } = target;
+  const deadline = performance.now() + target.timeoutMs;
+  for (;;) {
+    const active = await host.readActivePort(target.userDataDir);
+    if (active !== undefined) {
+      const base = `http://${host.debuggerHost}:${active.port}`;
+      try {
+        await fetchBrowserWsUrl(base, 5_000);
+      } catch {
+        throw new AcquireError(
+          'launch-failed',
+          `Chrome listens on port ${active.port} but ${base} cannot be reached from here: turn on WSL ` +
+            'mirrored networking (networkingMode=mirrored in .wslconfig) or set BPROXY_BRIDGE_WSL_HOST ' +
+            'to the address Windows is reached at.',
+        );
+      }
+      return `ws://${host.debuggerHost}:${active.port}${active.path}`;
+    }
+    if (performance.now() > deadline) {
+      throw launchFailed(
+        target,
+        `no DevToolsActivePort in ${target.userDataDir} within ${target.timeoutMs} ms (on Chrome's default ` +
+          'profile, Chrome 136+ never writes one)',
+      );
+    }
+    await new Promise((done) => setTimeout(done, 250));
+  }
 }
 
 export async function attachOrLaunch(target: ProfileTarget): Promise<AcquiredBrowser> {

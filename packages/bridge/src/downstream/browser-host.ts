@@ -15,8 +15,11 @@ export interface BrowserProcess {
 
 export interface LaunchedProcess {
   readonly pid: number;
-  /** Resolves with Chrome's "DevTools listening on ws://…" URL when the host can see its stderr. */
-  readonly listening: Promise<string> | undefined;
+  /**
+   * When the host can see Chrome's stderr: its "DevTools listening on ws://…" URL, or the line in
+   * which Chrome says it will not listen (Chrome 136+ on the default data directory).
+   */
+  readonly listening: Promise<{ url: string } | { refused: string }> | undefined;
   /** Resolves when the process exited during start-up (local only), with what it printed. */
   readonly exited: Promise<string> | undefined;
 }

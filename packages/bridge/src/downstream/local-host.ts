@@ -13,6 +13,9 @@ import { parseDevToolsActivePort } from '@bproxy/cdp/wire';
 import { hasSwitch, type BrowserHost, type BrowserProcess, type LaunchedProcess } from './browser-host';
 import { waitForExit } from './process-exit';
 
+/** Chrome's words when it ignores --remote-debugging-port on its default data directory (136+). */
+const CHROME_IGNORES_PORT = /DevTools remote debugging requires a non-default data directory[^\n]*/;
+
 /** Binary names of the Chromium family, for telling a browser from a tool that shares its arguments. */
 const BROWSER_NAMES = new Set([
   'chrome',
@@ -109,12 +112,14 @@ export class LocalHost implements BrowserHost {
   async launch(executablePath: string, args: readonly string[]): Promise<LaunchedProcess> {
     const child = spawn(executablePath, args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
     let tail = '';
-    let resolveListening: (url: string) => void = () => undefined;
-    const listening = new Promise<string>((done) => (resolveListening = done));
+    let resolveListening: (outcome: { url: string } | { refused: string }) => void = () => undefined;
+    const listening = new Promise<{ url: string } | { refused: string }>((done) => (resolveListening = done));
     child.stderr?.on('data', (chunk: Buffer) => {
       tail = (tail + chunk.toString('utf8')).slice(-4000);
       const match = /DevTools listening on (ws:\/\/\S+)/.exec(tail);
-      if (match?.[1] !== undefined) resolveListening(match[1]);
+      if (match?.[1] !== undefined) resolveListening({ url: match[1] });
+      const refused = CHROME_IGNORES_PORT.exec(tail);
+      if (refused !== null) resolveListening({ refused: refused[0] });
     });
     const exited = new Promise<string>((done) => {
       child.once('exit', () => done(tail.trim()));
