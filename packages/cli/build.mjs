@@ -1,5 +1,6 @@
-// Builds the `bproxy` CLI and the daemon it starts: two self-contained ESM bundles side by side in
-// dist/, so that `service start` finds the daemon at new URL('./daemon.mjs', import.meta.url).
+// Builds the `bproxy` CLI, the daemon it starts and the bundles its heavier commands load (mcp, bridge):
+// self-contained ESM bundles side by side in dist/, so that `service start` finds the daemon at
+// new URL('./daemon.mjs', import.meta.url) and each command finds its bundle the same way.
 import { build as esbuild } from 'esbuild';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

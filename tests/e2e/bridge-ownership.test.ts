@@ -5,7 +5,7 @@
  * Browser.close, not by the bridge dying. What cannot work is refused before anything starts: a
  * running browser in the other headless mode, Chrome's default profile.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from './extension-harness';
@@ -18,6 +18,7 @@ import {
   PipeBridge,
   startOwnChromium,
   startWsBridge,
+  TOKEN,
   waitForLog,
   type BridgeDirs,
 } from './bridge-harness';

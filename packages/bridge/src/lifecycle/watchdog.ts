@@ -20,7 +20,17 @@ export interface WatchdogPlan extends LaunchedBrowserIdentity {
 }
 
 export function startWatchdog(script: string, plan: WatchdogPlan): ChildProcess {
-  const child = spawn(process.execPath, [script, JSON.stringify(plan)], {
+  // The plan travels in argv, which every local user can read: only what the watchdog needs, by name,
+  // so that nothing secret (the endpoint token, a remote URL) can ride along.
+  const { downstream, executablePath, home, powershell, wslHost, logLevel } = plan.config;
+  const visible: WatchdogPlan = {
+    bridgePid: plan.bridgePid,
+    pid: plan.pid,
+    userDataDir: plan.userDataDir,
+    executablePath: plan.executablePath,
+    config: { downstream, executablePath, home, powershell, wslHost, logLevel },
+  };
+  const child = spawn(process.execPath, [script, JSON.stringify(visible)], {
     detached: true,
     stdio: ['pipe', 'ignore', 'ignore'],
   });
