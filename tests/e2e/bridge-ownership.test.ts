@@ -42,11 +42,13 @@ describe('a browser the bridge launched', () => {
     const profile = dirs.profile('watched');
     const bridge = new PipeBridge(bridgeEnv(dirs), ['--headless=new', `--user-data-dir=${profile}`]);
     expect((await bridge.send('Browser.getVersion')).result).toHaveProperty('product');
-    await waitForLog(
+    const watchdog = await waitForLog(
       dirs.home,
       'the watchdog',
       (l) => l.watchdog === true && l.bridgePid === bridge.child.pid,
     );
+    // Its plan is in its argv, readable by every local user: never the endpoint secret.
+    expect(readFileSync(`/proc/${watchdog.pid}/cmdline`, 'utf8')).not.toContain(TOKEN);
     const [browserPid] = browserPids(profile);
     expect(browserPid).toBeGreaterThan(0);
 
