@@ -126,7 +126,8 @@ function pipeClient(child: ChildProcess): Client {
 }
 
 function row(name: string, times: number[], base?: number[]): string {
-  const extra = base === undefined ? '' : `  (+${ms(pct(times, 50) - pct(base, 50))} ms at p50)`;
+  const delta = base === undefined ? undefined : pct(times, 50) - pct(base, 50);
+  const extra = delta === undefined ? '' : `  (${delta < 0 ? '−' : '+'}${ms(Math.abs(delta))} ms at p50)`;
   return `${name.padEnd(34)} p50 ${ms(pct(times, 50)).padStart(5)} ms   p90 ${ms(pct(times, 90)).padStart(5)} ms${extra}`;
 }
 
