@@ -31,6 +31,8 @@ const PACKAGES = {
     imports: ['@bproxy/protocol', '@bproxy/client', '@bproxy/tools', '@modelcontextprotocol/sdk'],
     node: true,
   },
+  // The bridge relays CDP: of the CDP package it may use the lower half (transports, finding Chrome) only.
+  bridge: { imports: ['@bproxy/protocol', '@bproxy/cdp/wire', 'ws', 'pino'], node: true },
   // `bproxy mcp` loads its package lazily, from its own bundle (src/mcp/entry.ts).
   cli: { imports: ['@bproxy/protocol', '@bproxy/client', '@bproxy/mcp', 'commander'], node: true },
 };

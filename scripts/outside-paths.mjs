@@ -3,7 +3,8 @@
 // nothing beside it, so a test, benchmark or doc that reaches for a sibling folder or for one machine's
 // absolute path works on that machine only. Three kinds of mention are refused:
 //   - absolute paths of one machine: the shared work folder, a home directory with something in it
-//     (Linux, macOS, Windows) or root's home;
+//     (Linux, macOS, Windows) or root's home — except the made-up users of examples (me, u, you,
+//     user, tester, …), which name nobody's machine;
 //   - relative paths (`../x`) that climb above the repository root from the file they are written in;
 //   - path.join / path.resolve calls whose literal '..' arguments climb above the root, counted from
 //     the root when the base is named like the repository root (ROOT, root, repoRoot), else from the
@@ -29,6 +30,11 @@ const MACHINE_PATHS = [
   },
 ].map(({ why, re }) => ({ why, re: new RegExp(START + re, 'g') }));
 
+/** User names that examples and test fixtures make up: `/home/me/profile` is a recipe, not a machine. */
+const PLACEHOLDER_USERS = new Set(['me', 'u', 'you', 'user', 'username', 'tester', 'someone', 'example']);
+const HOME_USER = /^(?:\/(?:home|Users)\/|[A-Za-z]:(?:\\\\?)Users(?:\\\\?))([\w.-]+)/;
+const isExample = (path) => PLACEHOLDER_USERS.has(HOME_USER.exec(path)?.[1]?.toLowerCase() ?? '');
+
 const RELATIVE = new RegExp(START + String.raw`(?:\./)?(?:\.\./)+[\w.@/-]*`, 'g');
 const JOIN_CALL = /\b(?:join|resolve)\(\s*([A-Za-z_$][\w$]*)((?:\s*,\s*(['"])[^'"\n]*\3)+)/g;
 const ROOT_NAMES = /^(?:root|ROOT|repoRoot|REPO_ROOT)$/;
@@ -49,7 +55,8 @@ export function findOutsidePaths(file, text) {
   const findings = [];
   for (const { why, re } of MACHINE_PATHS)
     for (const m of text.matchAll(re))
-      findings.push({ file, line: lineOf(text, m.index), text: m[0].replace(/[.,;:]+$/, ''), why });
+      if (!isExample(m[0]))
+        findings.push({ file, line: lineOf(text, m.index), text: m[0].replace(/[.,;:]+$/, ''), why });
   for (const m of text.matchAll(RELATIVE)) {
     if (climbsOut(dir, m[0]))
       findings.push({

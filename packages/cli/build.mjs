@@ -1,7 +1,8 @@
-// Builds the `bproxy` CLI and the daemon it starts: two self-contained ESM bundles side by side in
-// dist/, so that `service start` finds the daemon at new URL('./daemon.mjs', import.meta.url).
+// Builds the `bproxy` CLI, the daemon it starts and the bundles its heavier commands load (mcp, bridge):
+// self-contained ESM bundles side by side in dist/, so that `service start` finds the daemon at
+// new URL('./daemon.mjs', import.meta.url) and each command finds its bundle the same way.
 import { build as esbuild } from 'esbuild';
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -36,6 +37,17 @@ export async function build(options = {}) {
       entryPoints: [join(here, 'src', 'mcp', 'entry.ts')],
       outfile: join(outdir, 'mcp.mjs'),
     }),
+    // `bproxy bridge` and the bproxy-bridge executable load this one; its watchdog runs on its own.
+    esbuild({
+      ...common,
+      entryPoints: [join(here, '..', 'bridge', 'src', 'main.ts')],
+      outfile: join(outdir, 'bridge.mjs'),
+    }),
+    esbuild({
+      ...common,
+      entryPoints: [join(here, '..', 'bridge', 'src', 'watchdog-main.ts')],
+      outfile: join(outdir, 'bridge-watchdog.mjs'),
+    }),
     esbuild({
       ...common,
       entryPoints: [join(here, '..', 'daemon', 'src', 'main.ts')],
@@ -43,8 +55,17 @@ export async function build(options = {}) {
       define: { __BPROXY_PAGE_BUNDLE__: JSON.stringify(readFileSync(pageBundle, 'utf8')) },
     }),
   ]);
+  // What tools run as "Chrome" (`bproxy bridge --print-path`): an executable file, valid as CommonJS and
+  // as ESM so that it runs wherever it is copied.
+  const bridgeExecutable = join(outdir, 'bproxy-bridge');
+  writeFileSync(
+    bridgeExecutable,
+    "#!/usr/bin/env node\nimport('./bridge.mjs').then((bridge) => bridge.bridgeMain(process.argv.slice(2)));\n",
+  );
+  chmodSync(bridgeExecutable, 0o755);
   return {
     cli: join(outdir, 'bproxy.mjs'),
+    bridge: bridgeExecutable,
     daemon: join(outdir, 'daemon.mjs'),
     mcp: join(outdir, 'mcp.mjs'),
   };

@@ -47,6 +47,9 @@ describe('outside-path check', () => {
       `const FIXTURES = join(here, '${up(3)}tests/fixtures/pages');`,
       'BPROXY_HOME (default ~/.bproxy), ~/.cursor/mcp.json',
       "chromeCandidates('darwin', { HOME: '/Users/u' })",
+      '"env": { "BPROXY_BRIDGE_USER_DATA_DIR": "/home/me/.cache/bridge-profile" }',
+      "parse('--user-data-dir=C:\\\\Users\\\\Me\\\\Profile')",
+      "'/home/tester/.config/google-chrome'",
       "'/usr/lib/chromium/chromium', 'https://github.com/x/home/a/b', 'http://127.0.0.1/root/x'",
       'fetch(`${origin}/bench/../../etc/passwd`)',
     ].join('\n');

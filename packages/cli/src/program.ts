@@ -4,6 +4,7 @@
  */
 import { Command } from 'commander';
 import { BPROXY_VERSION } from '@bproxy/protocol/plain';
+import { bridgeCommand } from './commands/bridge';
 import { callCommand, debugCommand } from './commands/debug';
 import { helpCommand } from './commands/help';
 import { interactionCommands } from './commands/interaction';
@@ -60,6 +61,7 @@ export const GROUPS: readonly Group[] = [
   },
   { heading: 'Debugging:', names: ['debug', 'call'], commands: () => [debugCommand(), callCommand()] },
   { heading: 'Agents:', names: ['mcp', 'help'], commands: () => [mcpCommand(), helpCommand()] },
+  { heading: 'CDP tools:', names: ['bridge'], commands: () => [bridgeCommand()] },
 ];
 
 /** Global options that take a value (the word after them is not the command). */

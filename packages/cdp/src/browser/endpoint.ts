@@ -21,6 +21,13 @@ export async function readDevToolsActivePort(userDataDir: string): Promise<{ por
       `no ${file}: start the browser with --remote-debugging-port=0 and --user-data-dir=${userDataDir}`,
     );
   }
+  const active = parseDevToolsActivePort(text);
+  if (active === undefined) throw new Error(`${file} does not hold a port and a /devtools/browser/ path`);
+  return active;
+}
+
+/** The file's two lines: the port, then the browser target's path; undefined when it holds anything else. */
+export function parseDevToolsActivePort(text: string): { port: number; path: string } | undefined {
   const [portLine, pathLine] = text.split(/\r?\n/);
   const port = Number(portLine);
   if (
@@ -30,7 +37,7 @@ export async function readDevToolsActivePort(userDataDir: string): Promise<{ por
     pathLine === undefined ||
     !pathLine.startsWith('/devtools/browser/')
   ) {
-    throw new Error(`${file} does not hold a port and a /devtools/browser/ path`);
+    return undefined;
   }
   return { port, path: pathLine };
 }

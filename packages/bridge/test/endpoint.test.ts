@@ -1,0 +1,157 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import pino from 'pino';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CdpTransport } from '@bproxy/cdp/wire';
+import { checkGate, sameSecret } from '../src/upstream/endpoint-gate';
+import { startEndpoint, type Endpoint } from '../src/upstream/endpoint-server';
+
+const TOKEN = 'endpoint-test-secret-0123456789abcdefghij';
+const logged: string[] = [];
+const sockets: CdpTransport[] = [];
+let endpoint: Endpoint;
+
+beforeAll(async () => {
+  endpoint = await startEndpoint({
+    port: 0,
+    token: TOKEN,
+    product: 'bproxy-bridge/test',
+    listTargets: async () => [{ id: 'T1', type: 'page', title: 'A', url: 'about:blank', description: '' }],
+    onSocket: (transport) => {
+      sockets.push(transport);
+      transport.onmessage = (text) => transport.send(text);
+    },
+    logger: pino({ level: 'debug' }, { write: (line: string) => logged.push(line) }),
+  });
+});
+
+afterAll(async () => {
+  await endpoint.close();
+});
+
+function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: endpoint.port,
+        path,
+        headers: { Host: `127.0.0.1:${endpoint.port}`, ...headers },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function upgrade(path: string, headers: Record<string, string> = {}): Promise<number | 'open'> {
+  return new Promise((resolve) => {
+    const socket = new WebSocket(`ws://127.0.0.1:${endpoint.port}${path}`, { headers });
+    socket.on('open', () => {
+      socket.close();
+      resolve('open');
+    });
+    socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    socket.on('error', () => undefined);
+  });
+}
+
+const bearer = { Authorization: `Bearer ${TOKEN}` };
+
+describe("the bridge endpoint's gate", () => {
+  it('listens on loopback only', () => {
+    expect(endpoint.wsUrl).toBe(`ws://127.0.0.1:${endpoint.port}/devtools/browser/${TOKEN}`);
+  });
+
+  it('reveals the browser WebSocket URL only to a caller with the secret', async () => {
+    expect(await get('/json/version')).toEqual({ status: 401, body: '' });
+    const version = await get('/json/version', bearer);
+    expect(version.status).toBe(200);
+    expect(JSON.parse(version.body)).toEqual({
+      Browser: 'bproxy-bridge/test',
+      'Protocol-Version': '1.3',
+      webSocketDebuggerUrl: endpoint.wsUrl,
+    });
+    expect(JSON.parse((await get('/json/list', bearer)).body)).toEqual([
+      { id: 'T1', type: 'page', title: 'A', url: 'about:blank', description: '' },
+    ]);
+    const viaLocalhost = await get('/json/version', { ...bearer, Host: `localhost:${endpoint.port}` });
+    expect(JSON.parse(viaLocalhost.body).webSocketDebuggerUrl).toBe(
+      `ws://localhost:${endpoint.port}/devtools/browser/${TOKEN}`,
+    );
+  });
+
+  it.each([
+    ['a wrong secret', { Authorization: `Bearer ${TOKEN.slice(1)}x` }],
+    ['the secret without Bearer', { Authorization: TOKEN }],
+    ['a rebinding Host', { ...bearer, Host: 'evil.example:80' }],
+    ['a Host with another port', { ...bearer, Host: '127.0.0.1:1' }],
+    ['a web Origin', { ...bearer, Origin: 'https://evil.example' }],
+    ['an opaque Origin', { ...bearer, Origin: 'null' }],
+    ['fetch metadata of a page', { ...bearer, 'Sec-Fetch-Site': 'cross-site' }],
+  ])('answers /json/version with a bare 401 for %s', async (_case, headers) => {
+    expect(await get('/json/version', headers)).toEqual({ status: 401, body: '' });
+  });
+
+  it('opens the browser WebSocket on the secret path or with the secret header, and relays on it', async () => {
+    expect(await upgrade(`/devtools/browser/${TOKEN}`)).toBe('open');
+    expect(await upgrade('/devtools/browser', bearer)).toBe('open');
+    const socket = new WebSocket(endpoint.wsUrl);
+    const echoed = await new Promise<string>((resolve) => {
+      socket.on('open', () => socket.send('{"id":1,"method":"Browser.getVersion"}'));
+      socket.on('message', (data) => resolve(data.toString()));
+    });
+    socket.close();
+    expect(echoed).toBe('{"id":1,"method":"Browser.getVersion"}');
+  });
+
+  it.each([
+    ['no secret', '/devtools/browser', {}],
+    ['a guessed path', '/devtools/browser/0123456789', {}],
+    ['a secret that is one character short', `/devtools/browser/${TOKEN.slice(0, -1)}`, {}],
+    ['a page Origin with the secret path', `/devtools/browser/${TOKEN}`, { Origin: 'http://localhost:3000' }],
+    ['a rebinding Host with the secret path', `/devtools/browser/${TOKEN}`, { Host: 'attacker.example' }],
+    ['a page path with the secret header', '/devtools/page/ABC', bearer],
+  ])('refuses a WebSocket upgrade with %s', async (_case, path, headers) => {
+    const before = sockets.length;
+    expect(await upgrade(path, headers)).toBe(401);
+    expect(sockets.length).toBe(before);
+  });
+
+  it('never writes the secret to its log', () => {
+    expect(logged.length).toBeGreaterThan(0);
+    expect(logged.join('\n')).not.toContain(TOKEN);
+  });
+});
+
+describe('the gate (unit)', () => {
+  const expected = { port: 9333, token: TOKEN };
+  const headers = (extra: IncomingHttpHeaders): IncomingHttpHeaders => ({ host: '127.0.0.1:9333', ...extra });
+
+  it('never takes a secret from the path of a plain HTTP request', () => {
+    expect(checkGate({ url: `/devtools/browser/${TOKEN}`, headers: headers({}) }, expected, 'http')).toEqual({
+      ok: false,
+    });
+  });
+
+  it('refuses a request without a path', () => {
+    expect(
+      checkGate(
+        { url: 'http://x/json', headers: headers({ authorization: `Bearer ${TOKEN}` }) },
+        expected,
+        'http',
+      ),
+    ).toEqual({ ok: false });
+  });
+
+  it('compares secrets of any length without throwing', () => {
+    expect(sameSecret('', TOKEN)).toBe(false);
+    expect(sameSecret(`${TOKEN}x`, TOKEN)).toBe(false);
+    expect(sameSecret(TOKEN, TOKEN)).toBe(true);
+  });
+});
