@@ -11,6 +11,7 @@ export * from './envelope';
 export * from './ws';
 export * from './pairing';
 export * from './daemon-proof';
+export * from './native';
 export * from './lifecycle';
 export * from './validate';
 export * from './json-schema';
