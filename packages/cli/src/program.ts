@@ -5,6 +5,7 @@
 import { Command } from 'commander';
 import { BPROXY_VERSION } from '@bproxy/protocol/plain';
 import { bridgeCommand } from './commands/bridge';
+import { pairCommand } from './commands/pair';
 import { callCommand, debugCommand } from './commands/debug';
 import { helpCommand } from './commands/help';
 import { interactionCommands } from './commands/interaction';
@@ -42,7 +43,7 @@ interface Group {
 }
 
 export const GROUPS: readonly Group[] = [
-  { heading: 'Daemon:', names: ['service'], commands: () => [serviceCommand()] },
+  { heading: 'Daemon:', names: ['service', 'pair'], commands: () => [serviceCommand(), pairCommand()] },
   {
     heading: 'Sessions and tabs:',
     names: ['session', 'tab'],

@@ -100,6 +100,7 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
   const graceMs = opts.reconnectGraceMs ?? 15_000;
   const drivers = new DriverConnections({ clients, pending, sessions, handles, logger, graceMs });
   const launchers = new Launchers(opts.launchers ?? [], clients, drivers, logger);
+  const codes = new PairingCodes(clock);
   const deps: CommandRouteDeps = {
     sessions,
     clients,
@@ -117,8 +118,8 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
     startedMono: clock.monotonic(),
     port: () => boundPort,
     paired: () => opts.extensionTokens.get() !== null,
+    issuePairingCode: () => codes.issue(),
   };
-  const codes = new PairingCodes(clock);
   const wsSockets = new Set<DriverTransport>();
 
   const app = Fastify({

@@ -61,6 +61,7 @@ import {
   DebugStatusResult,
   DebugLogParams,
   DebugLogResult,
+  PairingIssueResult,
 } from './schemas/debug';
 export {
   SessionInfoSchema,
@@ -419,6 +420,14 @@ export const ACTIONS = {
     pacing: 'interaction',
     driver: { resumable: true, withDialog: true },
     summary: 'Accept or dismiss the open JavaScript dialog',
+  },
+
+  'pairing.issue': {
+    params: Empty,
+    result: PairingIssueResult,
+    routing: 'local',
+    destructive: false,
+    summary: 'Issue a fresh one-time pairing code for the extension (retires the previous one)',
   },
 
   'debug.last': {

@@ -28,6 +28,8 @@ export interface CommandRouteDeps {
   startedMono: number;
   port(): number;
   paired(): boolean;
+  /** A fresh one-time pairing code (the previous one is retired). */
+  issuePairingCode(): { code: string; issuedAt: number; expiresAt: number };
 }
 
 /** One request on its way through the daemon. */

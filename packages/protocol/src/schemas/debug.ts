@@ -43,3 +43,13 @@ export const DebugStatusResult = z.strictObject({
 });
 export const DebugLogParams = z.strictObject({ limit: z.number().int().min(1).max(500).optional() });
 export const DebugLogResult = z.strictObject({ entries: z.array(z.record(z.string(), z.unknown())) });
+
+// --- pairing ------------------------------------------------------------------------------------------
+
+/** A fresh one-time code for POST /pair/claim; issuing it retires the previous one. */
+export const PairingIssueResult = z.strictObject({
+  code: z.string().regex(/^[A-Z]{4}-[A-Z]{4}$/),
+  expiresAt: z.number(),
+  /** The port to claim it on. */
+  port: z.number().int().min(1).max(65535),
+});
