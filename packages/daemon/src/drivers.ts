@@ -12,6 +12,9 @@ import {
   formatIssues,
   type DriverMessage,
   type HelloMessage,
+  type BproxyError,
+  type SharedTab,
+  type UserRequest,
 } from '@bproxy/protocol';
 import type { ClientRecord, ClientRegistry } from './clients';
 import { ElementHandles } from './element-handles';
@@ -26,6 +29,12 @@ function responseId(raw: unknown): string | null {
   return type === 'response' && typeof id === 'string' ? id : null;
 }
 
+/** Answers what the user asked for through the browser's UI (user-requests.ts). */
+export type UserRequestHandler = (
+  record: ClientRecord,
+  request: UserRequest,
+) => Promise<{ ok: true; data: SharedTab } | { ok: false; error: BproxyError }>;
+
 export interface DriverDeps {
   clients: ClientRegistry;
   pending: PendingRequests;
@@ -39,6 +48,8 @@ export interface DriverDeps {
 export class DriverConnections {
   private readonly open = new Set<DriverTransport>();
   private readonly graceTimers = new Map<string, NodeJS.Timeout>();
+  /** Set once the command graph exists (server.ts); until then user requests are refused. */
+  userRequests: UserRequestHandler | null = null;
 
   constructor(private readonly deps: DriverDeps) {}
 
@@ -198,6 +209,24 @@ export class DriverConnections {
           ? { ok: true as const, data: msg.data }
           : { ok: false as const, error: msg.error };
         deps.pending.resolve(record.key, msg.id, outcome);
+        return;
+      }
+      case 'user_request': {
+        const handler = this.userRequests;
+        const answer = handler
+          ? handler(record, msg.request)
+          : Promise.resolve({
+              ok: false as const,
+              error: makeError('SHUTTING_DOWN', 'the daemon is not ready for requests from the browser'),
+            });
+        void answer.then((outcome) => {
+          if (record.transport !== transport) return;
+          transport.send(
+            outcome.ok
+              ? { type: 'user_answer', requestId: msg.requestId, ok: true, data: outcome.data }
+              : { type: 'user_answer', requestId: msg.requestId, ok: false, error: outcome.error },
+          );
+        });
         return;
       }
     }

@@ -22,6 +22,7 @@ import { registerPairRoute } from './routes/pair';
 import { registerProofRoute } from './routes/proof';
 import { errorResponse } from './routes/responses';
 import type { CommandRouteDeps } from './routes/types';
+import { userRequestHandler } from './routes/user-requests';
 import { registerWsRoute } from './routes/ws';
 import type { DriverTransport, ServerOptions } from './server-options';
 import { SessionRegistry } from './sessions';
@@ -120,6 +121,7 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
     paired: () => opts.extensionTokens.get() !== null,
     issuePairingCode: () => codes.issue(),
   };
+  drivers.userRequests = userRequestHandler(deps);
   const wsSockets = new Set<DriverTransport>();
 
   const app = Fastify({

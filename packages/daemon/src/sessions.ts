@@ -15,6 +15,8 @@ export interface TabRecord {
   url: string;
   title: string;
   pinned: boolean;
+  /** The user put this already-open tab into the session: closing the session leaves it open. */
+  adopted?: true;
 }
 
 export interface SessionRecord {
@@ -88,7 +90,14 @@ export class SessionRegistry {
 
   addTab(
     session: SessionRecord,
-    tab: { clientKey: string; rawTabId: number; url: string; title: string; pinned: boolean },
+    tab: {
+      clientKey: string;
+      rawTabId: number;
+      url: string;
+      title: string;
+      pinned: boolean;
+      adopted?: true;
+    },
   ): TabRecord {
     const handle = tabHandle(session.nextTabOrdinal++);
     const record: TabRecord = { handle, session: session.id, ...tab };

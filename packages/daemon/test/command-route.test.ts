@@ -206,7 +206,12 @@ describe('command route with a fake extension', () => {
     const session = await openTab();
     await daemon.call('tab.open', { url: 'http://x/2' }, session);
     const closed = await daemon.call('session.close', {}, session);
-    expect(closed.ok && closed.data).toEqual({ session, closedTabs: ['t1', 't2'], forgottenTabs: [] });
+    expect(closed.ok && closed.data).toEqual({
+      session,
+      closedTabs: ['t1', 't2'],
+      forgottenTabs: [],
+      releasedTabs: [],
+    });
     expect(ext.received.filter((r) => r.action === 'tab.close')).toHaveLength(2);
     const gone = await daemon.call('text', {}, session);
     expect(gone.ok === false && gone.error.code).toBe('SESSION_NOT_FOUND');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BproxyForwardedRequestSchema } from './envelope';
 import { BproxyErrorSchema } from './errors';
-import { RawTabIdSchema } from './ids';
+import { RawTabIdSchema, SessionIdSchema, TabHandleSchema } from './ids';
 
 /** Driver → daemon. The first message on a socket must be `hello`. */
 export const HelloMessageSchema = z.strictObject({
@@ -38,12 +38,34 @@ export const DriverResponseMessageSchema = z.discriminatedUnion('ok', [
     error: BproxyErrorSchema,
   }),
 ]);
+/**
+ * What the user asks for through the browser's own UI (the popup, the side panel), carried by the
+ * extension's authenticated connection. Agents never reach this channel: it is how the user — and only
+ * the user — puts one of their open tabs into a session.
+ */
+export const UserRequestSchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('share_tab'),
+    tabId: RawTabIdSchema,
+    url: z.string().max(8192),
+    title: z.string().max(1024),
+  }),
+]);
+export type UserRequest = z.infer<typeof UserRequestSchema>;
+export const UserRequestMessageSchema = z.strictObject({
+  type: z.literal('user_request'),
+  requestId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  request: UserRequestSchema,
+});
+export type UserRequestMessage = z.infer<typeof UserRequestMessageSchema>;
+
 export const DriverMessageSchema = z.union([
   HelloMessageSchema,
   PingMessageSchema,
   NavigationMessageSchema,
   TabClosedMessageSchema,
   DriverResponseMessageSchema,
+  UserRequestMessageSchema,
 ]);
 export type HelloMessage = z.infer<typeof HelloMessageSchema>;
 export type NavigationMessage = z.infer<typeof NavigationMessageSchema>;
@@ -62,11 +84,42 @@ export const RequestMessageSchema = z.strictObject({
   request: BproxyForwardedRequestSchema,
 });
 export const ErrorMessageSchema = z.strictObject({ type: z.literal('error'), error: BproxyErrorSchema });
-export const DaemonMessageSchema = z.discriminatedUnion('type', [
+/** A shared tab: the session the user put it in (new, or the one it already belonged to). */
+export const SharedTabSchema = z.strictObject({
+  session: SessionIdSchema,
+  tab: TabHandleSchema,
+  created: z.boolean(),
+});
+export type SharedTab = z.infer<typeof SharedTabSchema>;
+export const UserAnswerMessageSchema = z.discriminatedUnion('ok', [
+  z.strictObject({
+    type: z.literal('user_answer'),
+    requestId: z.string(),
+    ok: z.literal(true),
+    data: SharedTabSchema,
+  }),
+  z.strictObject({
+    type: z.literal('user_answer'),
+    requestId: z.string(),
+    ok: z.literal(false),
+    error: BproxyErrorSchema,
+  }),
+]);
+export type UserAnswerMessage = z.infer<typeof UserAnswerMessageSchema>;
+
+/** The session that held a tab the user shared let go of it: the tab is the user's alone again. */
+export const TabReleasedMessageSchema = z.strictObject({
+  type: z.literal('tab_released'),
+  tabId: RawTabIdSchema,
+});
+
+export const DaemonMessageSchema = z.union([
   WelcomeMessageSchema,
   PongMessageSchema,
   RequestMessageSchema,
   ErrorMessageSchema,
+  UserAnswerMessageSchema,
+  TabReleasedMessageSchema,
 ]);
 export type DaemonMessage = z.infer<typeof DaemonMessageSchema>;
 

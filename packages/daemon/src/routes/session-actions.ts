@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ActionParams, PacingMode, SessionId, TabHandle } from '@bproxy/protocol';
 import type { DriverOutcome } from '../pending';
 import type { SessionRecord } from '../sessions';
-import { closeTab } from './tab-actions';
+import { closeTab, forgetTab } from './tab-actions';
 import { fail } from './responses';
 import type { CommandContext, CommandRouteDeps } from './types';
 
@@ -72,11 +72,20 @@ export async function sessionClose(
 ): Promise<DriverOutcome> {
   const closedTabs: TabHandle[] = [];
   const forgottenTabs: TabHandle[] = [];
+  const releasedTabs: TabHandle[] = [];
   for (const tab of [...session.tabs.values()]) {
+    if (tab.adopted) {
+      // The user's own tab, shared from the browser: the session lets go of it, the tab stays open,
+      // and its browser hears that bproxy no longer drives it.
+      forgetTab(deps, session, tab, 'released');
+      deps.clients.get(tab.clientKey)?.transport?.send({ type: 'tab_released', tabId: tab.rawTabId });
+      releasedTabs.push(tab.handle);
+      continue;
+    }
     ((await closeTab(deps, ctx, session, tab)) ? closedTabs : forgottenTabs).push(tab.handle);
   }
   destroySession(deps, session);
-  return { ok: true, data: { session: session.id, closedTabs, forgottenTabs } };
+  return { ok: true, data: { session: session.id, closedTabs, forgottenTabs, releasedTabs } };
 }
 
 /** Forgets a session whose tabs are already gone: its handles, its record, its tmpDir. */

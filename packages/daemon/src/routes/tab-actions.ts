@@ -176,5 +176,12 @@ export function forgetTab(
 ): void {
   deps.handles.invalidateTab(session.id, tab.handle, cause);
   deps.handles.forgetTabPage(ElementHandles.pageKey(tab.clientKey, tab.rawTabId));
-  deps.sessions.removeTab(tab, cause === 'tab_closed' ? 'was closed' : 'is no longer open in the browser');
+  deps.sessions.removeTab(
+    tab,
+    cause === 'tab_closed'
+      ? 'was closed'
+      : cause === 'released'
+        ? 'was released'
+        : 'is no longer open in the browser',
+  );
 }

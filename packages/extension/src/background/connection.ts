@@ -18,6 +18,8 @@ import {
   type DriverMessage,
   type DriverResponseMessage,
   type HelloMessage,
+  type UserAnswerMessage,
+  type UserRequest,
 } from '@bproxy/protocol';
 import { Backoff, DEFAULT_BACKOFF } from './backoff';
 import type { ProofOutcome } from './daemon-proof';
@@ -49,6 +51,8 @@ export interface ConnectionOptions {
   random: () => number;
   clientInfo: () => Promise<Omit<HelloMessage['client'], 'instanceId'>>;
   onRequest: (request: unknown, reply: (message: DriverResponseMessage) => void) => void;
+  /** The daemon let go of a tab the user had shared. */
+  onTabReleased: (tabId: number) => void;
   now?: () => number;
   pingIntervalMs?: number;
   pongTimeoutMs?: number;
@@ -62,6 +66,11 @@ export interface ConnectionOptions {
 const STALE_CLOSE = 4000;
 
 const OUTBOX_LIMIT = 100;
+/** A user request (sharing a tab) the daemon has not answered within this long fails. */
+const USER_REQUEST_TIMEOUT_MS = 10_000;
+
+export type UserAnswer =
+  { ok: true; data: Extract<UserAnswerMessage, { ok: true }>['data'] } | { ok: false; reason: string };
 
 export class Connection {
   private state: ConnectionState = 'idle';
@@ -80,6 +89,8 @@ export class Connection {
   private helloTimer: ReturnType<typeof setTimeout> | null = null;
   /** Pushes (navigation, tab_closed) made while disconnected, sent after the next welcome. */
   private readonly outbox: DriverMessage[] = [];
+  private readonly userRequests = new Map<string, (answer: UserAnswer) => void>();
+  private userRequestCount = 0;
   private readonly now: () => number;
   private readonly opts: Required<Omit<ConnectionOptions, 'now'>>;
 
@@ -140,6 +151,33 @@ export class Connection {
     this.backoff.reset();
     this.state = 'idle';
     void this.connect();
+  }
+
+  /**
+   * Sends what the user asked for in the browser's UI (share a tab) and resolves with the daemon's
+   * answer. Only on a live connection: a request made while disconnected fails at once, so the user
+   * sees why instead of waiting.
+   */
+  userRequest(request: UserRequest): Promise<UserAnswer> {
+    const socket = this.socket;
+    if (this.state !== 'connected' || !socket)
+      return Promise.resolve({
+        ok: false,
+        reason: 'bproxy is not connected: start the daemon, then try again',
+      });
+    const requestId = `u${++this.userRequestCount}`;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.userRequests.delete(requestId);
+        resolve({ ok: false, reason: 'the daemon did not answer in time' });
+      }, USER_REQUEST_TIMEOUT_MS);
+      this.userRequests.set(requestId, (answer) => {
+        clearTimeout(timer);
+        this.userRequests.delete(requestId);
+        resolve(answer);
+      });
+      socket.send(JSON.stringify({ type: 'user_request', requestId, request }));
+    });
   }
 
   /** Queues or sends a push; pushes made while disconnected are flushed after the next welcome. */
@@ -245,6 +283,16 @@ export class Connection {
       case 'error':
         this.onDaemonError(socket, msg.error);
         return;
+      case 'user_answer':
+        this.userRequests.get(msg.requestId)?.(
+          msg.ok
+            ? { ok: true, data: msg.data }
+            : { ok: false, reason: `${msg.error.code}: ${msg.error.message}` },
+        );
+        return;
+      case 'tab_released':
+        this.opts.onTabReleased(msg.tabId);
+        return;
     }
   }
 
@@ -348,6 +396,8 @@ export class Connection {
   }
 
   private teardown(): void {
+    for (const answer of [...this.userRequests.values()])
+      answer({ ok: false, reason: 'the connection to bproxy was lost before it answered' });
     for (const timer of [this.pongTimer, this.helloTimer]) if (timer) clearTimeout(timer);
     if (this.pingTimer) clearInterval(this.pingTimer);
     this.pingTimer = this.pongTimer = this.helloTimer = null;

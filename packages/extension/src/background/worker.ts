@@ -5,7 +5,7 @@
  */
 import { PROTOCOL_VERSION } from '@bproxy/protocol';
 import type { ChromeApi } from '../chrome-api';
-import { PopupMessageSchema, type PairAnswer, type WorkerStatus } from '../shared/messages';
+import { PopupMessageSchema, type PairAnswer, type ShareAnswer, type WorkerStatus } from '../shared/messages';
 import { Connection } from './connection';
 import type { DriverContext } from './context';
 import { proveDaemon, type FetchLike } from './daemon-proof';
@@ -86,7 +86,32 @@ export function startWorker(options: WorkerOptions): Worker {
         if (response) reply(response);
       });
     },
+    onTabReleased: (tabId) => {
+      log.info('tab_released', { tabId });
+      tabs.delete(tabId);
+      void dialogs.detach(tabId);
+    },
   });
+
+  /** The user's "Share this tab": the tab joins a session the daemon makes, and is driven from now on. */
+  const share = async (tabId: number): Promise<ShareAnswer> => {
+    let tab;
+    try {
+      tab = await chrome.tabs.get(tabId);
+    } catch (error) {
+      return { ok: false, reason: `that tab is gone (${messageOf(error)})` };
+    }
+    const answer = await connection.userRequest({
+      kind: 'share_tab',
+      tabId,
+      url: (tab.url ?? tab.pendingUrl ?? '').slice(0, 8192),
+      title: (tab.title ?? '').slice(0, 1024),
+    });
+    if (!answer.ok) return answer;
+    tabs.add(tabId);
+    log.info('tab_shared', { tabId, session: answer.data.session });
+    return { ok: true, session: answer.data.session, tab: answer.data.tab };
+  };
 
   nav.install(chrome);
   dialogs.install();
@@ -117,6 +142,10 @@ export function startWorker(options: WorkerOptions): Worker {
     if (msg.type === 'status') {
       sendResponse(status());
       return undefined;
+    }
+    if (msg.type === 'share') {
+      void share(msg.tabId).then(sendResponse);
+      return true;
     }
     if (msg.type === 'unpair') {
       void pairing.forget().then(() => {

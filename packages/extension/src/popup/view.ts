@@ -18,6 +18,14 @@ export class PopupView {
   readonly port = element<HTMLInputElement>('port');
   readonly pairButton = element<HTMLButtonElement>('pair');
   readonly unpairButton = element<HTMLButtonElement>('unpair');
+  readonly shareButton = element<HTMLButtonElement>('share-button');
+  readonly copyButton = element<HTMLButtonElement>('copy-line');
+  private readonly shareSection = element('share');
+  private readonly shared = element('shared');
+  private readonly sharedSession = element('shared-session');
+  private readonly sharedTab = element('shared-tab');
+  readonly sharedLine = element('shared-line');
+  private readonly shareMessage = element('share-message');
   private readonly paired = element('paired');
   private readonly connection = element('connection');
   private readonly daemon = element('daemon');
@@ -46,6 +54,26 @@ export class PopupView {
   private showDaemon(reachable: boolean | null): void {
     if (reachable === null) this.set(this.daemon, 'unknown', '');
     else this.set(this.daemon, reachable ? 'reachable' : 'not reachable', reachable ? 'ok' : 'bad');
+  }
+
+  /** Sharing needs a live connection: the section shows only then. */
+  showShare(available: boolean): void {
+    this.shareSection.hidden = !available;
+  }
+
+  showShared(session: string, tab: string): void {
+    this.shared.hidden = false;
+    this.sharedSession.textContent = session;
+    this.sharedTab.textContent = tab;
+    this.sharedLine.textContent = `bproxy -s ${session} snapshot`;
+    this.shareButton.textContent = 'Shared';
+    this.shareButton.disabled = true;
+  }
+
+  sayShare(text: string, tone: Tone): void {
+    this.shareMessage.hidden = text === '';
+    this.shareMessage.textContent = text;
+    this.shareMessage.className = `message ${tone}`;
   }
 
   showWorkerMissing(): void {
