@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { fails, ok, open, usePageFixtures } from './harness';
+import type { SnapshotDriverResult } from '@bproxy/protocol';
+import { fails, ok, open, usePageFixtures, withHtml } from './harness';
 
 const env = usePageFixtures();
 
@@ -59,6 +60,30 @@ describe('click', () => {
     expect(await frames.frameLocator('#same').locator('#frame-out').textContent()).toBe('frame clicked');
     await page.close();
     await frames.close();
+  });
+
+  it('scrolls an element clipped inside a scrolling container into view and clicks it', async () => {
+    const repro =
+      '<div style="height:80px;overflow:auto"><div style="height:300px"></div><button onclick="document.title=1">Go</button></div>';
+    await withHtml(env.browser.context, repro, async (page) => {
+      const before = await ok<SnapshotDriverResult>(page, 'snapshot');
+      expect(before.snapshot).toMatch(/^button "Go" clipped \uE0000\uE001$/m);
+      await ok(page, 'click', { target: { selector: 'button' } });
+      expect(await page.title()).toBe('1');
+      const after = await ok<SnapshotDriverResult>(page, 'snapshot');
+      expect(after.snapshot).toMatch(/^button "Go" \uE0000\uE001$/m);
+    });
+  });
+
+  it('says a control is clipped by its container, not covered, when scrolling cannot show it', async () => {
+    const html =
+      '<div id="box" style="height:0;overflow:hidden;padding:0"><button style="margin-top:20px">Hidden</button></div><p>after</p>';
+    await withHtml(env.browser.context, html, async (page) => {
+      const error = await fails(page, 'click', { target: { selector: 'button' } });
+      expect(error.code).toBe('ELEMENT_NOT_INTERACTABLE');
+      expect(error.message).toMatch(/clipped by div#box/);
+      expect(error.message).not.toMatch(/covered/);
+    });
   });
 
   it('scrolls an element below the fold into view before clicking it', async () => {

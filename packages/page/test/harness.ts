@@ -114,6 +114,23 @@ export async function open(context: BrowserContext, url: string): Promise<Page> 
   return page;
 }
 
+/** A new page holding `html` (its URL is about:blank), with the bundle injected, closed after `body`. */
+export async function withHtml(
+  context: BrowserContext,
+  html: string,
+  body: (page: Page) => Promise<void>,
+): Promise<void> {
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  try {
+    await page.setContent(html);
+    await inject(page);
+    await body(page);
+  } finally {
+    await page.close();
+  }
+}
+
 export function call(page: Page, action: PageAction, params: unknown = {}): Promise<PageResult> {
   // Tests send only what a driver could forward.
   if (PROTOCOL_ACTIONS.has(action)) forwardedParamsSchema(action as ActionName).parse(params);

@@ -11,7 +11,7 @@ import { readRoot } from '../dom/resolve';
 import { buildSelector } from '../dom/selector';
 import { isDisabled, isVisible, styleOf } from '../dom/visibility';
 import { optNumber, optString, optTarget, type Params } from '../params';
-import { checkedState, displayValue } from '../render/describe-control';
+import { checkedState, displayValue, nameOrHint } from '../render/describe-control';
 
 const DEFAULT_LIMIT = 200;
 
@@ -54,7 +54,7 @@ export function elements(ctx: PageContext, p: Params): ElementsDriverResult {
     if (!isInteractive(el, styleOf(el)) || !isVisible(el)) continue;
     const role = roleOf(el);
     if (wantedRole !== undefined && role !== wantedRole) continue;
-    const name = nameOf(el);
+    const name = nameOrHint(el, 120);
     if (
       contains !== undefined &&
       !name.toLowerCase().includes(contains) &&

@@ -5,8 +5,9 @@
  * addressable. Actionable lines carry a placeholder for their index in `refs`.
  */
 import { clip, collapse, headingLevel, nameOf, roleOf } from '../dom/aria';
+import { clipOf, isEmpty } from '../dom/clip';
 import { flatChildren, isElement, isFrame, type FrameReport } from '../dom/flat-tree';
-import { isInteractive } from '../dom/interactive';
+import { actionableKind, type ActionableKind } from '../dom/interactive';
 import { styleOf } from '../dom/visibility';
 import { controlLine, nameOrHint, quote } from './describe-control';
 import { mergeLinkRuns } from './link-runs';
@@ -145,8 +146,9 @@ class OutlineBuilder {
     const display = style.display;
     const block = !(display.startsWith('inline') || display === 'contents' || display === 'table-cell');
 
-    if (visible && isInteractive(el, style) && hasBox(el)) {
-      this.control(el, depth, parent, mode, block);
+    const kind = visible ? actionableKind(el, style) : null;
+    if (kind !== null && hasBox(el)) {
+      this.control(el, kind, depth, parent, mode, block);
       return;
     }
     if (mode === 'controls' || (tag === 'label' && (el as HTMLLabelElement).control)) {
@@ -191,10 +193,22 @@ class OutlineBuilder {
     for (const child of flatChildren(el, this.frames)) this.visit(child, depth, parent, mode, textVisible);
   }
 
-  private control(el: Element, depth: number, parent: number, mode: Mode, block: boolean): void {
-    const link = roleOf(el) === 'link';
+  private control(
+    el: Element,
+    kind: ActionableKind,
+    depth: number,
+    parent: number,
+    mode: Mode,
+    block: boolean,
+  ): void {
+    const role = roleOf(el);
+    const link = role === 'link';
     const ref = this.refs.push({ el, kind: link && el.hasAttribute('href') ? 'ln' : 'el' }) - 1;
-    if (link && mode === 'full') {
+    // Cut away by an overflow ancestor (a scrolled list, a collapsed panel): said on its own line.
+    const clipped = isEmpty(clipOf(el).rect);
+    // Links, and clickable words in a line of text (an href-less Prev), stay in their line as [name]ref.
+    const inText = !clipped && (link || (role === 'generic' && kind === 'pointer' && !block));
+    if (inText && mode === 'full') {
       if (block) this.flush(depth, parent);
       this.run.push({ ref, name: nameOrHint(el, 80) });
       if (block) this.flush(depth, parent);
@@ -202,7 +216,8 @@ class OutlineBuilder {
     }
     this.flush(depth, parent);
     const linkMeta = link ? { ref, name: nameOrHint(el, 80) } : undefined;
-    const line = this.emit(depth, `${controlLine(el)} ${placeholder(ref)}`, parent, linkMeta);
+    const shown = `${controlLine(el, kind)}${clipped ? ' clipped' : ''}`;
+    const line = this.emit(depth, `${shown} ${placeholder(ref)}`, parent, linkMeta);
     if (!FIELDS.has(el.localName)) this.children(el, depth + 1, line, 'controls', true);
   }
 
