@@ -17,6 +17,21 @@ describe('CDP driver: trusted input and forms', { timeout: 30_000 }, () => {
     expect(await textOf(tabId)).toContain('Count: 1');
   });
 
+  it('moves the pointer along a path from where it rested, so a menu that tracks it chooses the item clicked', async () => {
+    const tabId = await f.openTab('/pointer-menu.html');
+    const first = { target: { selector: '#menu li:nth-child(1)' } };
+    await f.daemon.ok('click', first, { tabId });
+    expect(await textOf(tabId)).toContain('chose Java\n');
+    // The items swapped: JavaScript now sits right under the resting pointer.
+    await f.daemon.ok('click', first, { tabId });
+    expect(await textOf(tabId)).toContain('chose JavaScript');
+    const moves = async (): Promise<number> => Number(/moves: (\d+)/.exec(await textOf(tabId))?.[1]);
+    const before = await moves();
+    await f.daemon.ok('hover', { target: { selector: '#far' } }, { tabId });
+    // Several distinct moves reach the page, not one jump.
+    expect((await moves()) - before).toBeGreaterThanOrEqual(3);
+  });
+
   it('double-clicks with clickCount 2', async () => {
     const tabId = await f.openTab('/counter.html');
     await f.daemon.ok('click', { target: { selector: '#inc' }, clickCount: 2 }, { tabId });

@@ -95,6 +95,30 @@ describe('click', () => {
   });
 });
 
+describe('pointer path', () => {
+  it('travels from where the pointer rested, so a menu that tracks it chooses the item clicked', async () => {
+    const page = await open(env.browser.context, url('pointer-menu.html'));
+    const first = '#menu li:nth-child(1)';
+    await ok(page, 'click', { target: { selector: first } });
+    expect(await page.textContent('#out')).toBe('chose Java');
+    // The items swapped: JavaScript now sits right under the resting pointer.
+    await ok(page, 'click', { target: { selector: first } });
+    expect(await page.textContent('#out')).toBe('chose JavaScript');
+
+    const before = await read<number>(page, '__points.length');
+    await ok(page, 'hover', { target: { selector: '#far' } });
+    const path = (await read<[number, number][]>(page, '__points')).slice(before);
+    expect(path.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(path.map((p) => p.join(','))).size).toBe(path.length);
+    const box = await page.locator('#far').boundingBox();
+    const end = path[path.length - 1] ?? [0, 0];
+    // Event coordinates are whole pixels: the last move is within a pixel of the center.
+    expect(Math.abs(end[0] - ((box?.x ?? 0) + (box?.width ?? 0) / 2))).toBeLessThanOrEqual(1);
+    expect(Math.abs(end[1] - ((box?.y ?? 0) + (box?.height ?? 0) / 2))).toBeLessThanOrEqual(1);
+    await page.close();
+  });
+});
+
 describe('hover', () => {
   it('moves the pointer onto the element', async () => {
     const page = await open(env.browser.context, url('counter.html'));

@@ -5,7 +5,7 @@
 import { makeError } from '@bproxy/protocol';
 import { failOnDialog, withEffects } from '../driver/effects';
 import { ActionFailure } from '../driver/failure';
-import { mouseClick, mouseMove, pressCombo, typeText } from '../driver/input';
+import { approach, mouseClick, mouseMove, pressCombo, typeText } from '../driver/input';
 import { parseCombo } from '../driver/keys';
 import { runPage } from '../driver/page-runner';
 import { checkHuman, focusTarget, locate, requireTarget } from './focus';
@@ -15,13 +15,24 @@ export const click: HandlerDef<'click'> = {
   needs: 'tab',
   async run(ctx, params) {
     const tab = ctx.tab();
-    const point = await locate(tab, requireTarget(params.target, 'click'), ctx.remaining());
+    const target = requireTarget(params.target, 'click');
+    const point = await locate(tab, target, ctx.remaining());
     const options = {
       button: params.button ?? 'left',
       clickCount: params.clickCount ?? 1,
       timeoutMs: ctx.remaining(),
     } as const;
-    return (await withEffects(tab, () => mouseClick(tab.session, point, options), ctx.remaining())).effects;
+    const press = async (): Promise<void> => {
+      let { end, travelled } = await approach(tab.session, tab, point, ctx.remaining());
+      // The page may change under a moving pointer (a hover menu opening over the target): check
+      // the target again before pressing, and follow it if it moved.
+      if (travelled) {
+        const again = await locate(tab, target, ctx.remaining());
+        if (again.x !== point.x || again.y !== point.y) end = again;
+      }
+      await mouseClick(tab.session, tab, end, options);
+    };
+    return (await withEffects(tab, press, ctx.remaining())).effects;
   },
 };
 
@@ -31,7 +42,7 @@ export const hover: HandlerDef<'hover'> = {
     const tab = ctx.tab();
     const point = await locate(tab, requireTarget(params.target, 'hover'), ctx.remaining(), false);
     return (
-      await withEffects(tab, () => mouseMove(tab.session, point.x, point.y, ctx.remaining()), ctx.remaining())
+      await withEffects(tab, () => mouseMove(tab.session, tab, point, ctx.remaining()), ctx.remaining())
     ).effects;
   },
 };

@@ -30,6 +30,8 @@ const KEPT_LOADERS = 8;
 
 export class PageTab {
   pinned = false;
+  /** Where the trusted pointer rests, in top-viewport CSS pixels (null until it first moves). */
+  pointer: { x: number; y: number } | null = null;
   mainFrameId: string;
   contextId: number | undefined;
   dialog: OpenDialog | undefined;

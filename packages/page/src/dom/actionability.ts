@@ -52,6 +52,12 @@ function notReached(el: Element, hit: Element): PageError {
   return notInteractable(el, `is covered by ${describe(hit)} at its center`);
 }
 
+/** Throws unless a press at `at` (in el's own viewport) reaches el. */
+export function assertReached(el: Element, at: Point): void {
+  const hit = coveringElement(el, at.x, at.y);
+  if (hit) throw notReached(el, hit);
+}
+
 export function ensureActionable(el: Element, opts: { enabled: boolean; editable?: boolean }): ActionPoint {
   const hidden = invisibilityReason(el);
   if (hidden) throw notInteractable(el, `is not visible: ${hidden}`);
@@ -70,8 +76,7 @@ export function ensureActionable(el: Element, opts: { enabled: boolean; editable
   }
   const x = (rect.left + rect.right) / 2;
   const y = (rect.top + rect.bottom) / 2;
-  const hit = coveringElement(el, x, y);
-  if (hit) throw notReached(el, hit);
+  assertReached(el, { x, y });
   const offset = frameOffset(el.ownerDocument);
   return { local: { x, y }, top: { x: x + offset.x, y: y + offset.y } };
 }
