@@ -23,14 +23,12 @@ export const click: HandlerDef<'click'> = {
       timeoutMs: ctx.remaining(),
     } as const;
     const press = async (): Promise<void> => {
-      let { end, travelled } = await approach(tab.session, tab, point, ctx.remaining());
+      const { end, travelled } = await approach(tab.session, tab, point, ctx.remaining());
       // The page may change under a moving pointer (a hover menu opening over the target): check
       // the target again before pressing, and follow it if it moved.
-      if (travelled) {
-        const again = await locate(tab, target, ctx.remaining());
-        if (again.x !== point.x || again.y !== point.y) end = again;
-      }
-      await mouseClick(tab.session, tab, end, options);
+      const again = travelled ? await locate(tab, target, ctx.remaining()) : point;
+      const moved = again.x !== point.x || again.y !== point.y;
+      await mouseClick(tab.session, tab, moved ? again : end, options);
     };
     return (await withEffects(tab, press, ctx.remaining())).effects;
   },
