@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { driverResultSchema } from '@bproxy/protocol';
+import { driverResultSchema, HumanDetectionSchema } from '@bproxy/protocol';
 import { useLaunchedDriver } from './helpers/driver-fixture';
 
 const f = useLaunchedDriver();
@@ -241,6 +241,33 @@ describe('CDP driver: humans, replays and deadlines', { timeout: 30_000 }, () =>
     expect(navigated.ok === false && navigated.error.reason).toMatch(/reCAPTCHA/);
     const read = await f.daemon.request('text', {}, { tabId });
     expect(read.ok === false && read.error.code).toBe('HUMAN_REQUIRED');
+  });
+
+  it('runs on a sign-in page once the daemon forwards a waiver for it, until the tab navigates', async () => {
+    const tabId = await f.openTab('/signin.html');
+    const refused = await f.daemon.request('text', {}, { tabId });
+    if (refused.ok) throw new Error('a sign-in page was read without a person');
+    expect(refused.error.code).toBe('HUMAN_REQUIRED');
+    const found = HumanDetectionSchema.parse(refused.error.details);
+    expect(found).toMatchObject({ kind: 'login', url: f.server.url('/signin.html') });
+    const humanWaiver = { document: found.document, url: found.url, kinds: [found.kind] };
+    const waived = { tabId, humanWaiver };
+    await f.daemon.ok('fill', { target: { selector: '#email' }, value: 'ada@example.org' }, waived);
+    await f.daemon.ok('click', { target: { selector: 'button' } }, waived);
+    expect((await f.daemon.ok<{ text: string }>('text', {}, waived)).text).toContain(
+      'Signed in as ada@example.org',
+    );
+    // A new document (the same URL loaded again) is not covered by the old waiver.
+    const reloaded = await f.daemon.request('reload', {}, waived);
+    expect(reloaded.ok === false && reloaded.error.code).toBe('HUMAN_REQUIRED');
+    const again = await f.daemon.request('text', {}, waived);
+    expect(again.ok === false && again.error.code).toBe('HUMAN_REQUIRED');
+  });
+
+  it('does not take a form that sets a password for a sign-in wall', async () => {
+    const tabId = await f.openTab('/set-password.html');
+    await f.daemon.ok('click', { target: { selector: 'button' } }, { tabId });
+    expect((await f.daemon.ok<{ title: string }>('text', {}, { tabId })).title).toBe('Submitted');
   });
 
   it('runs a request id once: a replay after it finished gets the recorded answer', async () => {

@@ -1,6 +1,7 @@
 /**
- * State the page script keeps for its document between calls: the element registry, and where the
- * synthetic pointer is (so the next hover or click travels from there and leaves what it was over).
+ * State the page script keeps for its document between calls: the element registry, where the
+ * synthetic pointer is (so the next hover or click travels from there and leaves what it was over),
+ * and the document's id.
  */
 import { ElementRegistry } from './dom/registry';
 import type { PointerState } from './input/pointer';
@@ -8,8 +9,15 @@ import type { PointerState } from './input/pointer';
 export interface PageContext {
   readonly registry: ElementRegistry;
   readonly pointer: PointerState;
+  /** Random per document: what a resume of human-required detection is tied to (see detect-human.ts). */
+  readonly documentId: string;
+}
+
+function randomId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 export function createContext(): PageContext {
-  return { registry: new ElementRegistry(), pointer: { hovered: null, at: null } };
+  return { registry: new ElementRegistry(), pointer: { hovered: null, at: null }, documentId: randomId() };
 }

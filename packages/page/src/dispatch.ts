@@ -38,7 +38,7 @@ const HANDLERS: Readonly<Record<PageAction, Handler>> = {
   select,
   wait,
   locate,
-  detectHuman: () => detectHuman(),
+  detectHuman,
   pageInfo: () => pageInfo(),
 };
 

@@ -3,7 +3,7 @@
  * whether the new page needs a human. A beforeunload dialog that stops the navigation is DIALOG_OPEN.
  */
 import { failOnDialog, pageState } from '../driver/effects';
-import { failIfHuman } from '../driver/human';
+import { failIfHuman } from '../driver/page-runner';
 import { goHistory, navigateTo, reload, type WaitUntil } from '../driver/navigation';
 import type { PageTab } from '../driver/page-tab';
 import type { ActionContext, HandlerDef } from './context';

@@ -4,7 +4,7 @@
  * someone handles the dialog: we race every action against the dialog and answer as soon as it opens.
  */
 import { fail } from './failure';
-import { failIfHuman } from './human';
+import { failIfHuman } from './page-runner';
 import type { OpenDialog, PageTab } from './page-tab';
 
 export interface Effects {

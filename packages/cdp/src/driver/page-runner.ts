@@ -3,34 +3,38 @@
  * inject the bundle into a document that predates our setup, and run `__bproxyPage.run(action, params)`
  * with awaitPromise + returnByValue. One round trip per call, human detection included.
  */
-import { isErrorCode, makeError, type BproxyError } from '@bproxy/protocol';
+import { isErrorCode, makeError, type BproxyError, type HumanWaiver } from '@bproxy/protocol';
 import type { PageAction } from '@bproxy/page';
 import { isContextGoneError } from '../cdp/errors';
 import { ActionFailure, fail } from './failure';
+import { failOnHuman } from './human';
 import { WORLD_NAME, type PageTab } from './page-tab';
 
 export interface RunPageOptions {
   timeoutMs: number;
-  /** Run detectHuman first and fail with HUMAN_REQUIRED when the page needs a person. */
+  /**
+   * Run detectHuman first and fail with HUMAN_REQUIRED when the page needs a person; the kinds the
+   * daemon's waiver for this tab (tab.humanWaiver) covers are not checked.
+   */
   checkHuman?: boolean;
   /** Safe to run again when a navigation replaced the document mid-call (reads, waits). */
   retryOnNavigation?: boolean;
 }
 
 // Runs in the page's isolated world; plain JS because it is sent as text.
-const CALL = `async function (action, params, checkHuman) {
+const CALL = `async function (action, params, human) {
   const api = globalThis.__bproxyPage;
   if (!api) return { missing: true };
-  if (checkHuman) {
-    const h = await api.run('detectHuman', {});
-    if (h && h.ok && h.data && h.data.required === true) return { human: String(h.data.reason || 'the page needs a human') };
+  if (human) {
+    const h = await api.run('detectHuman', human);
+    if (h && h.ok && h.data && h.data.required === true) return { human: h.data };
   }
   return { answer: await api.run(action, params) };
 }`;
 
 type CallOutcome =
   | { missing: true }
-  | { human: string }
+  | { human: unknown }
   | { answer: { ok: true; data: unknown } | { ok: false; error: BproxyError } };
 
 export async function runPage(
@@ -43,8 +47,12 @@ export async function runPage(
   for (let attempt = 0; ; attempt++) {
     const timeoutMs = Math.max(1, options.timeoutMs - (Date.now() - started));
     try {
-      const outcome = await callOnce(tab, action, params, options.checkHuman === true, timeoutMs);
-      if ('human' in outcome) fail('HUMAN_REQUIRED', outcome.human, { reason: outcome.human });
+      const human = options.checkHuman === true ? humanParams(tab) : null;
+      const outcome = await callOnce(tab, action, params, human, timeoutMs);
+      if ('human' in outcome) {
+        failOnHuman(outcome.human);
+        fail('DRIVER_ERROR', `${action}: the page's human check answered outside the contract`);
+      }
       if ('missing' in outcome) throw new Error('the page bundle did not install itself');
       if (outcome.answer.ok) return outcome.answer.data;
       throw new ActionFailure(checkedError(outcome.answer.error, action));
@@ -58,15 +66,20 @@ export async function runPage(
   }
 }
 
+/** detectHuman's params for the check before an action: the tab's waiver, if a person resumed for it. */
+function humanParams(tab: PageTab): { waived?: HumanWaiver } {
+  return tab.humanWaiver === undefined ? {} : { waived: tab.humanWaiver };
+}
+
 async function callOnce(
   tab: PageTab,
   action: PageAction,
   params: unknown,
-  checkHuman: boolean,
+  human: { waived?: HumanWaiver } | null,
   timeoutMs: number,
 ): Promise<CallOutcome> {
   const contextId = await isolatedContext(tab, timeoutMs);
-  let outcome = await call(tab, contextId, action, params, checkHuman, timeoutMs);
+  let outcome = await call(tab, contextId, action, params, human, timeoutMs);
   if ('missing' in outcome) {
     const injected = await tab.session.send(
       'Runtime.evaluate',
@@ -76,7 +89,7 @@ async function callOnce(
     if (injected.exceptionDetails !== undefined) {
       fail('DRIVER_ERROR', `the page bundle failed to load: ${describeException(injected.exceptionDetails)}`);
     }
-    outcome = await call(tab, contextId, action, params, checkHuman, timeoutMs);
+    outcome = await call(tab, contextId, action, params, human, timeoutMs);
   }
   return outcome;
 }
@@ -86,7 +99,7 @@ async function call(
   contextId: number,
   action: string,
   params: unknown,
-  checkHuman: boolean,
+  human: { waived?: HumanWaiver } | null,
   timeoutMs: number,
 ): Promise<CallOutcome> {
   const reply = await tab.session.send(
@@ -94,7 +107,7 @@ async function call(
     {
       functionDeclaration: CALL,
       executionContextId: contextId,
-      arguments: [{ value: action }, { value: params }, { value: checkHuman }],
+      arguments: [{ value: action }, { value: params }, { value: human }],
       returnByValue: true,
       awaitPromise: true,
     },
@@ -161,4 +174,9 @@ export async function callInWorld(
   if (reply.exceptionDetails !== undefined)
     fail('DRIVER_ERROR', `driver script threw ${describeException(reply.exceptionDetails)}`);
   return reply.result.value;
+}
+
+/** HUMAN_REQUIRED when the page now in the tab needs a person (after a navigation: nothing is waived). */
+export async function failIfHuman(tab: PageTab, timeoutMs: number): Promise<void> {
+  failOnHuman(await runPage(tab, 'detectHuman', {}, { timeoutMs, retryOnNavigation: true }));
 }

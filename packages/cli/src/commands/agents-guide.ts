@@ -20,7 +20,8 @@ Rules the daemon enforces
     \`bproxy session create --pacing fast\` when the user allows it.
   - HUMAN_REQUIRED: the page needs a person (CAPTCHA, login wall). Every action is refused until then.
     Tell the user the reason printed with the error and what to do in the browser; when they say it
-    is done: bproxy -s ID session resume, then snapshot again.
+    is done: bproxy -s ID session resume, then snapshot again. A resume holds for that page until
+    the tab navigates (or another kind of check appears).
 
 Errors (stderr, exit 1): {"ok":false,"error":{"code","message","hint"}} — do what the hint says.
   ELEMENT_HANDLE_STALE / ELEMENT_HANDLE_NOT_FOUND   snapshot (or elements/links) again, use the new handle

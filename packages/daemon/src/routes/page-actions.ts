@@ -3,7 +3,7 @@
  * error precedence — NO_EXTENSION, HUMAN_REQUIRED, TAB_NOT_FOUND — and the daemon-side effects of the
  * answer: minted handles, the tab's URL and title, a pause on HUMAN_REQUIRED, a forgotten tab.
  */
-import type { ActionName, TabHandle } from '@bproxy/protocol';
+import { HumanDetectionSchema, type ActionName, type TabHandle } from '@bproxy/protocol';
 import { forward, type ForwardTarget } from '../dispatch';
 import type { DriverOutcome } from '../pending';
 import type { SessionRecord, TabRecord } from '../sessions';
@@ -80,7 +80,8 @@ function afterAnswer(
     const message = outcome.error.message.replace(rawId, `$1${tab.handle}`);
     outcome = { ok: false, error: { ...outcome.error, message } };
     if (outcome.error.code === 'HUMAN_REQUIRED') {
-      deps.sessions.pause(session, outcome.error.message);
+      const found = HumanDetectionSchema.safeParse(outcome.error.details);
+      deps.sessions.pause(session, outcome.error.message, tab, found.success ? found.data : undefined);
       deps.logger.info({ id: ctx.request.id, event: 'session_paused', session: session.id });
       return { ok: false, error: { ...outcome.error, reason: outcome.error.message } };
     }

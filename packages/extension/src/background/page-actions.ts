@@ -39,6 +39,9 @@ async function runRacingDialogs(
           action: call.action as PageAction,
           params: call.params,
           checkHuman: true,
+          ...(call.request.target?.humanWaiver === undefined
+            ? {}
+            : { humanWaiver: call.request.target.humanWaiver }),
           ...(options.ledger ? { ledgerId: call.request.id } : {}),
         })
         .then((data) => ({ kind: 'page' as const, data })),

@@ -9,6 +9,7 @@
  *   action re-sent after the worker died mid-way joins or returns the first run instead of acting twice.
  */
 import type { DetectHumanResult, PageAction, PageResult } from '@bproxy/page';
+import { HumanDetectionSchema, type HumanWaiver } from '@bproxy/protocol';
 import type { ChromeApi } from '../chrome-api';
 import { DriverFailure, fail, fromPageError, fromPlatformError } from './errors';
 
@@ -21,6 +22,8 @@ export interface PageCall {
   ledgerId?: string;
   /** Run `detectHuman` first and refuse with HUMAN_REQUIRED when it fires. */
   checkHuman?: boolean;
+  /** Kinds of human check a person resumed for on this tab's page (the forwarded target's waiver). */
+  humanWaiver?: HumanWaiver;
 }
 
 type InPageAnswer = { missing: true } | { human: PageResult } | { result: PageResult };
@@ -33,7 +36,7 @@ async function inPage(
   action: string,
   params: unknown,
   ledgerId: string | null,
-  checkHuman: boolean,
+  human: { waived?: unknown } | null,
 ): Promise<InPageAnswer> {
   type Api = { run(action: string, params: unknown): Promise<PageResult> };
   const scope = globalThis as unknown as {
@@ -42,10 +45,10 @@ async function inPage(
   };
   const page = scope.__bproxyPage;
   if (!page) return { missing: true };
-  if (checkHuman) {
-    const human = await page.run('detectHuman', {});
-    const data = human.ok ? (human.data as Record<string, unknown> | null) : null;
-    if (data && data.required === true) return { human };
+  if (human !== null) {
+    const found = await page.run('detectHuman', human);
+    const data = found.ok ? (found.data as Record<string, unknown> | null) : null;
+    if (data && data.required === true) return { human: found };
   }
   if (ledgerId === null) return { result: await page.run(action, params) };
   const ledger = scope.__bproxyLedger ?? new Map<string, Promise<PageResult>>();
@@ -70,6 +73,18 @@ function humanReason(answer: PageResult): string {
   return 'the page needs a human (CAPTCHA, login wall or challenge)';
 }
 
+/** HUMAN_REQUIRED with the reason and what was found (kind, document, URL) for the daemon's resume. */
+function failHuman(answer: PageResult): never {
+  const reason = humanReason(answer);
+  const data = (answer.ok ? answer.data : null) as Partial<Record<keyof DetectHumanResult, unknown>> | null;
+  const found = HumanDetectionSchema.safeParse({
+    kind: data?.kind,
+    document: data?.document,
+    url: data?.url,
+  });
+  fail('HUMAN_REQUIRED', reason, { reason, ...(found.success ? { details: found.data } : {}) });
+}
+
 export class PageRunner {
   constructor(private readonly chrome: ChromeApi) {}
 
@@ -81,26 +96,23 @@ export class PageRunner {
       answer = await this.invoke(tabId, call);
       if ('missing' in answer) fail('DRIVER_ERROR', `${call.action}: the page script did not install itself`);
     }
-    if ('human' in answer) {
-      const reason = humanReason(answer.human);
-      fail('HUMAN_REQUIRED', reason, { reason });
-    }
+    if ('human' in answer) failHuman(answer.human);
     const result = answer.result;
     if (!result.ok) throw new DriverFailure(fromPageError(result.error, call.action));
     return result.data;
   }
 
-  /** Only the human check: the reason when the page needs a human, else null. */
-  async humanReason(tabId: number): Promise<string | null> {
+  /** Only the human check, after a navigation (nothing is waived): HUMAN_REQUIRED when it fires. */
+  async assertNoHuman(tabId: number): Promise<void> {
+    let data: unknown;
     try {
-      const data = await this.run(tabId, { action: 'detectHuman', params: {} });
-      const result = (data ?? {}) as Partial<DetectHumanResult>;
-      return result.required === true ? humanReason({ ok: true, data }) : null;
+      data = await this.run(tabId, { action: 'detectHuman', params: {} });
     } catch (error) {
       // A page we may not script (an error page, chrome://) cannot hold a CAPTCHA we could see.
-      if (error instanceof DriverFailure && error.error.code === 'PAGE_NOT_SCRIPTABLE') return null;
+      if (error instanceof DriverFailure && error.error.code === 'PAGE_NOT_SCRIPTABLE') return;
       throw error;
     }
+    if ((data as Partial<DetectHumanResult> | null)?.required === true) failHuman({ ok: true, data });
   }
 
   private async inject(tabId: number, action: string): Promise<void> {
@@ -120,7 +132,16 @@ export class PageRunner {
       results = await this.chrome.scripting.executeScript({
         target: { tabId, frameIds: [0] },
         func: inPage,
-        args: [call.action, call.params ?? {}, call.ledgerId ?? null, call.checkHuman === true],
+        args: [
+          call.action,
+          call.params ?? {},
+          call.ledgerId ?? null,
+          call.checkHuman === true
+            ? call.humanWaiver === undefined
+              ? {}
+              : { waived: call.humanWaiver }
+            : null,
+        ],
       });
     } catch (error) {
       throw new DriverFailure(fromPlatformError(error, call.action));
