@@ -6,17 +6,18 @@
  * replaces the previous batch of the same {session, tab, prefix}. A driver disconnect forgets the epochs
  * of its tabs, so resolution fails closed (stale) until a navigation is observed again.
  */
-import type {
-  ElementHandle,
-  ElementHandlePrefix,
-  ElementTarget,
-  ErrorCode,
-  SessionId,
-  TabHandle,
+import {
+  HANDLES_PER_READ,
+  type ElementHandle,
+  type ElementHandlePrefix,
+  type ElementTarget,
+  type ErrorCode,
+  type SessionId,
+  type TabHandle,
 } from '@bproxy/protocol';
 
 export const HANDLE_TTL_MS = 120_000;
-export const HANDLE_SCOPE_CAP = 200;
+export const HANDLE_SCOPE_CAP = HANDLES_PER_READ;
 export const HANDLE_GLOBAL_CAP = 1000;
 
 const handleKey = (session: string, handle: string) => `${session}:${handle}`;

@@ -4,7 +4,9 @@ export const AGENTS_GUIDE = `bproxy for AI agents — drive a real browser throu
 Workflow
   1. bproxy tab open --url URL          → {"session":"m4q7z2","tab":"t1",...}; pass -s m4q7z2 from now on
                                           (or export BPROXY_SESSION=m4q7z2)
-  2. bproxy -s ID snapshot              → an outline with handles: [el3] fields/buttons, [ln2] links
+  2. bproxy -s ID snapshot              → an outline with handles: [el3] fields/buttons, [ln2] links;
+                                          long text is left out (its notice says so): read it with
+                                          text, or snapshot --contains WORD / with a handle as the scope
   3. bproxy -s ID click el3             → act by handle: click, fill el2 --value V, type TEXT --into el2,
                                           press Enter, select el4 VALUE, hover el3, scroll down
   4. read the answer: {"navigated":true,"url":…} or a "dialog" means the page changed —

@@ -3,6 +3,7 @@
  * registered for a ref and given a selector to fall back on.
  */
 import type { ElementsDriverResult, LinksDriverResult } from '@bproxy/protocol';
+import { HANDLES_PER_READ } from '@bproxy/protocol/plain';
 import type { PageContext } from '../context';
 import { collapse, nameOf, roleOf } from '../dom/aria';
 import { deepElements, FrameReport } from '../dom/flat-tree';
@@ -13,7 +14,7 @@ import { isDisabled, isVisible, styleOf } from '../dom/visibility';
 import { optNumber, optString, optTarget, type Params } from '../params';
 import { checkedState, displayValue, nameOrHint } from '../render/describe-control';
 
-const DEFAULT_LIMIT = 200;
+const DEFAULT_LIMIT = HANDLES_PER_READ;
 
 type DriverElement = ElementsDriverResult['elements'][number];
 

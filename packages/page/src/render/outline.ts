@@ -10,7 +10,7 @@ import { flatChildren, isElement, isFrame, type FrameReport } from '../dom/flat-
 import { actionableKind, type ActionableKind } from '../dom/interactive';
 import { styleOf } from '../dom/visibility';
 import { controlLine, nameOrHint, quote } from './describe-control';
-import { mergeLinkRuns } from './link-runs';
+import { LINK_NAME_MAX, mergeLinkRuns } from './link-runs';
 import { placeholder } from './placeholder';
 
 export { placeholder };
@@ -29,10 +29,22 @@ export interface OutlineRef {
 export interface Outline {
   lines: OutlineLine[];
   refs: OutlineRef[];
+  /** Long text runs left out (options.prose false): how many, and their characters. */
+  omitted: { runs: number; chars: number };
 }
 
-type Segment = { text: string } | { ref: number; name: string };
+/** A run of inline content: text, and the links (or clickable words) inside it. */
+type Segment = { text: string } | { ref: number; name: string; word: 'link' | 'clickable' };
 type Mode = 'full' | 'controls';
+
+export interface OutlineOptions {
+  /**
+   * Keep long text runs (prose). Off by default: a run with more than PROSE_MIN characters of its own
+   * text is left out, its links kept, and counted in `omitted`; `text`, `contains` or a target bring
+   * it back.
+   */
+  prose: boolean;
+}
 
 const SKIP = new Set([
   'script',
@@ -66,8 +78,26 @@ const LANDMARKS = new Set([
   'alertdialog',
   'search',
 ]);
+/** Where text is the point even when long: what a dialog, an alert or a status region says. */
+const SPEAKING_ROLES = new Set(['dialog', 'alertdialog', 'alert', 'status', 'log']);
 const FIELDS = new Set(['input', 'select', 'textarea']);
 const TEXT_MAX = 140;
+/** Runs with more characters of their own text than this are prose (see OutlineOptions). */
+const PROSE_MIN = 60;
+const SEPARATORS = /^[\s|·•/,;>»›–—-]*$/;
+/** CJK ideographs, kana and hangul carry about a word each. */
+const WIDE = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/g;
+
+/** The length of a text as a reader weighs it: a CJK character counts twice. */
+function weight(text: string): number {
+  return text.length + (text.match(WIDE)?.length ?? 0);
+}
+
+function speaks(el: Element, role: string): boolean {
+  if (SPEAKING_ROLES.has(role) || el.localName === 'output') return true;
+  const live = el.getAttribute('aria-live');
+  return live === 'polite' || live === 'assertive';
+}
 
 function hasBox(el: Element): boolean {
   const rect = el.getBoundingClientRect();
@@ -77,9 +107,15 @@ function hasBox(el: Element): boolean {
 class OutlineBuilder {
   readonly lines: OutlineLine[] = [];
   readonly refs: OutlineRef[] = [];
+  readonly omitted = { runs: 0, chars: 0 };
   private run: Segment[] = [];
+  /** Inside a dialog, alert or status region, where long text is kept. */
+  private speaking = 0;
 
-  constructor(private readonly frames: FrameReport) {}
+  constructor(
+    private readonly frames: FrameReport,
+    private readonly options: OutlineOptions,
+  ) {}
 
   private emit(depth: number, text: string, parent: number, link?: OutlineLine['link']): number {
     this.lines.push(link === undefined ? { depth, text, parent } : { depth, text, parent, link });
@@ -90,20 +126,28 @@ class OutlineBuilder {
     return this.run.some((s) => 'ref' in s || s.text.trim() !== '');
   }
 
+  /** Links with nothing but space between them: one line each, grouped later by mergeLinkRuns. */
+  private linkLines(links: Extract<Segment, { ref: number }>[], depth: number, parent: number): void {
+    for (const link of links) {
+      const named = link.name ? `${link.word} ${quote(link.name)}` : link.word;
+      this.emit(depth, `${named} ${placeholder(link.ref)}`, parent, link);
+    }
+  }
+
   flush(depth: number, parent: number): void {
     const run = this.run;
     this.run = [];
-    const links = run.filter((s): s is { ref: number; name: string } => 'ref' in s);
+    const links = run.filter((s): s is Extract<Segment, { ref: number }> => 'ref' in s);
     const plain = collapse(run.map((s) => ('text' in s ? s.text : ' ')).join(''));
-    if (plain === '') {
-      // Links with nothing but space between them: one link line each, grouped later by mergeLinkRuns.
-      for (const link of links)
-        this.emit(
-          depth,
-          link.name ? `link ${quote(link.name)} ${placeholder(link.ref)}` : `link ${placeholder(link.ref)}`,
-          parent,
-          link,
-        );
+    // Links with only separators between them (a | b · c) are a list of links, not text.
+    if (SEPARATORS.test(plain)) {
+      this.linkLines(links, depth, parent);
+      return;
+    }
+    if (weight(plain) > PROSE_MIN && !this.options.prose && this.speaking === 0) {
+      this.omitted.runs++;
+      this.omitted.chars += plain.length;
+      this.linkLines(links, depth, parent);
       return;
     }
     let out = '';
@@ -111,7 +155,7 @@ class OutlineBuilder {
     let cut = false;
     for (const seg of run) {
       if ('ref' in seg) {
-        out += ` [${clip(seg.name, 60)}]${placeholder(seg.ref)} `;
+        out += ` [${clip(seg.name, LINK_NAME_MAX)}]${placeholder(seg.ref)} `;
         continue;
       }
       if (cut) continue;
@@ -178,7 +222,11 @@ class OutlineBuilder {
         el.hasAttribute('aria-labelledby')
           ? nameOf(el, 60)
           : '';
-      this.container(el, depth, parent, name ? `${role} ${quote(name)}` : role);
+      this.container(el, depth, parent, name ? `${role} ${quote(name)}` : role, SPEAKING_ROLES.has(role));
+      return;
+    }
+    if (block && speaks(el, role)) {
+      this.speakingRegion(el, depth, parent, mode, visible);
       return;
     }
     if (display === 'table-cell' && this.runHasContent()) this.run.push({ text: ' | ' });
@@ -210,12 +258,12 @@ class OutlineBuilder {
     const inText = !clipped && (link || (role === 'generic' && kind === 'pointer' && !block));
     if (inText && mode === 'full') {
       if (block) this.flush(depth, parent);
-      this.run.push({ ref, name: nameOrHint(el, 80) });
+      this.run.push({ ref, name: nameOrHint(el, 80), word: link ? 'link' : 'clickable' });
       if (block) this.flush(depth, parent);
       return;
     }
     this.flush(depth, parent);
-    const linkMeta = link ? { ref, name: nameOrHint(el, 80) } : undefined;
+    const linkMeta = link ? { ref, name: nameOrHint(el, 80), word: 'link' as const } : undefined;
     const shown = `${controlLine(el, kind)}${clipped ? ' clipped' : ''}`;
     const line = this.emit(depth, `${shown} ${placeholder(ref)}`, parent, linkMeta);
     if (!FIELDS.has(el.localName)) this.children(el, depth + 1, line, 'controls', true);
@@ -225,11 +273,7 @@ class OutlineBuilder {
     this.flush(depth, parent);
     const name = nameOf(el, 100);
     const level = headingLevel(el);
-    const line = this.emit(
-      depth,
-      `heading ${quote(name)}${level === undefined ? '' : ` [level=${level}]`}`,
-      parent,
-    );
+    const line = this.emit(depth, `${level === undefined ? 'heading' : `h${level}`} ${quote(name)}`, parent);
     this.children(el, depth + 1, line, 'controls', true);
     const only = this.lines[line + 1];
     const headingLine = this.lines[line];
@@ -246,18 +290,35 @@ class OutlineBuilder {
     if (name === '' && this.lines.length === line + 1) this.lines.pop();
   }
 
-  private container(el: Element, depth: number, parent: number, label: string): void {
+  private container(el: Element, depth: number, parent: number, label: string, speaking = false): void {
     this.flush(depth, parent);
     const line = this.emit(depth, label, parent);
-    this.children(el, depth + 1, line, 'full', styleOf(el).visibility === 'visible');
-    this.flush(depth + 1, line);
+    if (speaking) this.speaking++;
+    try {
+      this.children(el, depth + 1, line, 'full', styleOf(el).visibility === 'visible');
+      this.flush(depth + 1, line);
+    } finally {
+      if (speaking) this.speaking--;
+    }
     if (this.lines.length === line + 1) this.lines.pop();
+  }
+
+  /** Text inside a dialog, an alert, a status region or an output is kept even when long. */
+  private speakingRegion(el: Element, depth: number, parent: number, mode: Mode, visible: boolean): void {
+    this.flush(depth, parent);
+    this.speaking++;
+    try {
+      this.children(el, depth, parent, mode, visible);
+      this.flush(depth, parent);
+    } finally {
+      this.speaking--;
+    }
   }
 }
 
-export function buildOutline(root: Node, frames: FrameReport): Outline {
-  const builder = new OutlineBuilder(frames);
+export function buildOutline(root: Node, frames: FrameReport, options: OutlineOptions): Outline {
+  const builder = new OutlineBuilder(frames, options);
   builder.visit(root, 0, -1, 'full', true);
   builder.flush(0, -1);
-  return { lines: mergeLinkRuns(builder.lines), refs: builder.refs };
+  return { lines: mergeLinkRuns(builder.lines), refs: builder.refs, omitted: builder.omitted };
 }
