@@ -217,6 +217,29 @@ describe('type and press', () => {
     await page.close();
   });
 
+  it('fills in the legacy keyCode, which and charCode that older widget libraries read', async () => {
+    const html = `<input id="f"><script>
+      window.__keys = [];
+      for (const type of ['keydown', 'keypress', 'keyup'])
+        f.addEventListener(type, (e) => __keys.push([type, e.key, e.keyCode, e.which, e.charCode].join(' ')));
+    </script>`;
+    await withHtml(env.browser.context, html, async (page) => {
+      await ok(page, 'type', { target: { selector: '#f' }, text: 'a' });
+      await ok(page, 'press', { key: 'ArrowRight' });
+      await ok(page, 'press', { key: 'Enter' });
+      expect(await read(page, '__keys')).toEqual([
+        'keydown a 65 65 0',
+        'keypress a 97 97 97',
+        'keyup a 65 65 0',
+        'keydown ArrowRight 39 39 0',
+        'keyup ArrowRight 39 39 0',
+        'keydown Enter 13 13 0',
+        'keypress Enter 13 13 13',
+        'keyup Enter 13 13 0',
+      ]);
+    });
+  });
+
   it('edits with Backspace and Control+A like a keyboard', async () => {
     const page = await open(env.browser.context, url('forms.html'));
     await ok(page, 'type', { target: { selector: '#name' }, text: 'abcd' });
