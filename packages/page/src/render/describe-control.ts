@@ -77,10 +77,12 @@ export function nameOrHint(el: Element, max: number): string {
   }
 }
 
-/** The role word a line shows: a role, or for elements without one, how they are operated. */
+/**
+ * The role word a line shows: a control's role; for anything else made actionable only by how it
+ * behaves (a clickable list item, a focusable box), how it is operated.
+ */
 export function shownRole(el: Element, kind: ActionableKind): string {
-  const role = roleOf(el);
-  if (role !== 'generic') return role;
+  if (kind === 'control') return roleOf(el);
   return kind === 'focusable' ? 'focusable' : 'clickable';
 }
 
@@ -91,7 +93,10 @@ export function controlLine(el: Element, kind: ActionableKind): string {
   const value = displayValue(el);
   if (value !== undefined && value !== name) line += ` value=${quote(clip(collapse(value), VALUE_MAX))}`;
   const checked = checkedState(el);
-  if (checked === true) line += ' checked';
+  // A tab or an option says it is selected; a checkbox, switch or toggle button that it is checked.
+  const selected =
+    el.localName !== 'input' && !el.hasAttribute('aria-checked') && !el.hasAttribute('aria-pressed');
+  if (checked === true) line += selected ? ' selected' : ' checked';
   if (el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true') line += ' disabled';
   if (el.getAttribute('aria-expanded') === 'true') line += ' expanded';
   return line;
