@@ -129,6 +129,27 @@ describe('keyboard-operable boxes without a role', () => {
   });
 });
 
+describe('actionable boxes that hold content', () => {
+  it('show their content in full under their own line, named by their label', async () => {
+    const html =
+      '<div tabindex="0" aria-label="Code sample"><h2>Install</h2><p>Run npm install</p><button>Copy</button></div>' +
+      '<div class="card" style="cursor:pointer"><h3>Ada</h3><p>Mathematician</p></div>';
+    await withHtml(html, async (page) => {
+      expect(await snapshot(page)).toBe(
+        [
+          'focusable "Code sample" #',
+          '  h2 "Install"',
+          '  text: Run npm install',
+          '  button "Copy" #',
+          'clickable ".card" #',
+          '  h3 "Ada"',
+          '  text: Mathematician',
+        ].join('\n'),
+      );
+    });
+  });
+});
+
 describe('accessible names', () => {
   it('skip hidden text', async () => {
     await withHtml(

@@ -33,6 +33,8 @@ const WIDGET_ROLES = new Set([
   'gridcell',
 ]);
 
+const TEXT_CONTENT = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'blockquote', 'pre']);
+
 /** Elements whose descendants are part of them, never separate targets. */
 const CONTROL_SELECTOR =
   'a[href],area[href],button,input,select,textarea,summary,label,[role=button],[role=link],[role=menuitem],[role=tab],[role=option],[role=treeitem]';
@@ -95,10 +97,13 @@ function hitAtCenter(el: Element): boolean {
 /**
  * A pointer-cursor box inside another one. The cursor is inherited, so most such boxes are only the
  * parent's content; one counts on its own when it is a separate block (a toolbar item, a tree's nested
- * item) with its own text, inside a box that is not a native control, and a press on it reaches it.
+ * item, not a heading or paragraph) with its own text, inside a box that is not a native control, and
+ * a press on it reaches it.
  */
 function separateClickableChild(el: Element, style: CSSStyleDeclaration): boolean {
   if (style.display === 'inline' || style.display === 'contents' || !ownText(el)) return false;
+  // Headings and paragraphs are a clickable card's content, not controls of their own.
+  if (TEXT_CONTENT.has(el.localName)) return false;
   let root: Element = el;
   for (
     let parent = el.parentElement;

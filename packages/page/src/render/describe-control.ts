@@ -86,9 +86,9 @@ export function shownRole(el: Element, kind: ActionableKind): string {
   return kind === 'focusable' ? 'focusable' : 'clickable';
 }
 
-export function controlLine(el: Element, kind: ActionableKind): string {
+/** `name` replaces the element's own (a container is named by its label, not its whole text). */
+export function controlLine(el: Element, kind: ActionableKind, name = nameOrHint(el, 80)): string {
   const role = shownRole(el, kind);
-  const name = nameOrHint(el, 80);
   let line = name ? `${role} ${quote(name)}` : role;
   const value = displayValue(el);
   if (value !== undefined && value !== name) line += ` value=${quote(clip(collapse(value), VALUE_MAX))}`;

@@ -1,8 +1,9 @@
 /**
  * The walk behind `snapshot`: one short line per landmark, heading, text run and actionable element,
  * indented by nesting. Wrapper elements leave no line; inline runs of text and links become one
- * `text:` line, long runs are cut but keep every link in them, so each actionable element stays
- * addressable. Actionable lines carry a placeholder for their index in `refs`.
+ * `text:` line; long runs (prose) are left out unless asked for, but every link in them is kept, so
+ * each actionable element stays addressable. Actionable lines carry a placeholder for their index in
+ * `refs`. What is kept and why: outline-rules.ts and docs/snapshot.md.
  */
 import { clip, collapse, headingLevel, nameOf, roleOf } from '../dom/aria';
 import { clipOf, isEmpty } from '../dom/clip';
@@ -11,6 +12,20 @@ import { actionableKind, type ActionableKind } from '../dom/interactive';
 import { styleOf } from '../dom/visibility';
 import { controlLine, nameOrHint, quote } from './describe-control';
 import { LINK_NAME_MAX, mergeLinkRuns } from './link-runs';
+import {
+  FIELDS,
+  hasBox,
+  labelOf,
+  LANDMARKS,
+  PROSE_MIN,
+  richContent,
+  SEPARATORS,
+  SKIP,
+  speaks,
+  SPEAKING_ROLES,
+  TEXT_MAX,
+  weight,
+} from './outline-rules';
 import { placeholder } from './placeholder';
 
 export { placeholder };
@@ -44,64 +59,6 @@ export interface OutlineOptions {
    * it back.
    */
   prose: boolean;
-}
-
-const SKIP = new Set([
-  'script',
-  'style',
-  'noscript',
-  'template',
-  'head',
-  'meta',
-  'link',
-  'svg',
-  'canvas',
-  'video',
-  'audio',
-  'object',
-  'embed',
-  'map',
-  'img',
-  'picture',
-  'source',
-  'track',
-]);
-const LANDMARKS = new Set([
-  'banner',
-  'navigation',
-  'main',
-  'complementary',
-  'contentinfo',
-  'region',
-  'form',
-  'dialog',
-  'alertdialog',
-  'search',
-]);
-/** Where text is the point even when long: what a dialog, an alert or a status region says. */
-const SPEAKING_ROLES = new Set(['dialog', 'alertdialog', 'alert', 'status', 'log']);
-const FIELDS = new Set(['input', 'select', 'textarea']);
-const TEXT_MAX = 140;
-/** Runs with more characters of their own text than this are prose (see OutlineOptions). */
-const PROSE_MIN = 60;
-const SEPARATORS = /^[\s|·•/,;>»›–—-]*$/;
-/** CJK ideographs, kana and hangul carry about a word each. */
-const WIDE = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/g;
-
-/** The length of a text as a reader weighs it: a CJK character counts twice. */
-function weight(text: string): number {
-  return text.length + (text.match(WIDE)?.length ?? 0);
-}
-
-function speaks(el: Element, role: string): boolean {
-  if (SPEAKING_ROLES.has(role) || el.localName === 'output') return true;
-  const live = el.getAttribute('aria-live');
-  return live === 'polite' || live === 'assertive';
-}
-
-function hasBox(el: Element): boolean {
-  const rect = el.getBoundingClientRect();
-  return rect.width > 0 && rect.height > 0;
 }
 
 class OutlineBuilder {
@@ -263,10 +220,16 @@ class OutlineBuilder {
       return;
     }
     this.flush(depth, parent);
+    // A box that is actionable only by how it behaves and holds a page's worth of content (a focusable
+    // scroll region, a clickable card) is a container: named by its label, its content shown in full.
+    const container = kind !== 'control' && richContent(el);
     const linkMeta = link ? { ref, name: nameOrHint(el, 80), word: 'link' as const } : undefined;
-    const shown = `${controlLine(el, kind)}${clipped ? ' clipped' : ''}`;
+    const shown = `${controlLine(el, kind, container ? labelOf(el) : undefined)}${clipped ? ' clipped' : ''}`;
     const line = this.emit(depth, `${shown} ${placeholder(ref)}`, parent, linkMeta);
-    if (!FIELDS.has(el.localName)) this.children(el, depth + 1, line, 'controls', true);
+    if (container) {
+      this.children(el, depth + 1, line, 'full', true);
+      this.flush(depth + 1, line);
+    } else if (!FIELDS.has(el.localName)) this.children(el, depth + 1, line, 'controls', true);
   }
 
   private heading(el: Element, depth: number, parent: number): void {
