@@ -97,7 +97,8 @@ async function main(): Promise<void> {
   }
   const sorted = (pick: (r: Row) => number): number[] => rows.map(pick).sort((a, b) => a - b);
   const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
-  const kb = (n: number): string => `${(n / 1000).toFixed(1)} KB`;
+  // 1024 bytes, as npm run bench:peers counts them.
+  const kb = (n: number): string => `${(n / 1024).toFixed(1)} KB`;
   const line = (label: string, xs: number[], unit: (n: number) => string): void =>
     console.log(
       `${label.padEnd(32)} median ${unit(quantile(xs, 0.5))}  p90 ${unit(quantile(xs, 0.9))}  max ${unit(xs.at(-1) ?? 0)}  total ${unit(sum(xs))}`,
