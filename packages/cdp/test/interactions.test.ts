@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { driverResultSchema, HumanDetectionSchema } from '@bproxy/protocol';
+import { driverResultSchema, HumanDetectionSchema, type ElementsDriverResult } from '@bproxy/protocol';
 import { useLaunchedDriver } from './helpers/driver-fixture';
 
 const f = useLaunchedDriver();
@@ -30,6 +30,33 @@ describe('CDP driver: trusted input and forms', { timeout: 30_000 }, () => {
     await f.daemon.ok('hover', { target: { selector: '#far' } }, { tabId });
     // Several distinct moves reach the page, not one jump.
     expect((await moves()) - before).toBeGreaterThanOrEqual(3);
+  });
+
+  it('acts with trusted input on href-less anchors, toolbar items, icon-only, keyboard-only and clipped controls', async () => {
+    const refOf = async (tabId: number, name: string): Promise<string> => {
+      const found = (await f.daemon.ok<ElementsDriverResult>('elements', {}, { tabId })).elements;
+      const element = found.find((e) => e.name === name);
+      if (element === undefined)
+        throw new Error(`no element ${name} in ${JSON.stringify(found.map((e) => e.name))}`);
+      return element.ref;
+    };
+    const clickOn = async (page: string, name: string): Promise<string> => {
+      const tabId = await f.openTab(page);
+      const clicked = await f.daemon.ok<{ title: string }>(
+        'click',
+        { target: { ref: await refOf(tabId, name) } },
+        { tabId },
+      );
+      return clicked.title;
+    };
+    expect(await clickOn('/repro/anchor-buttons.html', 'Next')).toBe('Next');
+    expect(await clickOn('/repro/toolbar.html', 'Forward')).toBe('forward');
+    expect(await clickOn('/repro/icon-control.html', '#send-mail')).toBe('sent');
+    expect(await clickOn('/repro/clipped-button.html', 'Go')).toBe('1');
+    const tabId = await f.openTab('/repro/keyboard-box.html');
+    const box = (await f.daemon.ok<ElementsDriverResult>('elements', {}, { tabId })).elements[0];
+    await f.daemon.ok('press', { target: { ref: box?.ref }, key: 'ArrowRight' }, { tabId });
+    expect(await textOf(tabId)).toMatch(/\b6\b/);
   });
 
   it('double-clicks with clickCount 2', async () => {
