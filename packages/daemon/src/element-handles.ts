@@ -6,15 +6,15 @@
  * replaces the previous batch of the same {session, tab, prefix}. A driver disconnect forgets the epochs
  * of its tabs, so resolution fails closed (stale) until a navigation is observed again.
  */
-import {
-  HANDLES_PER_READ,
-  type ElementHandle,
-  type ElementHandlePrefix,
-  type ElementTarget,
-  type ErrorCode,
-  type SessionId,
-  type TabHandle,
+import type {
+  ElementHandle,
+  ElementHandlePrefix,
+  ElementTarget,
+  ErrorCode,
+  SessionId,
+  TabHandle,
 } from '@bproxy/protocol';
+import { HANDLES_PER_READ } from '@bproxy/protocol';
 
 export const HANDLE_TTL_MS = 120_000;
 export const HANDLE_SCOPE_CAP = HANDLES_PER_READ;
