@@ -151,12 +151,15 @@ export class SessionRegistry {
     delete session.pauseReason;
   }
 
-  /** Paused by what the driver found on `tab`'s page (`found` absent: it did not say). */
-  pause(session: SessionRecord, reason: string, tab: TabRecord, found: HumanDetection | undefined): void {
+  /**
+   * Paused for a human. `on`: the tab whose page the driver described (which check, which document, at
+   * which URL); without it nothing will be waived on resume.
+   */
+  pause(session: SessionRecord, reason: string, on?: { tab: TabRecord; found: HumanDetection }): void {
     session.paused = true;
     session.pauseReason = reason;
-    if (found === undefined) delete tab.humanPause;
-    else tab.humanPause = found;
+    for (const tab of session.tabs.values()) delete tab.humanPause;
+    if (on !== undefined) on.tab.humanPause = on.found;
   }
 
   /**

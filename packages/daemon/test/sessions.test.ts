@@ -14,11 +14,11 @@ describe('session state machine', () => {
     const t = r.addTab(s, tab(1));
     r.bind(s, t.handle);
     expect(r.info(s).state).toBe('bound');
-    r.pause(s, 'captcha', t, undefined);
+    r.pause(s, 'captcha');
     expect(r.info(s)).toMatchObject({ state: 'paused', paused: true, pauseReason: 'captcha' });
     r.resume(s);
     expect(r.info(s).state).toBe('bound');
-    r.pause(s, 'login wall', t, undefined);
+    r.pause(s, 'login wall');
     r.unbind(s);
     expect(r.info(s)).toMatchObject({ state: 'created', paused: false, tab: null });
     expect(r.info(s).pauseReason).toBeUndefined();

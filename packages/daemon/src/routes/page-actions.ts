@@ -81,7 +81,11 @@ function afterAnswer(
     outcome = { ok: false, error: { ...outcome.error, message } };
     if (outcome.error.code === 'HUMAN_REQUIRED') {
       const found = HumanDetectionSchema.safeParse(outcome.error.details);
-      deps.sessions.pause(session, outcome.error.message, tab, found.success ? found.data : undefined);
+      deps.sessions.pause(
+        session,
+        outcome.error.message,
+        found.success ? { tab, found: found.data } : undefined,
+      );
       deps.logger.info({ id: ctx.request.id, event: 'session_paused', session: session.id });
       return { ok: false, error: { ...outcome.error, reason: outcome.error.message } };
     }
