@@ -65,6 +65,13 @@ describe('clickable children of a clickable parent', () => {
     });
   });
 
+  it('are listed below the fold too, where they cannot be hit-tested yet', async () => {
+    await withHtml(`<div style="height:2000px"></div>${toolbar}`, async (page) => {
+      const names = (await elements(page)).elements.map((e) => e.name);
+      expect(names).toEqual(expect.arrayContaining(['Reply', 'Forward']));
+    });
+  });
+
   it('keep the nested items of a tree apart from their folder', async () => {
     const tree =
       '<style>li{cursor:pointer}</style><ul><li><span>Marcella</span><ul><li>Tula</li><li>Jo</li></ul></li></ul>';

@@ -1,4 +1,4 @@
-/** `click` and `hover`: actionability checks, then synthetic pointer input that travels to the element's center. */
+/** `click` and `hover`: actionability checks, then synthetic pointer input travelling to the element. */
 import type { PageContext } from '../context';
 import { assertReached, ensureActionable } from '../dom/actionability';
 import type { Point } from '../dom/geometry';

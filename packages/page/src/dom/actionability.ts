@@ -1,6 +1,7 @@
 /**
  * The checks a person's click implies: the element is in view (the page and every scrolling ancestor
- * scrolled as needed), visible, enabled and not covered. Failing any of them is ELEMENT_NOT_INTERACTABLE with a message saying which.
+ * scrolled as needed), visible, enabled and not covered. Failing any of them is
+ * ELEMENT_NOT_INTERACTABLE with a message saying which.
  */
 import { PageError } from '../errors';
 import { clipOf, cutOff, intersect, isEmpty, type Rect } from './clip';

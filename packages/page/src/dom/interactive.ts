@@ -86,11 +86,18 @@ function collapsedText(el: Element): string {
   return (el.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
 
-/** Whether a press at the center of `el` reaches it (and not a sibling laid over it). */
+/**
+ * Whether a press at the center of `el` reaches it (and not a sibling laid over it). Outside the
+ * viewport nothing can be hit-tested: such an element counts, as it would once scrolled into view.
+ */
 function hitAtCenter(el: Element): boolean {
   const rect = el.getBoundingClientRect();
   if (rect.width === 0 || rect.height === 0) return false;
-  const hit = deepElementFromPoint(el.ownerDocument, rect.left + rect.width / 2, rect.top + rect.height / 2);
+  const x = rect.left + rect.width / 2;
+  const y = rect.top + rect.height / 2;
+  const view = el.ownerDocument.defaultView;
+  if (view === null || x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return true;
+  const hit = deepElementFromPoint(el.ownerDocument, x, y);
   return hit !== null && composedContains(el, hit);
 }
 
