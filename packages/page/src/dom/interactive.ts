@@ -6,7 +6,7 @@
  * from here, so these are the signals real widget libraries leave in the DOM.
  */
 import { isEditableRoot } from './aria';
-import { composedContains } from './flat-tree';
+import { composedContains, isFrame } from './flat-tree';
 import { deepElementFromPoint } from './geometry';
 import { styleOf } from './visibility';
 
@@ -127,7 +127,8 @@ function separateClickableChild(el: Element, style: CSSStyleDeclaration): boolea
 export function actionableKind(el: Element, style: CSSStyleDeclaration): ActionableKind | null {
   if (nativeControl(el) || widgetRole(el) || isEditableRoot(el)) return 'control';
   const tag = el.localName;
-  if (tag === 'body' || tag === 'html') return null;
+  // The page itself and frames are where controls are, not controls.
+  if (tag === 'body' || tag === 'html' || isFrame(el)) return null;
   const pointer = style.cursor === 'pointer';
   if (hreflessAnchor(el) || el.hasAttribute('onclick')) return 'pointer';
   if (inTabOrder(el)) return pointer ? 'pointer' : 'focusable';
