@@ -104,6 +104,9 @@ export function defineWidgetTests(a: () => Agent): void {
       outline = await snapshot(s);
       expect(outline).toContain('June 2016');
       await click(s, handleIn(outline, 'link', '15'));
+      // The calendar fades out: wait until it is gone, as a person would.
+      const next = handleIn(outline, 'clickable', 'Next');
+      await a().cli.ok(['wait', '-s', s, '--handle', next, '--state', 'hidden']);
       outline = await snapshot(s);
       expect(outline).toMatch(/^textbox "Date" value="06\/15\/2016" \[el\d+\]$/m);
       expect(outline).not.toContain('June 2016');
