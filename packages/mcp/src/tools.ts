@@ -38,8 +38,7 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
   {
     name: 'snapshot',
     action: 'snapshot',
-    description:
-      'Page outline with handles to act on; long text left out (use text, contains or target); capped, continue with offset',
+    description: 'Outline with handles to act on; long text via text; capped, continue with offset',
   },
   { name: 'text', action: 'text', description: 'Visible text; capped, continue with offset' },
   { name: 'elements', action: 'elements' },
