@@ -160,7 +160,10 @@ async function sendAtTurn(
     deadline: deps.clock.now() + left,
   };
   if (session) request.session = session.id;
-  if (target.tab) request.target = { tabId: target.tab.rawTabId };
+  if (target.tab) {
+    const waiver = target.tab.humanWaiver;
+    request.target = { tabId: target.tab.rawTabId, ...(waiver === undefined ? {} : { humanWaiver: waiver }) };
+  }
   deps.logger.info({
     id: request.id,
     event: 'forwarded',

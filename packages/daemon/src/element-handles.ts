@@ -16,9 +16,10 @@ import type {
   SessionId,
   TabHandle,
 } from '@bproxy/protocol';
+import { HANDLES_PER_READ } from '@bproxy/protocol';
 
 export const HANDLE_TTL_MS = 120_000;
-export const HANDLE_SCOPE_CAP = 200;
+export const HANDLE_SCOPE_CAP = HANDLES_PER_READ;
 export const HANDLE_GLOBAL_CAP = 1000;
 
 const handleKey = (session: string, handle: string) => `${session}:${handle}`;

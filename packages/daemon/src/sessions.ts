@@ -3,7 +3,15 @@
  * any state), each session's tabs under logical handles t1, t2, … and the raw browser tab behind each.
  * Raw tab ids stay in here; everything handed out is built by `info()` / `tabInfo()`.
  */
-import type { PacingMode, SessionId, SessionInfo, TabHandle, TabInfo } from '@bproxy/protocol';
+import type {
+  HumanDetection,
+  HumanWaiver,
+  PacingMode,
+  SessionId,
+  SessionInfo,
+  TabHandle,
+  TabInfo,
+} from '@bproxy/protocol';
 import { SessionIdentifiers, tabHandle } from './session-identifiers';
 
 export interface TabRecord {
@@ -17,6 +25,10 @@ export interface TabRecord {
   pinned: boolean;
   /** The user put this already-open tab into the session: closing the session leaves it open. */
   adopted?: true;
+  /** What paused the session on this tab's page, when the driver said (kind, document, URL). */
+  humanPause?: HumanDetection;
+  /** The human checks a person resumed for on this tab's page; forwarded with every request. */
+  humanWaiver?: HumanWaiver;
 }
 
 export interface SessionRecord {
@@ -152,14 +164,34 @@ export class SessionRegistry {
     delete session.pauseReason;
   }
 
-  pause(session: SessionRecord, reason: string): void {
+  /**
+   * Paused for a human. `on`: the tab whose page the driver described (which check, which document, at
+   * which URL); without it nothing will be waived on resume.
+   */
+  pause(session: SessionRecord, reason: string, on?: { tab: TabRecord; found: HumanDetection }): void {
     session.paused = true;
     session.pauseReason = reason;
+    for (const tab of session.tabs.values()) delete tab.humanPause;
+    if (on !== undefined) on.tab.humanPause = on.found;
   }
 
+  /**
+   * A person says go on. The check that paused the session is waived for the page it fired on, for as
+   * long as that document stays at that URL (the page script compares both), adding to what was already
+   * waived there. A pause whose page the driver did not describe leaves nothing waived: it fails closed.
+   */
   resume(session: SessionRecord): void {
     session.paused = false;
     delete session.pauseReason;
+    for (const tab of session.tabs.values()) {
+      const found = tab.humanPause;
+      if (found === undefined) continue;
+      delete tab.humanPause;
+      const kept = tab.humanWaiver;
+      const samePage = kept !== undefined && kept.document === found.document && kept.url === found.url;
+      const kinds = samePage ? [...new Set([...kept.kinds, found.kind])] : [found.kind];
+      tab.humanWaiver = { document: found.document, url: found.url, kinds };
+    }
   }
 
   delete(session: SessionRecord): void {

@@ -72,7 +72,7 @@ export {
   type TabInfo,
 } from './schemas/common';
 export { TraceSchema, type Trace } from './schemas/debug';
-export { SNAPSHOT_REF_OPEN, SNAPSHOT_REF_CLOSE } from './snapshot-refs';
+export { HANDLES_PER_READ, SNAPSHOT_REF_OPEN, SNAPSHOT_REF_CLOSE } from './snapshot-refs';
 
 /**
  * Params and results of every action. Three shapes per action where they differ:

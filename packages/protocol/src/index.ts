@@ -8,6 +8,7 @@ export * from './errors';
 export * from './targets';
 export * from './actions';
 export * from './envelope';
+export * from './human';
 export * from './ws';
 export * from './pairing';
 export * from './daemon-proof';

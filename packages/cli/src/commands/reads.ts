@@ -117,7 +117,9 @@ export function readCommands(): Command[] {
     });
 
   const snapshot = new Command('snapshot')
-    .description('a compact outline of the page for language models (mints handles)')
+    .description(
+      'a compact outline of the page for language models (mints handles); long text is left out unless --contains or an element is given',
+    )
     .argument('[element]', 'only this part of the page')
     .addOption(selector())
     .addOption(maxChars())
