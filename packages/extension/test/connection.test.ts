@@ -29,6 +29,7 @@ function connection(
     socketFactory: sockets.factory,
     prove,
     onTabReleased,
+    onProofFailed: vi.fn(),
     pairing: new PairingStore(storage, () => `instance${++n}-abcdefgh`),
     log: new WorkerLog(100, Date.now, false),
     random: () => 0.5,

@@ -55,6 +55,8 @@ export function fakeChrome(): ChromeApi & { local: MemoryStorage; session: Memor
     runtime: {
       id: 'oajmbecmcoogehkeimcopdfcilgnicbm',
       getManifest: () => ({ version: '0.1.0' }),
+      connectNative: unexpected('runtime.connectNative'),
+      onConnect: new FakeEvent(),
       onStartup: new FakeEvent(),
       onInstalled: new FakeEvent(),
       onMessage: new FakeEvent(),

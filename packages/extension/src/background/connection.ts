@@ -33,6 +33,8 @@ export type ConnectionState = 'idle' | 'unpaired' | 'connecting' | 'connected' |
 export interface ConnectionStatus {
   state: ConnectionState;
   paired: boolean;
+  /** How the current pairing was made: a code the user typed, or the native host. */
+  pairedVia: 'code' | 'host' | null;
   wsUrl: string | null;
   /** Why the last attempt or connection ended, in words for people. */
   lastError: string | null;
@@ -53,6 +55,8 @@ export interface ConnectionOptions {
   onRequest: (request: unknown, reply: (message: DriverResponseMessage) => void) => void;
   /** The daemon let go of a tab the user had shared. */
   onTabReleased: (tabId: number) => void;
+  /** The server on the paired port did not prove itself (the native host may know better). */
+  onProofFailed: (outcome: Extract<ProofOutcome, { ok: false }>) => void;
   now?: () => number;
   pingIntervalMs?: number;
   pongTimeoutMs?: number;
@@ -77,6 +81,7 @@ export class Connection {
   private socket: SocketLike | null = null;
   private readonly backoff: Backoff;
   private wsUrl: string | null = null;
+  private pairedVia: 'code' | 'host' | null = null;
   private lastError: string | null = null;
   private stopReason: string | null = null;
   private connectedAt: number | null = null;
@@ -111,6 +116,7 @@ export class Connection {
     return {
       state: this.state,
       paired: this.state !== 'unpaired' && this.wsUrl !== null,
+      pairedVia: this.state !== 'unpaired' && this.wsUrl !== null ? this.pairedVia : null,
       wsUrl: this.wsUrl,
       lastError: this.lastError,
       stopReason: this.stopReason,
@@ -138,6 +144,16 @@ export class Connection {
         void this.connect();
         return;
     }
+  }
+
+  /**
+   * Something says the daemon is there now (the native host saw it start): try at once, whatever the
+   * backoff says. A live or opening connection is left alone.
+   */
+  retryNow(): void {
+    if (this.state !== 'waiting' && this.state !== 'idle') return;
+    this.clearRetry();
+    void this.connect();
   }
 
   /** After a new pairing: drop whatever we had and connect with the new token at once. */
@@ -202,6 +218,7 @@ export class Connection {
       return;
     }
     this.wsUrl = pairing.wsUrl;
+    this.pairedVia = pairing.pairedVia ?? 'code';
     let hello: HelloMessage;
     try {
       hello = {
@@ -225,6 +242,7 @@ export class Connection {
     if (!proof.ok) {
       if (proof.kind !== 'unreachable') this.opts.log.warn('daemon_unproven', { reason: proof.message });
       this.fail(proof.message);
+      this.opts.onProofFailed(proof);
       return;
     }
     let socket: SocketLike;

@@ -14,6 +14,8 @@ import { DrivenTabs } from './driven-tabs';
 import { messageOf } from './errors';
 import { ExecutedTable, DEFAULT_TABLE_OPTIONS } from './executed-table';
 import { Executor } from './executor';
+import { HostPairing } from './host-pairing';
+import { NativeHost } from './native-host';
 import { WorkerLog } from './log';
 import { NavigationTracker } from './navigation-tracker';
 import { PageRunner } from './page-runner';
@@ -38,6 +40,7 @@ export interface WorkerOptions {
 
 export interface Worker {
   connection: Connection;
+  host: NativeHost;
   executor: Executor;
   log: WorkerLog;
   status(): WorkerStatus;
@@ -68,6 +71,7 @@ export function startWorker(options: WorkerOptions): Worker {
     log.warn('executed_table_storage_failed', { error: messageOf(error) }),
   );
   const executor = new Executor(ctx, table);
+  const host = new NativeHost({ chrome, log, extensionVersion: version, now });
   const connection = new Connection({
     socketFactory: options.socketFactory,
     prove: (wsUrl, token) => proveDaemon(options.fetch, wsUrl, token, PROOF_TIMEOUT_MS),
@@ -86,12 +90,17 @@ export function startWorker(options: WorkerOptions): Worker {
         if (response) reply(response);
       });
     },
+    // hostPairing is built right below; the connection only reports after its first attempt.
+    onProofFailed: (outcome) => hostPairing.onProofFailed(outcome),
     onTabReleased: (tabId) => {
       log.info('tab_released', { tabId });
       tabs.delete(tabId);
       void dialogs.detach(tabId);
     },
   });
+
+  const hostPairing = new HostPairing({ host, pairing, connection, log, now, fetch: options.fetch });
+  hostPairing.install();
 
   /** The user's "Share this tab": the tab joins a session the daemon makes, and is driven from now on. */
   const share = async (tabId: number): Promise<ShareAnswer> => {
@@ -117,7 +126,12 @@ export function startWorker(options: WorkerOptions): Worker {
   dialogs.install();
   installPushes(chrome, tabs, connection, now);
 
-  const wake = () => connection.ensureConnected();
+  const wake = () => {
+    connection.ensureConnected();
+    // Connecting to the host (once, or again after a pause when it was missing) syncs the daemon's
+    // port and pairs an unpaired browser; a connected host costs nothing here.
+    void host.ensure();
+  };
   chrome.runtime.onStartup.addListener(wake);
   chrome.runtime.onInstalled.addListener(wake);
   chrome.alarms.onAlarm.addListener(wake);
@@ -128,6 +142,8 @@ export function startWorker(options: WorkerOptions): Worker {
 
   const status = (): WorkerStatus => ({
     ...connection.status(),
+    host: host.status(),
+    autoPairing: hostPairing.status(),
     drivenTabs: tabs.size,
     inFlight: table.inFlightCount,
     version,
@@ -169,5 +185,5 @@ export function startWorker(options: WorkerOptions): Worker {
 
   log.info('worker_started', { version, protocolVersion: PROTOCOL_VERSION });
   wake();
-  return { connection, executor, log, status };
+  return { connection, host, executor, log, status };
 }

@@ -4,7 +4,7 @@
  */
 import { DEFAULT_PORT } from '@bproxy/protocol';
 import type { PairAnswer, PopupMessage, ShareAnswer, WorkerStatus } from '../shared/messages';
-import { claimPairing, parsePort, probeDaemon } from './pair-client';
+import { claimPairing, parsePort, probeDaemon } from '../shared/pair-client';
 import { PopupView } from './view';
 
 const POLL_MS = 1_000;
