@@ -13,9 +13,10 @@ import {
   type DriverMessage,
   type HelloMessage,
   type BproxyError,
-  type SharedTab,
+  type UserResult,
   type UserRequest,
 } from '@bproxy/protocol';
+import type { BrowserState } from './browser-state';
 import type { ClientRecord, ClientRegistry } from './clients';
 import { ElementHandles } from './element-handles';
 import type { Logger } from './logger';
@@ -33,9 +34,11 @@ function responseId(raw: unknown): string | null {
 export type UserRequestHandler = (
   record: ClientRecord,
   request: UserRequest,
-) => Promise<{ ok: true; data: SharedTab } | { ok: false; error: BproxyError }>;
+) => Promise<{ ok: true; result: UserResult } | { ok: false; error: BproxyError }>;
 
 export interface DriverDeps {
+  /** Told about (re)connections and tabs that closed, to push the sessions each browser holds. */
+  browserState?: BrowserState;
   clients: ClientRegistry;
   pending: PendingRequests;
   sessions: SessionRegistry;
@@ -160,6 +163,7 @@ export class DriverConnections {
     this.graceTimers.delete(record.key);
     if (displaced && displaced !== transport) displaced.close('replaced');
     transport.send({ type: 'welcome', protocolVersion: PROTOCOL_VERSION, clientName: record.name });
+    deps.browserState?.welcomed(record.key);
     deps.logger.info({
       event: 'ws_connect',
       ws_client: record.label,
@@ -201,6 +205,7 @@ export class DriverConnections {
               ? 'was lost when its browser went away'
               : 'was closed in the browser';
           deps.sessions.removeTab(tab, why);
+          deps.browserState?.changed();
         }
         return;
       }
@@ -223,7 +228,7 @@ export class DriverConnections {
           if (record.transport !== transport) return;
           transport.send(
             outcome.ok
-              ? { type: 'user_answer', requestId: msg.requestId, ok: true, data: outcome.data }
+              ? { type: 'user_answer', requestId: msg.requestId, ok: true, result: outcome.result }
               : { type: 'user_answer', requestId: msg.requestId, ok: false, error: outcome.error },
           );
         });

@@ -7,6 +7,8 @@ import websocket from '@fastify/websocket';
 import { WS_MAX_PAYLOAD, WS_SUBPROTOCOL, makeError } from '@bproxy/protocol';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { passesGate } from './auth';
+import { ActivityLog } from './activity';
+import { BrowserState } from './browser-state';
 import { ClientRegistry } from './clients';
 import { systemClock } from './clock';
 import { DriverConnections } from './drivers';
@@ -99,7 +101,17 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
     () => clock.now(),
   );
   const graceMs = opts.reconnectGraceMs ?? 15_000;
-  const drivers = new DriverConnections({ clients, pending, sessions, handles, logger, graceMs });
+  const activity = new ActivityLog(() => clock.now());
+  const browserState = new BrowserState(sessions, clients, activity);
+  const drivers = new DriverConnections({
+    clients,
+    pending,
+    sessions,
+    handles,
+    logger,
+    graceMs,
+    browserState,
+  });
   const launchers = new Launchers(opts.launchers ?? [], clients, drivers, logger);
   const codes = new PairingCodes(clock);
   const deps: CommandRouteDeps = {
@@ -120,6 +132,8 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
     port: () => boundPort,
     paired: () => opts.extensionTokens.get() !== null,
     issuePairingCode: () => codes.issue(),
+    activity,
+    browserState,
   };
   drivers.userRequests = userRequestHandler(deps);
   const wsSockets = new Set<DriverTransport>();

@@ -110,6 +110,20 @@ export interface ChromeApi {
       options: { format?: 'png' | 'jpeg'; quality?: number },
     ): Promise<string>;
     onRemoved: ChromeEvent<(tabId: number) => void>;
+    /** Puts tabs into a group (a new one unless groupId is given); answers the group's id. */
+    group(options: { tabIds: number[]; groupId?: number }): Promise<number>;
+    ungroup(tabIds: number[]): Promise<void>;
+  };
+  tabGroups: {
+    update(
+      groupId: number,
+      props: { title?: string; color?: 'blue' | 'orange' | 'grey'; collapsed?: boolean },
+    ): Promise<unknown>;
+  };
+  action: {
+    setBadgeText(details: { text: string }): Promise<void>;
+    setBadgeBackgroundColor(details: { color: string }): Promise<void>;
+    setTitle(details: { title: string }): Promise<void>;
   };
   windows: {
     update(windowId: number, props: { focused?: boolean }): Promise<unknown>;

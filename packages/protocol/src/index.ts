@@ -9,6 +9,7 @@ export * from './targets';
 export * from './actions';
 export * from './envelope';
 export * from './human';
+export * from './activity';
 export * from './ws';
 export * from './pairing';
 export * from './daemon-proof';

@@ -96,6 +96,7 @@ export async function tabOpen(
   });
   deps.sessions.bind(owner, tab.handle);
   deps.handles.observePage(ElementHandles.pageKey(chosen.key, opened.tabId), opened.url);
+  if (ctx.trail) ctx.trail.tab = tab;
   return { ok: true, data: deps.sessions.tabInfo(tab, chosen.name) };
 }
 

@@ -15,11 +15,12 @@ import {
   WS_SUBPROTOCOL,
   wsAuthProtocol,
   type BproxyError,
+  type DaemonMessage,
   type DriverMessage,
   type DriverResponseMessage,
   type HelloMessage,
-  type UserAnswerMessage,
   type UserRequest,
+  type UserResult,
 } from '@bproxy/protocol';
 import { Backoff, DEFAULT_BACKOFF } from './backoff';
 import type { ProofOutcome } from './daemon-proof';
@@ -53,8 +54,11 @@ export interface ConnectionOptions {
   random: () => number;
   clientInfo: () => Promise<Omit<HelloMessage['client'], 'instanceId'>>;
   onRequest: (request: unknown, reply: (message: DriverResponseMessage) => void) => void;
-  /** The daemon let go of a tab the user had shared. */
-  onTabReleased: (tabId: number) => void;
+  /**
+   * What the daemon tells this browser unasked: a shared tab released, an activity entry, the state of
+   * the sessions holding its tabs.
+   */
+  onPush: (message: DaemonPush) => void;
   /** The server on the paired port did not prove itself (the native host may know better). */
   onProofFailed: (outcome: Extract<ProofOutcome, { ok: false }>) => void;
   now?: () => number;
@@ -73,8 +77,8 @@ const OUTBOX_LIMIT = 100;
 /** A user request (sharing a tab) the daemon has not answered within this long fails. */
 const USER_REQUEST_TIMEOUT_MS = 10_000;
 
-export type UserAnswer =
-  { ok: true; data: Extract<UserAnswerMessage, { ok: true }>['data'] } | { ok: false; reason: string };
+export type UserAnswer = { ok: true; result: UserResult } | { ok: false; reason: string };
+export type DaemonPush = Extract<DaemonMessage, { type: 'tab_released' | 'activity' | 'sessions' }>;
 
 export class Connection {
   private state: ConnectionState = 'idle';
@@ -304,12 +308,14 @@ export class Connection {
       case 'user_answer':
         this.userRequests.get(msg.requestId)?.(
           msg.ok
-            ? { ok: true, data: msg.data }
+            ? { ok: true, result: msg.result }
             : { ok: false, reason: `${msg.error.code}: ${msg.error.message}` },
         );
         return;
       case 'tab_released':
-        this.opts.onTabReleased(msg.tabId);
+      case 'activity':
+      case 'sessions':
+        this.opts.onPush(msg);
         return;
     }
   }

@@ -13,6 +13,7 @@ import { DialogTracker } from './dialog-tracker';
 import { DrivenTabs } from './driven-tabs';
 import { messageOf } from './errors';
 import { ExecutedTable, DEFAULT_TABLE_OPTIONS } from './executed-table';
+import { BrowserView } from './browser-view';
 import { Executor } from './executor';
 import { HostPairing } from './host-pairing';
 import { NativeHost } from './native-host';
@@ -72,6 +73,7 @@ export function startWorker(options: WorkerOptions): Worker {
   );
   const executor = new Executor(ctx, table);
   const host = new NativeHost({ chrome, log, extensionVersion: version, now });
+  const browserView = new BrowserView(chrome, log);
   const connection = new Connection({
     socketFactory: options.socketFactory,
     prove: (wsUrl, token) => proveDaemon(options.fetch, wsUrl, token, PROOF_TIMEOUT_MS),
@@ -92,10 +94,13 @@ export function startWorker(options: WorkerOptions): Worker {
     },
     // hostPairing is built right below; the connection only reports after its first attempt.
     onProofFailed: (outcome) => hostPairing.onProofFailed(outcome),
-    onTabReleased: (tabId) => {
-      log.info('tab_released', { tabId });
-      tabs.delete(tabId);
-      void dialogs.detach(tabId);
+    onPush: (message) => {
+      if (message.type === 'tab_released') {
+        log.info('tab_released', { tabId: message.tabId });
+        tabs.delete(message.tabId);
+        void dialogs.detach(message.tabId);
+      }
+      browserView.onPush(message);
     },
   });
 
@@ -117,9 +122,12 @@ export function startWorker(options: WorkerOptions): Worker {
       title: (tab.title ?? '').slice(0, 1024),
     });
     if (!answer.ok) return answer;
+    if (answer.result.kind !== 'share_tab')
+      return { ok: false, reason: 'the daemon answered something else' };
+    const { session, tab: handle } = answer.result.shared;
     tabs.add(tabId);
-    log.info('tab_shared', { tabId, session: answer.data.session });
-    return { ok: true, session: answer.data.session, tab: answer.data.tab };
+    log.info('tab_shared', { tabId, session });
+    return { ok: true, session, tab: handle };
   };
 
   nav.install(chrome);
