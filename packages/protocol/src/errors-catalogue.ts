@@ -115,6 +115,20 @@ export const ERROR_CATALOGUE = {
     when: 'The browser serving this tab went away and did not come back before the deadline',
     hint: 'Check the browser; open a new tab with `bproxy tab open`',
   },
+  BROWSER_UNAVAILABLE: {
+    category: 'transport',
+    retry: true,
+    status: 503,
+    when: 'The browser could not be started or reached: its launch failed, or a farm refused, queued or did not answer',
+    hint: 'Retry in a moment; the message says what the browser or the farm answered (a farm at its own limit refuses or queues: lower --cdp-max-browsers to match it)',
+  },
+  TOO_MANY_BROWSERS: {
+    category: 'transport',
+    retry: true,
+    status: 429,
+    when: 'Every remote browser the daemon may open at once (--cdp-max-browsers) is held by a session',
+    hint: 'Retry when another session has closed, or close one you no longer need (`bproxy -s ID session close`)',
+  },
   SESSION_REQUIRED: {
     category: 'policy',
     retry: false,
