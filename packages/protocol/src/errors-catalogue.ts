@@ -119,14 +119,14 @@ export const ERROR_CATALOGUE = {
     category: 'transport',
     retry: true,
     status: 503,
-    when: 'The browser could not be started or reached: its launch failed, or a farm refused, queued or did not answer',
+    when: 'No browser could be started: its launch failed, or a farm refused, queued or timed out',
     hint: 'Retry in a moment; the message says what the browser or the farm answered (a farm at its own limit refuses or queues: lower --cdp-max-browsers to match it)',
   },
   TOO_MANY_BROWSERS: {
     category: 'transport',
     retry: true,
     status: 429,
-    when: 'Every remote browser the daemon may open at once (--cdp-max-browsers) is held by a session',
+    when: 'All remote browsers the daemon may open (--cdp-max-browsers) are held by sessions',
     hint: 'Retry when another session has closed, or close one you no longer need (`bproxy -s ID session close`)',
   },
   SESSION_REQUIRED: {
