@@ -43,7 +43,7 @@ describe('a remote endpoint that refuses or queues', () => {
       () => null,
       (e: unknown) => e as Error,
     );
-    expect(error?.message).toContain(`refused the connection: HTTP ${status} ${reason}`);
+    expect(error?.message).toContain(`/?… refused the connection: HTTP ${status} ${reason}`);
     expect(error?.message).toContain(meaning);
     expect(error?.message).not.toContain('s3cret');
   });

@@ -73,13 +73,17 @@ export function connectWebSocket(url: string, timeoutMs: number): Promise<CdpTra
   });
 }
 
-/** Farm URLs carry tokens in the query string: never print them. */
+/** Farm URLs carry tokens in the query string (or as a password): never print them. */
 export function redact(url: string): string {
   try {
     const parsed = new URL(url);
-    if (parsed.search !== '') parsed.search = '?…';
-    if (parsed.password !== '') parsed.password = '…';
-    return parsed.toString();
+    const password = parsed.password !== '';
+    const query = parsed.search !== '';
+    parsed.search = '';
+    parsed.password = '';
+    // Built by hand: URL.toString() would percent-encode the ellipsis.
+    const shown = password ? parsed.toString().replace('@', ':…@') : parsed.toString();
+    return query ? `${shown}?…` : shown;
   } catch {
     return '(invalid url)';
   }
