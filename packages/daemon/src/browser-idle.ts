@@ -2,8 +2,8 @@
  * Closing the browsers the daemon opened once nobody uses them: a launched Chromium or a session's farm
  * browser that has had no tab in any session, and no tab open on its way, for the browser-idle period.
  * The launchers open it again on the next tab open. Which browsers may be closed at all is the
- * launchers' decision (never an attached one, a shared remote one or an extension); this file only
- * counts down.
+ * launchers' decision (never an attached one, a shared remote one or an extension: `closable`); this
+ * file only counts down.
  *
  * Each browser's countdown starts when its last tab goes (or when it connects without one) and is
  * cancelled by a new tab or a hold (a tab.open choosing it). The timer re-checks the monotonic clock
@@ -20,6 +20,8 @@ export interface IdleBrowserDeps {
   clock: Clock;
   /** null: browsers are never closed for idleness. */
   afterMs: number | null;
+  /** Whether the daemon may close this browser at all; the others are never counted down. */
+  closable(clientKey: string): boolean;
   /** Whether anything still needs the browser: a tab of a session, or a request in flight to it. */
   busy(clientKey: string): boolean;
   /** The period ran out: close the browser. */
@@ -39,7 +41,8 @@ export class IdleBrowsers {
   /** Re-evaluates one browser: counts down when nothing needs it, stops counting otherwise. */
   check(clientKey: string): void {
     if (this.deps.afterMs === null) return;
-    if ((this.holds.get(clientKey) ?? 0) > 0 || this.deps.busy(clientKey)) {
+    const needed = (this.holds.get(clientKey) ?? 0) > 0 || this.deps.busy(clientKey);
+    if (needed || !this.deps.closable(clientKey)) {
       this.cancel(clientKey);
       return;
     }

@@ -42,7 +42,7 @@ export interface LauncherDeps {
 }
 
 export class Launchers {
-  private readonly starting = new Map<string, Promise<ClientRecord | null>>();
+  private readonly starting = new Map<string, Promise<ClientRecord>>();
   /** Sessions whose farm browser is being started, per launcher: they count against its cap. */
   private readonly startingFor = new Map<string, Set<SessionId>>();
   readonly idle: IdleBrowsers;
@@ -54,6 +54,10 @@ export class Launchers {
     this.idle = new IdleBrowsers({
       clock: deps.clock,
       afterMs: deps.browserIdleMs,
+      closable: (key) => {
+        const record = deps.clients.get(key);
+        return record !== undefined && record.transport !== null && this.closable(record);
+      },
       busy: (key) => deps.sessions.tabsOfClient(key).length > 0 || deps.pending.hasEntriesFor(key),
       onIdle: (key) => {
         const record = deps.clients.get(key);
@@ -118,8 +122,7 @@ export class Launchers {
 
   /** Re-evaluates a browser's idle countdown after its tabs changed. */
   tabsChanged(clientKey: string): void {
-    const record = this.deps.clients.get(clientKey);
-    if (record?.transport && this.closable(record)) this.idle.check(clientKey);
+    this.idle.check(clientKey);
   }
 
   /** Closes the browsers that belonged to a session (its farm browser), once its tabs are closed. */
@@ -174,7 +177,7 @@ export class Launchers {
     launcher: BrowserLauncher,
     session: SessionId | undefined,
     deadlineMono: number,
-  ): Promise<ClientRecord | null> {
+  ): Promise<ClientRecord> {
     const name = session === undefined ? launcher.name : `${launcher.name}-${session}`;
     // A farm may queue a connection for as long as it likes: the agent's deadline is the bound.
     const remote = launcher.kind === 'remote' || launcher.kind === 'per-session';
@@ -198,7 +201,8 @@ export class Launchers {
       this.deps.logger.warn({ event: 'browser_launch_failed', browser: name, err: why });
       throw new BrowserStartError('BROWSER_UNAVAILABLE', `browser "${name}" could not be started: ${why}`);
     }
-    if (record === null) return null;
+    if (record === null)
+      throw new BrowserStartError('BROWSER_UNAVAILABLE', `browser "${name}" went away before it was ready`);
     // The session closed while its browser was starting: nothing will ever use it.
     if (session !== undefined && this.deps.sessions.get(session) === undefined) {
       this.release(record, 'session_closed');
@@ -207,7 +211,7 @@ export class Launchers {
         `session ${session} closed while its browser started`,
       );
     }
-    if (this.closable(record)) this.idle.check(record.key);
+    this.idle.check(record.key);
     return record;
   }
 }

@@ -21,6 +21,7 @@ describe('the browser-idle countdown', () => {
     idle = new IdleBrowsers({
       clock,
       afterMs: 60_000,
+      closable: (key) => key !== 'extension',
       busy: (key) => busy.has(key),
       onIdle: (key) => closed.push(key),
     });
@@ -69,8 +70,22 @@ describe('the browser-idle countdown', () => {
     expect(closed).toEqual(['b']);
   });
 
+  it('never counts down a browser it may not close, even after a hold on it', () => {
+    idle.check('extension');
+    idle.hold('extension')();
+    vi.advanceTimersByTime(600_000);
+    expect(closed).toEqual([]);
+    expect(idle.closesInMs('extension')).toBeUndefined();
+  });
+
   it('never closes anything when off', () => {
-    const off = new IdleBrowsers({ clock, afterMs: null, busy: () => false, onIdle: (k) => closed.push(k) });
+    const off = new IdleBrowsers({
+      clock,
+      afterMs: null,
+      closable: () => true,
+      busy: () => false,
+      onIdle: (k) => closed.push(k),
+    });
     off.check('b');
     vi.advanceTimersByTime(24 * 3_600_000);
     expect(closed).toEqual([]);

@@ -22,16 +22,3 @@ export function parseDuration(name: string, raw: string): number | null {
   }
   return ms;
 }
-
-/** A period for people and logs: `15m`, `30s`, `250ms`, `off`. */
-export function formatDuration(ms: number | null): string {
-  if (ms === null) return 'off';
-  for (const [unit, size] of [
-    ['h', UNIT_MS.h],
-    ['m', UNIT_MS.m],
-    ['s', UNIT_MS.s],
-  ] as const) {
-    if (ms % size === 0) return `${ms / size}${unit}`;
-  }
-  return `${ms}ms`;
-}
