@@ -101,4 +101,27 @@ describe('what keeps bproxy running', () => {
     );
     expect((await service.ok<{ text: string }>(['-s', again.session, 'text'])).text).toContain('Done');
   }, 120_000);
+
+  it('an MCP client that outlived its idle daemon gets a new one on its next call', async () => {
+    const home = new Cli('bproxy-e2e-implicit-again-');
+    const env = { ...process.env, BPROXY_HOME: home.home, BPROXY_PORT: '0', BPROXY_SESSION: '' };
+    const mcp = await McpClient.start(env, ['--pacing', 'fast']);
+    try {
+      await mcp.ok('navigate', { url: pages.url('ext-done.html') });
+      const first = JSON.parse((await runCli(env, ['service', 'status'])).stdout) as { pid: number };
+      // The agent thinks for longer than the idle exit while its tab is open: the daemon goes.
+      await until('the idle daemon to stop', () => !isAlive(first.pid), 20_000);
+      const reply = await mcp.call('snapshot');
+      expect(reply.isError).toBe(true);
+      // Its session went with the daemon, and the reply says what to do.
+      expect(reply.text).toMatch(/^SESSION_NOT_FOUND: /);
+      expect(reply.text).toContain('call navigate to start again');
+      expect(await mcp.ok('navigate', { url: pages.url('ext-done.html') })).toContain('Extension done');
+      const second = JSON.parse((await runCli(env, ['service', 'status'])).stdout) as { pid: number };
+      expect(second.pid).not.toBe(first.pid);
+    } finally {
+      await mcp.close();
+      await home.dispose();
+    }
+  }, 90_000);
 });
