@@ -41,6 +41,7 @@ export async function startFarm(options: { concurrent: number; queued: number })
   const child: ChildProcess = spawn(
     process.execPath,
     [SCRIPT, JSON.stringify({ ...options, token, chrome: chromePath(), browsersDir })],
+    // browserless reads ./package.json at start (for Playwright versions it may serve): the root's will do.
     { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] },
   );
   let stderr = '';
