@@ -15,6 +15,7 @@ import {
   type BproxyError,
   type UserResult,
   type UserRequest,
+  type SessionId,
 } from '@bproxy/protocol';
 import type { BrowserState } from './browser-state';
 import type { ClientRecord, ClientRegistry } from './clients';
@@ -48,6 +49,13 @@ export interface DriverDeps {
   helloTimeoutMs?: number;
 }
 
+/** Where a driver connection comes from: a socket's peer, or a launcher of the daemon (for a session). */
+export interface DriverMeta {
+  remote: string;
+  launcher?: string;
+  session?: SessionId;
+}
+
 export class DriverConnections {
   private readonly open = new Set<DriverTransport>();
   private readonly graceTimers = new Map<string, NodeJS.Timeout>();
@@ -64,10 +72,7 @@ export class DriverConnections {
    * Takes a new driver transport. Resolves with its client record after a valid hello, or null if the
    * connection closed or failed the handshake first.
    */
-  accept(
-    transport: DriverTransport,
-    meta: { remote: string; launcher?: string },
-  ): Promise<ClientRecord | null> {
+  accept(transport: DriverTransport, meta: DriverMeta): Promise<ClientRecord | null> {
     const { deps } = this;
     this.open.add(transport);
     let record: ClientRecord | null = null;
@@ -140,11 +145,7 @@ export class DriverConnections {
     this.graceTimers.clear();
   }
 
-  private handshake(
-    transport: DriverTransport,
-    hello: HelloMessage,
-    meta: { remote: string; launcher?: string },
-  ): ClientRecord | null {
+  private handshake(transport: DriverTransport, hello: HelloMessage, meta: DriverMeta): ClientRecord | null {
     const { deps } = this;
     if (hello.protocolVersion !== PROTOCOL_VERSION) {
       transport.send({
@@ -157,7 +158,10 @@ export class DriverConnections {
       transport.close('protocol_mismatch');
       return null;
     }
-    const { record, displaced } = deps.clients.attach(hello, transport, meta.launcher);
+    const { record, displaced } = deps.clients.attach(hello, transport, {
+      ...(meta.launcher === undefined ? {} : { launcher: meta.launcher }),
+      ...(meta.session === undefined ? {} : { session: meta.session }),
+    });
     const grace = this.graceTimers.get(record.key);
     if (grace) clearTimeout(grace);
     this.graceTimers.delete(record.key);

@@ -13,6 +13,7 @@ import { ClientRegistry } from './clients';
 import { systemClock } from './clock';
 import { DriverConnections } from './drivers';
 import { ElementHandles } from './element-handles';
+import { IdleExit } from './idle-exit';
 import { Launchers } from './launchers';
 import { PairingCodes } from './pairing';
 import { PairingRateLimit } from './pairing-rate-limit';
@@ -112,7 +113,17 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
     graceMs,
     browserState,
   });
-  const launchers = new Launchers(opts.launchers ?? [], clients, drivers, logger);
+  const launchers = new Launchers(opts.launchers ?? [], {
+    clients,
+    drivers,
+    sessions,
+    pending,
+    logger,
+    clock,
+    browserIdleMs: opts.browserIdleMs ?? null,
+  });
+  sessions.onTabsChanged = (clientKey) => launchers.tabsChanged(clientKey);
+  const idleExit = opts.idleExit ? new IdleExit(clock, opts.idleExit.afterMs, opts.idleExit.onIdle) : null;
   const codes = new PairingCodes(clock);
   const deps: CommandRouteDeps = {
     sessions,
@@ -122,6 +133,7 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
     queues: new TabQueues(),
     handles,
     launchers,
+    idleExit,
     traces: new TraceRing(200),
     logger,
     clock,
@@ -172,7 +184,11 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
       : shuttingDown
         ? { status: 503, body: errorResponse(null, makeError('SHUTTING_DOWN', 'the daemon is stopping')) }
         : null;
-    if (!refusal) return;
+    if (!refusal) {
+      // An agent came by (even with a body the route will refuse): the idle period starts over.
+      if (req.method === 'POST' && req.url.split('?')[0] === '/') idleExit?.touch();
+      return;
+    }
     if (!allowed) logger.warn({ event: 'gate_rejected', method: req.method, path: req.url.split('?')[0] });
     if (req.headers.upgrade !== undefined) {
       // A refused upgrade gets a plain HTTP answer on the raw socket, which is then closed: the
@@ -251,6 +267,8 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
     async shutdown(drainMs = 10_000) {
       if (shuttingDown) return;
       shuttingDown = true;
+      idleExit?.stop();
+      launchers.idle.clear();
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([pending.whenIdle(), new Promise<void>((r) => (timer = setTimeout(r, drainMs)))]);
       if (timer) clearTimeout(timer);

@@ -125,6 +125,8 @@ export async function runMcpServer(options: McpServerOptions): Promise<void> {
     process.stdin.on('close', finish);
     process.once('SIGINT', finish);
     process.once('SIGTERM', finish);
+    // A closed terminal: its MCP client is gone, and so must this connection's session and tabs be.
+    process.once('SIGHUP', finish);
     mcp.server.onclose = finish;
   });
   await mcp.server.connect(new StdioServerTransport());

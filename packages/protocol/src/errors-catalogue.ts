@@ -115,6 +115,20 @@ export const ERROR_CATALOGUE = {
     when: 'The browser serving this tab went away and did not come back before the deadline',
     hint: 'Check the browser; open a new tab with `bproxy tab open`',
   },
+  BROWSER_UNAVAILABLE: {
+    category: 'transport',
+    retry: true,
+    status: 503,
+    when: 'No browser could be started: its launch failed, or a farm refused, queued or timed out',
+    hint: 'Retry in a moment; the message says what the browser or the farm answered (a farm at its own limit refuses or queues: lower --cdp-max-browsers to match it)',
+  },
+  TOO_MANY_BROWSERS: {
+    category: 'transport',
+    retry: true,
+    status: 429,
+    when: 'All remote browsers the daemon may open (--cdp-max-browsers) are held by sessions',
+    hint: 'Retry when another session has closed, or close one you no longer need (`bproxy -s ID session close`)',
+  },
   SESSION_REQUIRED: {
     category: 'policy',
     retry: false,

@@ -41,6 +41,8 @@ export function mcpCommand(): Command {
         'bproxy mcp --browser chrome                     # your paired Chrome instead of the headless one',
       )}
 Every client connection gets its own session; its tabs are closed when the client disconnects.
+A daemon this command starts stops by itself once no agent has used it for BPROXY_IDLE_EXIT
+(default 15m; off: never), and its browser closes after BPROXY_BROWSER_IDLE without a tab (default 5m).
 Logs go to stderr; stdout carries only MCP messages.
 `,
     )

@@ -97,7 +97,8 @@ export function registerCommandRoute(
       recordAnswer(deps, facts, response);
       return response;
     };
-    const pending = run();
+    // In flight until the action ends, whether or not the agent is still listening: the idle exit waits.
+    const pending = deps.idleExit ? deps.idleExit.during(run) : run();
     ledger.record(request.id, print, pending);
     const response = await pending;
     return reply.code(statusOf(response)).send(response);

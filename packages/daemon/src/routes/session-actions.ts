@@ -92,10 +92,14 @@ export async function sessionClose(
   return { ok: true, data: { session: session.id, closedTabs, forgottenTabs, releasedTabs } };
 }
 
-/** Forgets a session whose tabs are already gone: its handles, its record, its tmpDir. */
+/**
+ * Forgets a session whose tabs are already gone: its handles, its record, its tmpDir, and the browser
+ * that was its own (a farm's).
+ */
 export function destroySession(deps: CommandRouteDeps, session: SessionRecord): void {
   deps.handles.invalidateSession(session.id, 'session_closed');
   deps.sessions.delete(session);
+  deps.launchers.releaseSession(session.id);
   rmSync(session.tmpDir, { recursive: true, force: true });
 }
 

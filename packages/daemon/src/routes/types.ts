@@ -6,6 +6,7 @@ import type { ClientRegistry } from '../clients';
 import type { Clock } from '../clock';
 import type { DriverConnections } from '../drivers';
 import type { ElementHandles } from '../element-handles';
+import type { IdleExit } from '../idle-exit';
 import type { Launchers } from '../launchers';
 import type { Logger } from '../logger';
 import type { PendingRequests } from '../pending';
@@ -21,6 +22,8 @@ export interface CommandRouteDeps {
   queues: TabQueues;
   handles: ElementHandles;
   launchers: Launchers;
+  /** Present when the daemon was started implicitly: it stops once no agent has used it for a while. */
+  idleExit: IdleExit | null;
   traces: TraceRing;
   logger: Logger;
   clock: Clock;
