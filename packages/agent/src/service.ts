@@ -54,6 +54,8 @@ export interface AgentLimits {
   readonly historyChars: number;
   /** How long close() waits for running turns to end. Default 5 s. */
   readonly closeTimeoutMs: number;
+  /** One browser tool call; default the catalogue's deadline of each tool plus 10 s. */
+  readonly toolDeadlineMs?: number;
 }
 
 export interface AgentServiceOptions {
@@ -112,7 +114,7 @@ class Service implements AgentService {
     this.logger = options.logger ?? silentLogger;
     this.clock = options.clock ?? Date.now;
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
-    this.toolbox = new ToolBox(options.client, this.paths, this.clock);
+    this.toolbox = new ToolBox(options.client, this.paths, this.clock, this.limits.toolDeadlineMs);
     this.store = new ChatStore(this.paths.chats, this.logger);
     this.factories = { ...DEFAULT_PROVIDERS, ...options.providers };
   }

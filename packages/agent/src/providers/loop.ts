@@ -38,6 +38,11 @@ export async function runLoop(model: ChatModel, request: TurnRequest): Promise<T
       if (request.signal.aborted) return { kind: 'stopped' };
       throw error;
     }
+    // An SDK may end an aborted stream quietly instead of throwing: its tool calls are cut short.
+    if (request.signal.aborted) {
+      if (result.text !== '') push({ role: 'assistant', text: result.text, toolCalls: [] });
+      return { kind: 'stopped' };
+    }
     push({ role: 'assistant', text: result.text, toolCalls: result.toolCalls });
     if (result.toolCalls.length === 0) return { kind: 'done' };
     const results: ToolResult[] = [];

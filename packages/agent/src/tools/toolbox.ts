@@ -29,7 +29,8 @@ export class ToolBox {
     private readonly caller: ActionCaller,
     paths: AgentPaths,
     clock: () => number,
-    private readonly deadlineGraceMs = DEADLINE_GRACE_MS,
+    /** Overrides every browser call's deadline (tests); default the catalogue's, plus a grace. */
+    private readonly deadlineMs?: number,
   ) {
     const local = [
       ...scratchFileTools(paths.files),
@@ -73,7 +74,8 @@ export class ToolBox {
     const local = this.local.get(name);
     if (local !== undefined) return runLocalTool(local, input);
     const spec = TOOLS_BY_NAME.get(name);
-    const limitMs = (spec === undefined ? 30_000 : toolTimeoutMs(spec, input)) + this.deadlineGraceMs;
+    const limitMs =
+      this.deadlineMs ?? (spec === undefined ? 30_000 : toolTimeoutMs(spec, input)) + DEADLINE_GRACE_MS;
     return raceDeadline(runBrowserTool(this.caller, name, input, session), limitMs, signal, name);
   }
 }
