@@ -6,11 +6,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HostToExtensionSchema, type HostToExtension } from '@bproxy/protocol';
+import { ExtensionToHostSchema, HostToExtensionSchema, type HostToExtension } from '@bproxy/protocol';
 import {
   createAgentService,
+  isAgentMessage,
   type ActionCaller,
-  type AgentMessage,
   type AgentService,
   type AgentServiceOptions,
 } from '@bproxy/agent';
@@ -74,8 +74,11 @@ export class AgentHarness {
     this.messages.push(message);
   };
 
-  send(message: AgentMessage): void {
-    this.service.handle(message, this.emit);
+  /** Validates `message` as the host would (the port's schema), then hands it to the agent. */
+  send(message: Record<string, unknown>): void {
+    const parsed = ExtensionToHostSchema.parse(message);
+    if (!isAgentMessage(parsed)) throw new Error(`not an agent message: ${parsed.type}`);
+    this.service.handle(parsed, this.emit);
   }
 
   of<T extends HostToExtension['type']>(type: T, chatId?: string): Of<T>[] {
