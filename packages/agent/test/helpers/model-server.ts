@@ -35,13 +35,13 @@ export interface RecordedRequest {
   readonly body: Record<string, unknown>;
   /** When the request arrived (performance.now()). */
   readonly at: number;
+  /** When its scripted answer had been written in full (performance.now()). */
+  answeredAt?: number;
 }
 
 export interface ModelServer {
   readonly baseUrl: string;
   readonly requests: RecordedRequest[];
-  /** When the last response finished writing (performance.now()). */
-  lastResponseEnd: number;
   /** Resolves when a hanging step's client went away. */
   hungUp(): Promise<void>;
   push(...steps: Step[]): void;
@@ -160,7 +160,6 @@ export async function startModelServer(...initial: Step[]): Promise<ModelServer>
   const requests: RecordedRequest[] = [];
   const hangups: (() => void)[] = [];
   let hungUp = 0;
-  const state = { lastResponseEnd: 0 };
   const server: Server = createServer((req, res) => {
     void (async () => {
       const at = performance.now();
@@ -219,7 +218,7 @@ export async function startModelServer(...initial: Step[]): Promise<ModelServer>
       }
       if (anthropic) anthropicStream(res, reply);
       else openAiStream(res, reply);
-      state.lastResponseEnd = performance.now();
+      request.answeredAt = performance.now();
     })();
   });
   server.keepAliveTimeout = 100;
@@ -228,12 +227,6 @@ export async function startModelServer(...initial: Step[]): Promise<ModelServer>
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
-    get lastResponseEnd() {
-      return state.lastResponseEnd;
-    },
-    set lastResponseEnd(value: number) {
-      state.lastResponseEnd = value;
-    },
     hungUp: () => (hungUp > 0 ? Promise.resolve() : new Promise<void>((resolve) => hangups.push(resolve))),
     push: (...more) => void steps.push(...more),
     close: () =>
