@@ -91,6 +91,10 @@ describe('the agent with Claude Code in a shared tab', { timeout: 60_000 }, () =
       expect(
         messages.filter((m) => m.type === 'tool_result').every((m) => m.type === 'tool_result' && m.ok),
       ).toBe(true);
+      // The panel gets the snapshot's size, not the page.
+      expect(messages.find((m) => m.type === 'tool_result')).toMatchObject({
+        text: expect.stringMatching(/^snapshot: \d+ characters$/),
+      });
       const text = await runCli(env, ['text', '-s', session, '--selector', '#cart']);
       expect(text.stdout).toContain('Cart: 1 items');
       const { offered } = JSON.parse(readFileSync(record, 'utf8').trim()) as { offered: string[] };

@@ -83,6 +83,8 @@ export interface AgentService {
   close(): Promise<void>;
 }
 
+const MAX_LIVE_RUNNERS = 50;
+
 const DEFAULT_LIMITS: AgentLimits = {
   maxSteps: 30,
   modelTimeoutMs: 120_000,
@@ -172,6 +174,9 @@ class Service implements AgentService {
   private runner(chatId: string): ChatRunner {
     let runner = this.runners.get(chatId);
     if (runner === undefined) {
+      // Idle chats are on disk already; keep the memory bounded however many chats a browser opens.
+      if (this.runners.size >= MAX_LIVE_RUNNERS)
+        for (const [id, idle] of this.runners) if (!idle.busy) this.runners.delete(id);
       runner = new ChatRunner(chatId, {
         store: this.store,
         toolbox: this.toolbox,

@@ -17,6 +17,7 @@ import { routeMessage } from './routing';
 import type { StoredChat } from './store/chat-store';
 import { recentMessages } from './conversation';
 import { systemPrompt } from './system-prompt';
+import { panelSummary } from './tools/browser-tools';
 import type { ToolBox } from './tools/toolbox';
 
 export type ChatUserMessage = z.infer<typeof ChatUserMessageSchema>;
@@ -43,6 +44,19 @@ export interface TurnSetup {
 const NOT_RUN = 'NOT RUN: the user stopped the turn before this tool call started';
 const TEXT_MAX = 100_000;
 const NAME_MAX = 64;
+const INPUT_STRING_MAX = 2_000;
+
+/** A tool call's input as the panel and the transcript show it: long strings (a saved file) cut. */
+function displayInput(input: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(input).map(([key, value]) => [
+      key,
+      typeof value === 'string' && value.length > INPUT_STRING_MAX
+        ? `${value.slice(0, INPUT_STRING_MAX)}…`
+        : value,
+    ]),
+  );
+}
 
 export async function runTurn(
   deps: TurnDeps,
@@ -72,18 +86,19 @@ export async function runTurn(
     flushText();
     const uiId = deps.nextCallId();
     const name = clip(call.name, NAME_MAX);
+    const input = displayInput(call.input);
     const entry = {
       role: 'tool' as const,
       callId: uiId,
       name,
-      input: call.input,
+      input,
       ok: null,
       text: '',
       at: deps.clock(),
     };
     chat.entries.push(entry);
     calls.set(call.id, { uiId, entry });
-    emit({ type: 'tool_call', chatId, callId: uiId, name, input: call.input });
+    emit({ type: 'tool_call', chatId, callId: uiId, name, input });
     return entry;
   };
   const settle = (callId: string, ok: boolean, summary: string): void => {
@@ -141,7 +156,8 @@ export async function runTurn(
       announce(call);
     },
     observeToolResult(result) {
-      settle(result.callId, result.ok, result.content.split('\n', 1)[0] ?? '');
+      const name = calls.get(result.callId)?.entry.name ?? '';
+      settle(result.callId, result.ok, panelSummary(name, result.ok, result.content));
     },
     record(entry) {
       chat.conversation.push(entry);

@@ -48,6 +48,8 @@ export class CopilotProvider implements Provider {
     string,
     { request: TurnRequest; calls: number; controller: AbortController }
   >();
+  /** Tells a running turn that a tool found the session paused for a human. */
+  private readonly onPaused = new Map<string, (reason: string) => void>();
 
   constructor(private readonly options: CopilotOptions) {}
 
@@ -125,8 +127,6 @@ export class CopilotProvider implements Provider {
       this.onPaused.delete(request.chatId);
     }
   }
-
-  private readonly onPaused = new Map<string, (reason: string) => void>();
 
   async close(): Promise<void> {
     const client = this.client;

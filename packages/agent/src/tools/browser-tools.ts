@@ -87,15 +87,17 @@ export async function runBrowserTool(
   const reply = successReply(spec.name, checked.params, outcome.data);
   const text = replyText(reply);
   const image = replyImage(reply);
-  const summary = READS.has(name)
-    ? `${name}: ${image === undefined ? `${text.length} characters` : 'an image'}`
-    : firstLine(text);
   return {
     ok: true,
     content: text === '' ? `${name}: done` : fenceUntrusted(name, text),
-    summary,
+    summary: image === undefined ? panelSummary(name, true, text) : `${name}: an image`,
     ...(image === undefined ? {} : { image }),
   };
+}
+
+/** The panel's line for a browser tool's reply: a read's size (never the page), else the reply's first line. */
+export function panelSummary(name: string, ok: boolean, text: string): string {
+  return ok && READS.has(name) ? `${name}: ${text.length} characters` : firstLine(text);
 }
 
 type CallOutcome = { ok: true; data: unknown } | { ok: false; error: ToolError };
