@@ -33,8 +33,23 @@ const PACKAGES = {
   },
   // The bridge relays CDP: of the CDP package it may use the lower half (transports, finding Chrome) only.
   bridge: { imports: ['@bproxy/protocol', '@bproxy/cdp/wire', 'ws', 'pino'], node: true },
-  // `bproxy mcp` loads its package lazily, from its own bundle (src/mcp/entry.ts).
-  cli: { imports: ['@bproxy/protocol', '@bproxy/client', '@bproxy/mcp', 'commander'], node: true },
+  agent: {
+    imports: [
+      '@bproxy/protocol',
+      '@bproxy/client',
+      '@bproxy/tools',
+      'zod',
+      '@anthropic-ai/sdk',
+      'openai',
+      '@github/copilot-sdk',
+    ],
+    node: true,
+  },
+  // `bproxy mcp` and `bproxy agent` load their packages lazily, from their own bundles (src/mcp, src/agent).
+  cli: {
+    imports: ['@bproxy/protocol', '@bproxy/client', '@bproxy/mcp', '@bproxy/agent', 'commander'],
+    node: true,
+  },
 };
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

@@ -1,4 +1,4 @@
-// Builds the `bproxy` CLI, the daemon it starts and the bundles its heavier commands load (mcp, bridge):
+// Builds the `bproxy` CLI, the daemon it starts and the bundles its heavier commands load (mcp, agent, bridge):
 // self-contained ESM bundles side by side in dist/, so that `service start` finds the daemon at
 // new URL('./daemon.mjs', import.meta.url) and each command finds its bundle the same way.
 import { build as esbuild } from 'esbuild';
@@ -37,6 +37,12 @@ export async function build(options = {}) {
       entryPoints: [join(here, 'src', 'mcp', 'entry.ts')],
       outfile: join(outdir, 'mcp.mjs'),
     }),
+    // `bproxy agent` loads this one alone (the agent's configuration files).
+    esbuild({
+      ...common,
+      entryPoints: [join(here, 'src', 'agent', 'entry.ts')],
+      outfile: join(outdir, 'agent.mjs'),
+    }),
     // `bproxy bridge` and the bproxy-bridge executable load this one; its watchdog runs on its own.
     esbuild({
       ...common,
@@ -68,6 +74,7 @@ export async function build(options = {}) {
     bridge: bridgeExecutable,
     daemon: join(outdir, 'daemon.mjs'),
     mcp: join(outdir, 'mcp.mjs'),
+    agent: join(outdir, 'agent.mjs'),
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import { Command } from 'commander';
 import { BPROXY_VERSION } from '@bproxy/protocol/plain';
+import { agentCommand } from './commands/agent';
 import { bridgeCommand } from './commands/bridge';
 import { pairCommand } from './commands/pair';
 import { callCommand, debugCommand } from './commands/debug';
@@ -61,7 +62,11 @@ export const GROUPS: readonly Group[] = [
     commands: () => [...interactionCommands(), ...waitingCommands()],
   },
   { heading: 'Debugging:', names: ['debug', 'call'], commands: () => [debugCommand(), callCommand()] },
-  { heading: 'Agents:', names: ['mcp', 'help'], commands: () => [mcpCommand(), helpCommand()] },
+  {
+    heading: 'Agents:',
+    names: ['mcp', 'agent', 'help'],
+    commands: () => [mcpCommand(), agentCommand(), helpCommand()],
+  },
   { heading: 'CDP tools:', names: ['bridge'], commands: () => [bridgeCommand()] },
 ];
 

@@ -12,6 +12,7 @@ import { startOptions } from '../service/service-commands';
 export interface McpCommandOptions {
   readonly pacing: Pacing;
   readonly browser?: string;
+  readonly session?: string;
 }
 
 export async function serveMcp(options: McpCommandOptions): Promise<void> {
@@ -24,5 +25,6 @@ export async function serveMcp(options: McpCommandOptions): Promise<void> {
     }),
     pacing: options.pacing,
     ...(options.browser ? { browser: options.browser } : {}),
+    ...(options.session ? { session: options.session } : {}),
   });
 }
