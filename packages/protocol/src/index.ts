@@ -12,6 +12,7 @@ export * from './ws';
 export * from './pairing';
 export * from './daemon-proof';
 export * from './native';
+export * from './native-chunks';
 export * from './lifecycle';
 export * from './validate';
 export * from './json-schema';
