@@ -33,8 +33,20 @@ const PACKAGES = {
   },
   // The bridge relays CDP: of the CDP package it may use the lower half (transports, finding Chrome) only.
   bridge: { imports: ['@bproxy/protocol', '@bproxy/cdp/wire', 'ws', 'pino'], node: true },
-  // `bproxy mcp` loads its package lazily, from its own bundle (src/mcp/entry.ts).
-  cli: { imports: ['@bproxy/protocol', '@bproxy/client', '@bproxy/mcp', 'commander'], node: true },
+  // The agent and node-pty come in behind the handler factories (see packages/native-host/src/handlers.ts).
+  'native-host': { imports: ['@bproxy/protocol', '@bproxy/client'], node: true },
+  // `bproxy mcp` loads its package lazily, from its own bundle (src/mcp/entry.ts); `bproxy host` loads
+  // the native host's registration the same way.
+  cli: {
+    imports: [
+      '@bproxy/protocol',
+      '@bproxy/client',
+      '@bproxy/mcp',
+      '@bproxy/native-host/registration',
+      'commander',
+    ],
+    node: true,
+  },
 };
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
