@@ -1,6 +1,7 @@
-// Builds the `bproxy` CLI, the daemon it starts and the bundles its heavier commands load (mcp, bridge):
-// self-contained ESM bundles side by side in dist/, so that `service start` finds the daemon at
-// new URL('./daemon.mjs', import.meta.url) and each command finds its bundle the same way.
+// Builds the `bproxy` CLI, the daemon it starts, the bundles its heavier commands load (mcp, bridge) and
+// the native messaging host: self-contained ESM bundles side by side in dist/, so that `service start`
+// finds the daemon at new URL('./daemon.mjs', import.meta.url) and each command (and the host) finds
+// its bundle the same way.
 import { build as esbuild } from 'esbuild';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -48,6 +49,12 @@ export async function build(options = {}) {
       entryPoints: [join(here, '..', 'bridge', 'src', 'watchdog-main.ts')],
       outfile: join(outdir, 'bridge-watchdog.mjs'),
     }),
+    // The native messaging host the browsers start (through the launcher `bproxy host install` writes).
+    esbuild({
+      ...common,
+      entryPoints: [join(here, '..', 'native-host', 'src', 'entry.ts')],
+      outfile: join(outdir, 'native-host.mjs'),
+    }),
     esbuild({
       ...common,
       entryPoints: [join(here, '..', 'daemon', 'src', 'main.ts')],
@@ -68,6 +75,7 @@ export async function build(options = {}) {
     bridge: bridgeExecutable,
     daemon: join(outdir, 'daemon.mjs'),
     mcp: join(outdir, 'mcp.mjs'),
+    nativeHost: join(outdir, 'native-host.mjs'),
   };
 }
 
