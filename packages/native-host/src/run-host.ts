@@ -127,21 +127,7 @@ export async function runHost(options: RunHostOptions): Promise<number> {
       }
     };
 
-    stdin.on('data', onData);
-    stdin.once('end', () => {
-      const end = decoder.end();
-      if (end.torn) log.warn('torn_frame', { detail: end.detail });
-      void finish(0, 'port_closed');
-    });
-    stdin.once('error', (error) => void finish(0, 'stdin_error', { reason: error.message }));
-    if (options.signal !== undefined) {
-      if (options.signal.aborted) void finish(0, 'signal');
-      options.signal.addEventListener(
-        'abort',
-        () => void finish(0, 'signal', { reason: String(options.signal?.reason) }),
-      );
-    }
-
+    // Armed before anything can finish the host, so that finish() always closes it.
     if (options.watch !== false) {
       watch = watchDaemon({
         home,
@@ -152,6 +138,21 @@ export async function runHost(options: RunHostOptions): Promise<number> {
           if (session.ready) outbox.send({ type: 'daemon.location', id: 'watch', ...state, started: false });
         },
       });
+    }
+
+    stdin.on('data', onData);
+    stdin.once('end', () => {
+      const end = decoder.end();
+      if (end.torn) log.warn('torn_frame', { detail: end.detail });
+      void finish(0, 'port_closed');
+    });
+    stdin.on('error', (error) => void finish(0, 'stdin_error', { reason: error.message }));
+    if (options.signal !== undefined) {
+      if (options.signal.aborted) void finish(0, 'signal');
+      options.signal.addEventListener(
+        'abort',
+        () => void finish(0, 'signal', { reason: String(options.signal?.reason) }),
+      );
     }
   });
 }

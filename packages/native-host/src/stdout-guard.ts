@@ -43,6 +43,9 @@ function sizeOf(chunk: unknown): number {
  */
 export function takeStdout(log: HostLog, stdout: NodeJS.WriteStream = process.stdout): Writable {
   const realWrite = stdout.write.bind(stdout) as (chunk: Uint8Array, callback: WriteCallback) => boolean;
+  // A browser that closed the port makes writes fail (EPIPE): each failed write reports it through
+  // its callback to `frames`, whose owner handles it; the stream's own error event must not crash us.
+  stdout.on('error', () => undefined);
   const frames = new Writable({
     write(chunk: Buffer, _encoding, callback: WriteCallback) {
       realWrite(chunk, callback);
