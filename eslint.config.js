@@ -45,9 +45,19 @@ const PACKAGES = {
     ],
     node: true,
   },
-  // `bproxy mcp` and `bproxy agent` load their packages lazily, from their own bundles (src/mcp, src/agent).
+  // The agent (and node-pty) come in behind the handler factories, loaded on first use.
+  'native-host': { imports: ['@bproxy/protocol', '@bproxy/client', '@bproxy/agent'], node: true },
+  // `bproxy mcp` and `bproxy agent` load their packages lazily, from their own bundles (src/mcp,
+  // src/agent); `bproxy host` loads the native host's registration the same way.
   cli: {
-    imports: ['@bproxy/protocol', '@bproxy/client', '@bproxy/mcp', '@bproxy/agent', 'commander'],
+    imports: [
+      '@bproxy/protocol',
+      '@bproxy/client',
+      '@bproxy/mcp',
+      '@bproxy/agent',
+      '@bproxy/native-host/registration',
+      'commander',
+    ],
     node: true,
   },
 };

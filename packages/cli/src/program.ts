@@ -9,6 +9,7 @@ import { bridgeCommand } from './commands/bridge';
 import { pairCommand } from './commands/pair';
 import { callCommand, debugCommand } from './commands/debug';
 import { helpCommand } from './commands/help';
+import { hostCommand, setupCommand } from './commands/host';
 import { interactionCommands } from './commands/interaction';
 import { mcpCommand } from './commands/mcp';
 import { navigationCommands } from './commands/navigation';
@@ -68,6 +69,7 @@ export const GROUPS: readonly Group[] = [
     commands: () => [mcpCommand(), agentCommand(), helpCommand()],
   },
   { heading: 'CDP tools:', names: ['bridge'], commands: () => [bridgeCommand()] },
+  { heading: 'Browser setup:', names: ['setup', 'host'], commands: () => [setupCommand(), hostCommand()] },
 ];
 
 /** Global options that take a value (the word after them is not the command). */
