@@ -21,6 +21,8 @@ export const PAUSED_MARK = '⏸';
 export class BrowserView {
   private current: BrowserSession[] = [];
   private readonly groups = new Map<string, number>();
+  /** The tabs each session had at the last sync, to let go of them when it ends. */
+  private readonly grouped = new Map<string, number[]>();
   private readonly listeners = new Set<BrowserViewListener>();
   private syncing: Promise<void> = Promise.resolve();
 
@@ -54,7 +56,17 @@ export class BrowserView {
   private async sync(sessions: BrowserSession[]): Promise<void> {
     await this.badge(sessions);
     const live = new Set<string>(sessions.map((s) => s.info.session));
-    for (const [id] of this.groups) if (!live.has(id)) this.groups.delete(id);
+    for (const [id, tabIds] of [...this.grouped]) {
+      if (live.has(id)) continue;
+      // The session ended: tabs left open (a released tab of the user's) leave its group.
+      this.groups.delete(id);
+      this.grouped.delete(id);
+      await this.chrome.tabs
+        .ungroup(tabIds)
+        .catch((error: unknown) =>
+          this.log.debug('tab_ungroup_failed', { session: id, error: messageOf(error) }),
+        );
+    }
     for (const session of sessions) await this.group(session);
   }
 
@@ -82,6 +94,7 @@ export class BrowserView {
     const title = `${info.paused ? `${PAUSED_MARK} ` : ''}${info.label ?? info.session}`;
     const tabIds = session.tabs.map((t) => t.tabId);
     if (tabIds.length === 0) return;
+    this.grouped.set(info.session, tabIds);
     try {
       const known = this.groups.get(info.session);
       const groupId = await this.chrome.tabs.group(

@@ -5,6 +5,7 @@
  */
 import { PROTOCOL_VERSION } from '@bproxy/protocol';
 import type { ChromeApi } from '../chrome-api';
+import type { PanelAnswer } from '../shared/panel-messages';
 import { PopupMessageSchema, type PairAnswer, type ShareAnswer, type WorkerStatus } from '../shared/messages';
 import { Connection } from './connection';
 import type { DriverContext } from './context';
@@ -15,6 +16,7 @@ import { messageOf } from './errors';
 import { ExecutedTable, DEFAULT_TABLE_OPTIONS } from './executed-table';
 import { BrowserView } from './browser-view';
 import { Executor } from './executor';
+import { PanelRelay } from './panel-relay';
 import { HostPairing } from './host-pairing';
 import { NativeHost } from './native-host';
 import { WorkerLog } from './log';
@@ -108,7 +110,7 @@ export function startWorker(options: WorkerOptions): Worker {
   hostPairing.install();
 
   /** The user's "Share this tab": the tab joins a session the daemon makes, and is driven from now on. */
-  const share = async (tabId: number): Promise<ShareAnswer> => {
+  const share = async (tabId: number): Promise<PanelAnswer> => {
     let tab;
     try {
       tab = await chrome.tabs.get(tabId);
@@ -124,10 +126,9 @@ export function startWorker(options: WorkerOptions): Worker {
     if (!answer.ok) return answer;
     if (answer.result.kind !== 'share_tab')
       return { ok: false, reason: 'the daemon answered something else' };
-    const { session, tab: handle } = answer.result.shared;
     tabs.add(tabId);
-    log.info('tab_shared', { tabId, session });
-    return { ok: true, session, tab: handle };
+    log.info('tab_shared', { tabId, session: answer.result.shared.session });
+    return answer;
   };
 
   nav.install(chrome);
@@ -157,6 +158,16 @@ export function startWorker(options: WorkerOptions): Worker {
     version,
   });
 
+  const panels = new PanelRelay({
+    chrome,
+    log,
+    connection,
+    host,
+    view: browserView,
+    share,
+  });
+  panels.install();
+
   chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
     if (sender.id !== chrome.runtime.id) return undefined;
     const parsed = PopupMessageSchema.safeParse(message);
@@ -168,7 +179,16 @@ export function startWorker(options: WorkerOptions): Worker {
       return undefined;
     }
     if (msg.type === 'share') {
-      void share(msg.tabId).then(sendResponse);
+      void share(msg.tabId).then((answer) =>
+        sendResponse(
+          (answer.ok && answer.result.kind === 'share_tab'
+            ? { ok: true, session: answer.result.shared.session, tab: answer.result.shared.tab }
+            : {
+                ok: false,
+                reason: answer.ok ? 'the daemon answered something else' : answer.reason,
+              }) satisfies ShareAnswer,
+        ),
+      );
       return true;
     }
     if (msg.type === 'unpair') {

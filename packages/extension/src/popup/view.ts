@@ -19,6 +19,7 @@ export class PopupView {
   readonly pairButton = element<HTMLButtonElement>('pair');
   readonly unpairButton = element<HTMLButtonElement>('unpair');
   readonly shareButton = element<HTMLButtonElement>('share-button');
+  readonly openPanel = element<HTMLButtonElement>('open-panel');
   readonly copyButton = element<HTMLButtonElement>('copy-line');
   private readonly shareSection = element('share');
   private readonly shared = element('shared');
