@@ -58,13 +58,21 @@ export interface ExtensionBrowser {
   close(): Promise<void>;
 }
 
-export async function launchWithExtension(): Promise<ExtensionBrowser> {
+export interface LaunchOptions {
+  /** The profile folder (default: a fresh temporary one); it is removed on close either way. */
+  userDataDir?: string;
+  /** The browser's environment, which native hosts it starts inherit (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export async function launchWithExtension(options: LaunchOptions = {}): Promise<ExtensionBrowser> {
   if (!existsSync(join(EXTENSION_DIR, 'manifest.json')))
     throw new Error('build the extension first: node scripts/build.mjs');
-  const userDataDir = mkdtempSync(join(tmpdir(), 'bproxy-ext-e2e-'));
+  const userDataDir = options.userDataDir ?? mkdtempSync(join(tmpdir(), 'bproxy-ext-e2e-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: chromePath(),
     headless: true,
+    ...(options.env ? { env: options.env } : {}),
     ignoreDefaultArgs: ['--disable-extensions'],
     args: [
       '--headless',
