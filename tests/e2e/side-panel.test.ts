@@ -16,6 +16,7 @@ import {
   type FixtureServer,
 } from './extension-harness';
 import { expectNoChromiumLeft } from './suite-browsers';
+import { PANEL_SIZE, screenshot } from './screenshots';
 import { Cli } from './suite-cli';
 
 let cli: Cli;
@@ -89,7 +90,7 @@ describe('the side panel', () => {
     const worker = await browser.worker();
     const tabId = await tabIdOf(worker, pages.url('ext-form.html'));
     const panel = await browser.context.newPage();
-    await panel.setViewportSize({ width: 400, height: 800 });
+    await panel.setViewportSize(PANEL_SIZE);
     await panel.goto(`chrome-extension://${browser.extensionId}/panel.html?tab=${tabId}`);
 
     await panel.click('#share');
@@ -130,6 +131,7 @@ describe('the side panel', () => {
       const marks = await chromeMarks(worker, tabId);
       return marks.badge === '1!' && marks.group.startsWith('⏸');
     });
+    await screenshot(panel, 'panel-activity');
 
     await panel.click('#resume');
     await until(
@@ -186,7 +188,7 @@ describe('the side panel', () => {
     const worker = await browser.worker();
     const tabId = await tabIdOf(worker, pages.url('ext-form.html'));
     const panel = await browser.context.newPage();
-    await panel.setViewportSize({ width: 400, height: 800 });
+    await panel.setViewportSize(PANEL_SIZE);
     await panel.goto(`chrome-extension://${browser.extensionId}/panel.html?tab=${tabId}`);
     await until(
       'the panel to show the session',
