@@ -3,10 +3,9 @@
  * lifecycle contract on stdout; failures are plain sentences on stderr with a non-zero exit.
  */
 import { Command, Option } from 'commander';
-import { globalOptions } from '../global-options';
-import { examples } from '../invoke';
+import { examples, globalOptionsOf, type CommandContext } from './action-command';
 
-export function serviceCommand(): Command {
+export function serviceCommand(context: CommandContext): Command {
   const service = new Command('service')
     .description('start, stop and inspect the daemon')
     .addHelpText('after', examples('bproxy service start', 'bproxy service status', 'bproxy service stop'));
@@ -54,7 +53,7 @@ Output: {"running":true,"pid":…,"port":…,"pairingCode":"ABCD-EFGH","pairingE
           attach: opts.attach ?? null,
           cdpUrl: opts.cdpUrl ?? null,
         };
-        await serviceStart(browser, globalOptions(cmd).pretty);
+        await serviceStart(browser, globalOptionsOf(cmd, context.env).pretty, context.env);
       },
     );
 
@@ -64,7 +63,7 @@ Output: {"running":true,"pid":…,"port":…,"pairingCode":"ABCD-EFGH","pairingE
     .addHelpText('after', `${examples('bproxy service stop')}Output: {"running":false}\n`)
     .action(async (_opts: unknown, cmd: Command) => {
       const { serviceStop } = await import('../service/service-commands');
-      await serviceStop(globalOptions(cmd).pretty);
+      await serviceStop(globalOptionsOf(cmd, context.env).pretty, context.env);
     });
 
   service
@@ -76,7 +75,7 @@ Output: {"running":true,"pid":…,"port":…,"pairingCode":"ABCD-EFGH","pairingE
     )
     .action(async (_opts: unknown, cmd: Command) => {
       const { serviceStatus } = await import('../service/service-commands');
-      await serviceStatus(globalOptions(cmd).pretty);
+      await serviceStatus(globalOptionsOf(cmd, context.env).pretty, context.env);
     });
   return service;
 }
