@@ -66,9 +66,9 @@ function convert(specs: OptionSpecs, raw: Raw): Record<string, Value> | undefine
   return values;
 }
 
-/** The argument values of `specs` from the positional words, as commander hands them to an action. */
 type ArgValue = string | string[] | undefined;
 
+/** The argument values of `specs` from the positional words, as commander hands them to an action. */
 function argumentValues(specs: readonly ArgSpec[], words: readonly string[]): ArgValue[] | undefined {
   const values: ArgValue[] = [];
   let next = 0;

@@ -7,7 +7,7 @@
  * current source into a temporary directory; without Bun (a devDependency) the suite is skipped.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BPROXY_VERSION } from '@bproxy/protocol/plain';
@@ -41,7 +41,12 @@ function newHome(): string {
   return home;
 }
 
-function run(args: readonly string[], home: string, extra: Record<string, string> = {}): Promise<CliRun> {
+function run(
+  args: readonly string[],
+  home: string,
+  extra: Record<string, string> = {},
+  cwd?: string,
+): Promise<CliRun> {
   const env = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? tmpdir(),
@@ -50,7 +55,7 @@ function run(args: readonly string[], home: string, extra: Record<string, string
     ...extra,
   };
   return new Promise((resolve) => {
-    execFile(binary, args, { env, timeout: 20_000, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
+    execFile(binary, args, { env, cwd, timeout: 20_000, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
       resolve({ code, stdout, stderr });
     });
@@ -157,6 +162,20 @@ describe.skipIf(!HAS_BUN)('the compiled binary against the full program', () => 
   it.each(titled(FULL_LINES))('answers %s with its full program', async (_t, line) => {
     const { binary: fallback, full } = await both(line);
     expect(fallback).toEqual(full);
+  });
+
+  it('reads no .env or bunfig.toml from the directory it runs in', async () => {
+    // Bun's executables load both by default: a repository the agent works in could set BPROXY_HOME,
+    // BPROXY_DAEMON (the script `service start` runs) or preload code into the CLI.
+    const cwd = join(fake.dir, 'repo');
+    mkdirSync(cwd);
+    writeFileSync(join(cwd, '.env'), 'BPROXY_SESSION=fromdotenv\nBPROXY_HOME=/nonexistent\n');
+    writeFileSync(join(cwd, 'bunfig.toml'), 'preload = ["./preload.ts"]\n');
+    writeFileSync(join(cwd, 'preload.ts'), 'console.error("preloaded");\n');
+    const result = await run(['text'], home, {}, cwd);
+    expect(result.code).toBe(1);
+    const echo = (parseJsonLine(result.stderr) as { error: { details: { request: object } } }).error.details;
+    expect(echo.request).not.toHaveProperty('session');
   });
 
   it('writes the same successful screenshot', async () => {
