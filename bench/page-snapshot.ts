@@ -1,19 +1,31 @@
 /**
- * Snapshot size and speed over the real-world bench pages: serves tests/fixtures/bench-pages, injects the
- * page bundle into headless Chromium and runs `snapshot` with default options on every page.
+ * Snapshot size and speed over the real-world bench pages, page script only (no daemon): serves
+ * tests/fixtures/bench-pages (unpacked by scripts/bench-pages.mjs) with
+ * `Content-Security-Policy: default-src 'self' 'unsafe-inline' data:` so outside resources fail fast,
+ * injects the page bundle into headless Chromium and runs `snapshot` on every page.
+ *
+ * Bytes are counted as an agent receives them over MCP: the `url "title"` line, then the outline with
+ * each placeholder replaced by a handle numbered from 1 per kind ([el1], [ln1], as a fresh session
+ * mints them), then the notice. Two reads per page: the default snapshot (its first part, at most
+ * 12 000 characters), and the whole outline — maxChars 1 000 000 as `npm run bench:peers` asks, every
+ * part summed (a part also ends before it would hold more than 200 handles of a kind).
+ *
  * Run: npx tsx bench/page-snapshot.ts [--show name] [--dump dir]
  */
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { SnapshotDriverResult } from '@bproxy/protocol';
 import { BENCH, call, launch, open, serveFixtures } from '../packages/page/test/harness';
 
 interface Row {
   name: string;
+  /** The default snapshot, as received. */
   bytes: number;
-  totalChars: number;
-  refs: number;
+  /** Every part of the whole outline, as received. */
+  wholeBytes: number;
+  parts: number;
+  handles: number;
   ms: number;
-  truncated: boolean;
 }
 
 function quantile(sorted: number[], q: number): number {
@@ -21,11 +33,24 @@ function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 }
 
+/** The text an MCP client receives for this snapshot (see packages/mcp/src/replies.ts). */
+function asReceived(result: SnapshotDriverResult): string {
+  const counters = { el: 0, ln: 0 };
+  const handles = result.refs.map((ref) => `${ref.kind}${++counters[ref.kind]}`);
+  const outline = result.snapshot.replace(
+    /\uE000(\d+)\uE001/g,
+    (_, i: string) => `[${handles[Number(i)] ?? '?'}]`,
+  );
+  const head = result.title === '' ? result.url : `${result.url} "${result.title}"`;
+  return `${head}\n${outline}${result.notice === undefined ? '' : `\n[${result.notice}]`}`;
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const show = args.includes('--show') ? args[args.indexOf('--show') + 1] : undefined;
-  const dump = args.includes('--dump') ? args[args.indexOf('--dump') + 1] : undefined;
-  const maxChars = args.includes('--max') ? Number(args[args.indexOf('--max') + 1]) : undefined;
+  const value = (flag: string): string | undefined =>
+    args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined;
+  const show = value('--show');
+  const dump = value('--dump');
   const names = (await readdir(BENCH))
     .filter((n) => n.endsWith('.html') && (show === undefined || n.startsWith(show)))
     .sort();
@@ -36,52 +61,70 @@ async function main(): Promise<void> {
     if (dump) await mkdir(dump, { recursive: true });
     for (const name of names) {
       const page = await open(browser.context, `${server.origin}/bench/${name}`);
-      const started = performance.now();
-      const result = await call(page, 'snapshot', maxChars === undefined ? {} : { maxChars });
-      const ms = performance.now() - started;
-      await page.close();
-      if (!result.ok) {
+      const read = async (params: Record<string, unknown>): Promise<SnapshotDriverResult | null> => {
+        const result = await call(page, 'snapshot', params);
+        if (result.ok) return result.data as SnapshotDriverResult;
         console.error(`${name}: ${result.error.code} ${result.error.message}`);
-        continue;
-      }
-      const data = result.data as {
-        snapshot: string;
-        totalChars: number;
-        refs: unknown[];
-        truncated: boolean;
+        return null;
       };
-      const bytes = Buffer.byteLength(data.snapshot);
+      const started = performance.now();
+      const first = await read({});
+      const ms = performance.now() - started;
+      if (first === null) continue;
+      const parts: SnapshotDriverResult[] = [];
+      for (let offset: number | undefined = 0; offset !== undefined && parts.length < 50;) {
+        const part = await read({ maxChars: 1_000_000, offset });
+        if (part === null) break;
+        parts.push(part);
+        offset = part.nextOffset;
+      }
+      await page.close();
+      const whole = parts.map(asReceived);
       rows.push({
         name,
-        bytes,
-        totalChars: data.totalChars,
-        refs: data.refs.length,
+        bytes: Buffer.byteLength(asReceived(first)),
+        wholeBytes: whole.reduce((sum, text) => sum + Buffer.byteLength(text), 0),
+        parts: parts.length,
+        handles: parts.reduce((sum, part) => sum + part.refs.length, 0),
         ms,
-        truncated: data.truncated,
       });
-      if (show) console.log(data.snapshot.replace(/\uE000(\d+)\uE001/g, '[$1]'));
-      if (dump)
-        await writeFile(join(dump, `${name}.txt`), data.snapshot.replace(/\uE000(\d+)\uE001/g, '[$1]'));
+      if (show) console.log(whole.join('\n\n'));
+      if (dump) await writeFile(join(dump, `${name}.txt`), whole.join('\n\n'));
     }
   } finally {
     await browser.close();
     await server.close();
   }
-  const bytes = rows.map((r) => r.bytes).sort((a, b) => a - b);
-  const full = rows.map((r) => r.totalChars).sort((a, b) => a - b);
-  const times = rows.map((r) => r.ms).sort((a, b) => a - b);
+  const sorted = (pick: (r: Row) => number): number[] => rows.map(pick).sort((a, b) => a - b);
   const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
+  // 1024 bytes, as npm run bench:peers counts them.
+  const kb = (n: number): string => `${(n / 1024).toFixed(1)} KB`;
+  const line = (label: string, xs: number[], unit: (n: number) => string): void =>
+    console.log(
+      `${label.padEnd(32)} median ${unit(quantile(xs, 0.5))}  p90 ${unit(quantile(xs, 0.9))}  max ${unit(xs.at(-1) ?? 0)}  total ${unit(sum(xs))}`,
+    );
   console.log(
-    `pages: ${rows.length}, truncated at the default cap: ${rows.filter((r) => r.truncated).length}`,
+    `pages: ${rows.length}, whole outline in more than one part: ${rows.filter((r) => r.parts > 1).length}`,
   );
-  console.log(
-    `snapshot bytes (first part): median ${quantile(bytes, 0.5)}  p90 ${quantile(bytes, 0.9)}  total ${sum(bytes)}`,
+  line(
+    'default snapshot, as received:',
+    sorted((r) => r.bytes),
+    kb,
   );
-  console.log(
-    `full outline chars:          median ${quantile(full, 0.5)}  p90 ${quantile(full, 0.9)}  total ${sum(full)}`,
+  line(
+    'whole outline, as received:',
+    sorted((r) => r.wholeBytes),
+    kb,
   );
-  console.log(
-    `time ms:                     median ${quantile(times, 0.5).toFixed(0)}  p90 ${quantile(times, 0.9).toFixed(0)}  total ${sum(times).toFixed(0)}`,
+  line(
+    'handles in the whole outline:',
+    sorted((r) => r.handles),
+    String,
+  );
+  line(
+    'default snapshot time, ms:',
+    sorted((r) => r.ms),
+    (n) => n.toFixed(0),
   );
 }
 

@@ -101,6 +101,43 @@ describe('what only the extension driver has', () => {
     await agent.close(s);
   }, 60_000);
 
+  it('shares a tab the user opened: the popup gives the session, the CLI drives it, closing releases it', async () => {
+    const { c, b, p } = await env();
+    const page = await b.context.newPage();
+    await page.goto(p.url('ext-form.html'));
+    const worker = await b.worker();
+    const tabId = await worker.evaluate(async (url) => {
+      const chromeApi = (
+        globalThis as unknown as { chrome: { tabs: { query(q: object): Promise<{ id?: number }[]> } } }
+      ).chrome;
+      const [tab] = await chromeApi.tabs.query({ url });
+      return tab?.id ?? null;
+    }, p.url('ext-form.html'));
+    expect(tabId).not.toBeNull();
+    const popup = await b.context.newPage();
+    await popup.goto(`chrome-extension://${b.extensionId}/popup.html?tab=${String(tabId)}`);
+    await popup.click('#share-button');
+    const session = await until('the popup to show the session', async () => {
+      const text = (await popup.textContent('#shared-session')) ?? '';
+      return text === '' ? undefined : text;
+    });
+    expect(await popup.textContent('#shared-line')).toBe(`bproxy -s ${session} snapshot`);
+    await popup.close();
+
+    const text = await c.ok<{ text: string }>(['text', '-s', session]);
+    expect(text.text).toContain('Name');
+    const closed = await c.ok<{ closedTabs: string[]; releasedTabs: string[] }>([
+      'session',
+      'close',
+      '-s',
+      session,
+    ]);
+    expect(closed).toMatchObject({ closedTabs: [], releasedTabs: ['t1'] });
+    expect(page.isClosed()).toBe(false);
+    expect(await page.title()).toBeDefined();
+    await page.close();
+  }, 60_000);
+
   it('logged no errors in the service worker', async () => {
     const { b } = await env();
     expect(b.workerErrors).toEqual([]);

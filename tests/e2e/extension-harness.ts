@@ -1,7 +1,7 @@
 /**
  * Shared pieces of the extension's end-to-end tests: headless Chromium with the built extension
- * loaded (playwright-core, persistent context), a static server for the fixture pages that also counts
- * beacon hits, a CDP handle to stop the extension's service worker on purpose, and bounded polling.
+ * loaded (playwright-core, persistent context), a static server for the fixture pages (and the
+ * libraries under /vendor/ they load) that also counts beacon hits, a CDP handle to stop the extension's service worker on purpose, and bounded polling.
  */
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Worker } from 'playwright-core';
+import { vendorFile } from '../fixtures/vendor';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const EXTENSION_DIR = join(ROOT, 'packages', 'extension', 'dist', 'unpacked');
@@ -122,6 +123,7 @@ const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript',
   '.css': 'text/css',
+  '.png': 'image/png',
 };
 
 export interface FixtureServer {
@@ -141,8 +143,9 @@ export async function serveFixtures(): Promise<FixtureServer> {
       res.writeHead(204).end();
       return;
     }
-    const file = normalize(join(PAGES_DIR, path === '/' ? 'index.html' : path));
-    if (!file.startsWith(PAGES_DIR) || !existsSync(file)) {
+    const file = vendorFile(path) ?? normalize(join(PAGES_DIR, path === '/' ? 'index.html' : path));
+    const ours = file.startsWith(PAGES_DIR) || vendorFile(path) !== null;
+    if (!ours || !existsSync(file)) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }

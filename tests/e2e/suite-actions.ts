@@ -2,12 +2,14 @@
  * The end-to-end action suite, written once and run against every driver: each test drives the
  * fixture pages through real CLI processes and asserts what the page shows afterwards (its text,
  * counters, URLs), not only that the command answered ok. This file holds the reads and the
- * interactions; suite-flows.ts the navigation, tabs, handle errors and the human hand-off.
+ * interactions; suite-flows.ts the navigation, tabs, handle errors and the human hand-off;
+ * suite-widgets.ts real widget pages driven by handles only.
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Agent, pngSize, type DriverUnderTest } from './suite-agent';
 import { defineFlowTests } from './suite-flows';
+import { defineWidgetTests } from './suite-widgets';
 
 export type { DriverUnderTest, SuiteEnv } from './suite-agent';
 
@@ -27,6 +29,7 @@ export function defineActionSuite(driver: DriverUnderTest): void {
     defineReadTests(a);
     defineInteractionTests(a);
     defineFlowTests(a);
+    defineWidgetTests(a);
   });
 }
 

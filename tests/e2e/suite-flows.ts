@@ -135,6 +135,40 @@ export function defineFlowTests(a: () => Agent): void {
   );
 
   it(
+    'holds a resume on a sign-in page until the tab navigates, and takes a set-password form for no wall',
+    async () => {
+      // Two password fields set a password: nothing to pause for.
+      const s = await a().session('set-password.html');
+      const snapshot = await a().cli.ok<{ snapshot: string }>(['snapshot', '-s', s]);
+      expect(snapshot.snapshot).toContain('Enter the password');
+      const [first, second, submit] = await a().handles(s, 'Password', 'Repeat password', 'Submit');
+      await a().cli.ok(['fill', '-s', s, first, 'x7']);
+      await a().cli.ok(['fill', '-s', s, second, 'x7']);
+      expect(await a().cli.ok<Navigated>(['click', '-s', s, submit])).toMatchObject({ title: 'Submitted' });
+
+      // A page that is only a sign-in form pauses the session; once resumed, the agent can read and use it.
+      const paused = await a().cli.fail(['navigate', '-s', s, a().url('signin.html')]);
+      expect(paused.code).toBe('HUMAN_REQUIRED');
+      expect(paused.message).toMatch(/sign-in form/);
+      expect(await a().cli.failCode(['snapshot', '-s', s])).toBe('HUMAN_REQUIRED');
+      await a().cli.ok(['session', 'resume', '-s', s]);
+      expect((await a().cli.ok<{ snapshot: string }>(['snapshot', '-s', s])).snapshot).toContain('Sign in');
+      const [email, password, login] = await a().handles(s, 'Email', 'Password', 'Log in');
+      await a().cli.ok(['fill', '-s', s, email, 'ada@example.org']);
+      await a().cli.ok(['fill', '-s', s, password, 'secret']);
+      await a().cli.ok(['click', '-s', s, login]);
+      expect(await a().text(s)).toContain('Signed in as ada@example.org');
+
+      // The resume was for that document: loading the page again pauses again.
+      expect(await a().cli.failCode(['reload', '-s', s])).toBe('HUMAN_REQUIRED');
+      expect(await a().cli.failCode(['text', '-s', s])).toBe('HUMAN_REQUIRED');
+      await a().cli.ok(['session', 'resume', '-s', s]);
+      await a().close(s);
+    },
+    T,
+  );
+
+  it(
     'reports dialogs and answers them with accept, dismiss and prompt text',
     async () => {
       const s = await a().session('dialog.html');

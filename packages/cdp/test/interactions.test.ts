@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { driverResultSchema } from '@bproxy/protocol';
+import { driverResultSchema, HumanDetectionSchema, type ElementsDriverResult } from '@bproxy/protocol';
 import { useLaunchedDriver } from './helpers/driver-fixture';
 
 const f = useLaunchedDriver();
@@ -15,6 +15,48 @@ describe('CDP driver: trusted input and forms', { timeout: 30_000 }, () => {
     expect(driverResultSchema('click').safeParse(effects).success).toBe(true);
     expect(effects).toMatchObject({ navigated: false, title: 'Counter', url: f.server.url('/counter.html') });
     expect(await textOf(tabId)).toContain('Count: 1');
+  });
+
+  it('moves the pointer along a path from where it rested, so a menu that tracks it chooses the item clicked', async () => {
+    const tabId = await f.openTab('/pointer-menu.html');
+    const first = { target: { selector: '#menu li:nth-child(1)' } };
+    await f.daemon.ok('click', first, { tabId });
+    expect(await textOf(tabId)).toContain('chose Java\n');
+    // The items swapped: JavaScript now sits right under the resting pointer.
+    await f.daemon.ok('click', first, { tabId });
+    expect(await textOf(tabId)).toContain('chose JavaScript');
+    const moves = async (): Promise<number> => Number(/moves: (\d+)/.exec(await textOf(tabId))?.[1]);
+    const before = await moves();
+    await f.daemon.ok('hover', { target: { selector: '#far' } }, { tabId });
+    // Several distinct moves reach the page, not one jump.
+    expect((await moves()) - before).toBeGreaterThanOrEqual(3);
+  });
+
+  it('acts with trusted input on href-less anchors, toolbar items, icon-only, keyboard-only and clipped controls', async () => {
+    const refOf = async (tabId: number, name: string): Promise<string> => {
+      const found = (await f.daemon.ok<ElementsDriverResult>('elements', {}, { tabId })).elements;
+      const element = found.find((e) => e.name === name);
+      if (element === undefined)
+        throw new Error(`no element ${name} in ${JSON.stringify(found.map((e) => e.name))}`);
+      return element.ref;
+    };
+    const clickOn = async (page: string, name: string): Promise<string> => {
+      const tabId = await f.openTab(page);
+      const clicked = await f.daemon.ok<{ title: string }>(
+        'click',
+        { target: { ref: await refOf(tabId, name) } },
+        { tabId },
+      );
+      return clicked.title;
+    };
+    expect(await clickOn('/repro/anchor-buttons.html', 'Next')).toBe('Next');
+    expect(await clickOn('/repro/toolbar.html', 'Forward')).toBe('forward');
+    expect(await clickOn('/repro/icon-control.html', '#send-mail')).toBe('sent');
+    expect(await clickOn('/repro/clipped-button.html', 'Go')).toBe('1');
+    const tabId = await f.openTab('/repro/keyboard-box.html');
+    const box = (await f.daemon.ok<ElementsDriverResult>('elements', {}, { tabId })).elements[0];
+    await f.daemon.ok('press', { target: { ref: box?.ref }, key: 'ArrowRight' }, { tabId });
+    expect(await textOf(tabId)).toMatch(/\b6\b/);
   });
 
   it('double-clicks with clickCount 2', async () => {
@@ -226,6 +268,33 @@ describe('CDP driver: humans, replays and deadlines', { timeout: 30_000 }, () =>
     expect(navigated.ok === false && navigated.error.reason).toMatch(/reCAPTCHA/);
     const read = await f.daemon.request('text', {}, { tabId });
     expect(read.ok === false && read.error.code).toBe('HUMAN_REQUIRED');
+  });
+
+  it('runs on a sign-in page once the daemon forwards a waiver for it, until the tab navigates', async () => {
+    const tabId = await f.openTab('/signin.html');
+    const refused = await f.daemon.request('text', {}, { tabId });
+    if (refused.ok) throw new Error('a sign-in page was read without a person');
+    expect(refused.error.code).toBe('HUMAN_REQUIRED');
+    const found = HumanDetectionSchema.parse(refused.error.details);
+    expect(found).toMatchObject({ kind: 'login', url: f.server.url('/signin.html') });
+    const humanWaiver = { document: found.document, url: found.url, kinds: [found.kind] };
+    const waived = { tabId, humanWaiver };
+    await f.daemon.ok('fill', { target: { selector: '#email' }, value: 'ada@example.org' }, waived);
+    await f.daemon.ok('click', { target: { selector: 'button' } }, waived);
+    expect((await f.daemon.ok<{ text: string }>('text', {}, waived)).text).toContain(
+      'Signed in as ada@example.org',
+    );
+    // A new document (the same URL loaded again) is not covered by the old waiver.
+    const reloaded = await f.daemon.request('reload', {}, waived);
+    expect(reloaded.ok === false && reloaded.error.code).toBe('HUMAN_REQUIRED');
+    const again = await f.daemon.request('text', {}, waived);
+    expect(again.ok === false && again.error.code).toBe('HUMAN_REQUIRED');
+  });
+
+  it('does not take a form that sets a password for a sign-in wall', async () => {
+    const tabId = await f.openTab('/set-password.html');
+    await f.daemon.ok('click', { target: { selector: 'button' } }, { tabId });
+    expect((await f.daemon.ok<{ title: string }>('text', {}, { tabId })).title).toBe('Submitted');
   });
 
   it('runs a request id once: a replay after it finished gets the recorded answer', async () => {

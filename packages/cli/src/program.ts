@@ -14,9 +14,12 @@ import {
   type ActionRunner,
   type CommandContext,
 } from './commands/action-command';
+import { agentCommand } from './commands/agent';
 import { bridgeCommand } from './commands/bridge';
+import { pairCommand } from './commands/pair';
 import { callCommand, debugCommand } from './commands/debug';
 import { helpCommand } from './commands/help';
+import { hostCommand, setupCommand } from './commands/host';
 import { interactionCommands } from './commands/interaction';
 import { mcpCommand } from './commands/mcp';
 import { navigationCommands } from './commands/navigation';
@@ -51,7 +54,7 @@ interface Group {
 }
 
 export const GROUPS: readonly Group[] = [
-  { heading: 'Daemon:', names: ['service'], commands: (c) => [serviceCommand(c)] },
+  { heading: 'Daemon:', names: ['service', 'pair'], commands: (c) => [serviceCommand(c), pairCommand(c)] },
   {
     heading: 'Sessions and tabs:',
     names: ['session', 'tab'],
@@ -69,8 +72,13 @@ export const GROUPS: readonly Group[] = [
     commands: (c) => [...interactionCommands(c), ...waitingCommands(c)],
   },
   { heading: 'Debugging:', names: ['debug', 'call'], commands: (c) => [debugCommand(c), callCommand(c)] },
-  { heading: 'Agents:', names: ['mcp', 'help'], commands: () => [mcpCommand(), helpCommand()] },
+  {
+    heading: 'Agents:',
+    names: ['mcp', 'agent', 'help'],
+    commands: () => [mcpCommand(), agentCommand(), helpCommand()],
+  },
   { heading: 'CDP tools:', names: ['bridge'], commands: () => [bridgeCommand()] },
+  { heading: 'Browser setup:', names: ['setup', 'host'], commands: (c) => [setupCommand(c), hostCommand(c)] },
 ];
 
 /** Global options that take a value (the word after them is not the command). */

@@ -75,6 +75,7 @@ async function pace(
   }
   if (delay > 0) {
     deps.logger.info({ id: ctx.request.id, event: 'pacing_wait', delay_ms: delay });
+    if (ctx.trail) ctx.trail.waitedMs = delay;
     await sleep(delay);
   }
   return null;
@@ -140,6 +141,7 @@ async function sendAtTurn(
   }
   const target = resolveTarget();
   if ('ok' in target) return target;
+  if (ctx.trail && target.tab) ctx.trail.tab = target.tab;
   let forwardedParams = params;
   if (session && target.tab) {
     const resolved = resolveTargets(deps, session.id, target.tab.handle, params);
@@ -160,7 +162,10 @@ async function sendAtTurn(
     deadline: deps.clock.now() + left,
   };
   if (session) request.session = session.id;
-  if (target.tab) request.target = { tabId: target.tab.rawTabId };
+  if (target.tab) {
+    const waiver = target.tab.humanWaiver;
+    request.target = { tabId: target.tab.rawTabId, ...(waiver === undefined ? {} : { humanWaiver: waiver }) };
+  }
   deps.logger.info({
     id: request.id,
     event: 'forwarded',

@@ -12,7 +12,12 @@ import {
   formatIssues,
   type DriverMessage,
   type HelloMessage,
+  type BproxyError,
+  type UserResult,
+  type UserRequest,
+  type SessionId,
 } from '@bproxy/protocol';
+import type { BrowserState } from './browser-state';
 import type { ClientRecord, ClientRegistry } from './clients';
 import { ElementHandles } from './element-handles';
 import type { Logger } from './logger';
@@ -26,7 +31,15 @@ function responseId(raw: unknown): string | null {
   return type === 'response' && typeof id === 'string' ? id : null;
 }
 
+/** Answers what the user asked for through the browser's UI (user-requests.ts). */
+export type UserRequestHandler = (
+  record: ClientRecord,
+  request: UserRequest,
+) => Promise<{ ok: true; result: UserResult } | { ok: false; error: BproxyError }>;
+
 export interface DriverDeps {
+  /** Told about (re)connections and tabs that closed, to push the sessions each browser holds. */
+  browserState?: BrowserState;
   clients: ClientRegistry;
   pending: PendingRequests;
   sessions: SessionRegistry;
@@ -36,9 +49,18 @@ export interface DriverDeps {
   helloTimeoutMs?: number;
 }
 
+/** Where a driver connection comes from: a socket's peer, or a launcher of the daemon (for a session). */
+export interface DriverMeta {
+  remote: string;
+  launcher?: string;
+  session?: SessionId;
+}
+
 export class DriverConnections {
   private readonly open = new Set<DriverTransport>();
   private readonly graceTimers = new Map<string, NodeJS.Timeout>();
+  /** Set once the command graph exists (server.ts); until then user requests are refused. */
+  userRequests: UserRequestHandler | null = null;
 
   constructor(private readonly deps: DriverDeps) {}
 
@@ -50,10 +72,7 @@ export class DriverConnections {
    * Takes a new driver transport. Resolves with its client record after a valid hello, or null if the
    * connection closed or failed the handshake first.
    */
-  accept(
-    transport: DriverTransport,
-    meta: { remote: string; launcher?: string },
-  ): Promise<ClientRecord | null> {
+  accept(transport: DriverTransport, meta: DriverMeta): Promise<ClientRecord | null> {
     const { deps } = this;
     this.open.add(transport);
     let record: ClientRecord | null = null;
@@ -126,11 +145,7 @@ export class DriverConnections {
     this.graceTimers.clear();
   }
 
-  private handshake(
-    transport: DriverTransport,
-    hello: HelloMessage,
-    meta: { remote: string; launcher?: string },
-  ): ClientRecord | null {
+  private handshake(transport: DriverTransport, hello: HelloMessage, meta: DriverMeta): ClientRecord | null {
     const { deps } = this;
     if (hello.protocolVersion !== PROTOCOL_VERSION) {
       transport.send({
@@ -143,12 +158,16 @@ export class DriverConnections {
       transport.close('protocol_mismatch');
       return null;
     }
-    const { record, displaced } = deps.clients.attach(hello, transport, meta.launcher);
+    const { record, displaced } = deps.clients.attach(hello, transport, {
+      ...(meta.launcher === undefined ? {} : { launcher: meta.launcher }),
+      ...(meta.session === undefined ? {} : { session: meta.session }),
+    });
     const grace = this.graceTimers.get(record.key);
     if (grace) clearTimeout(grace);
     this.graceTimers.delete(record.key);
     if (displaced && displaced !== transport) displaced.close('replaced');
     transport.send({ type: 'welcome', protocolVersion: PROTOCOL_VERSION, clientName: record.name });
+    deps.browserState?.welcomed(record.key);
     deps.logger.info({
       event: 'ws_connect',
       ws_client: record.label,
@@ -190,6 +209,7 @@ export class DriverConnections {
               ? 'was lost when its browser went away'
               : 'was closed in the browser';
           deps.sessions.removeTab(tab, why);
+          deps.browserState?.changed();
         }
         return;
       }
@@ -198,6 +218,24 @@ export class DriverConnections {
           ? { ok: true as const, data: msg.data }
           : { ok: false as const, error: msg.error };
         deps.pending.resolve(record.key, msg.id, outcome);
+        return;
+      }
+      case 'user_request': {
+        const handler = this.userRequests;
+        const answer = handler
+          ? handler(record, msg.request)
+          : Promise.resolve({
+              ok: false as const,
+              error: makeError('SHUTTING_DOWN', 'the daemon is not ready for requests from the browser'),
+            });
+        void answer.then((outcome) => {
+          if (record.transport !== transport) return;
+          transport.send(
+            outcome.ok
+              ? { type: 'user_answer', requestId: msg.requestId, ok: true, result: outcome.result }
+              : { type: 'user_answer', requestId: msg.requestId, ok: false, error: outcome.error },
+          );
+        });
         return;
       }
     }

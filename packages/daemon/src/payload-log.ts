@@ -1,7 +1,8 @@
 /**
  * Request and response payloads in the log, at the debug level only (the seed's "full payloads" for
  * protocol bugs). Redacted before they reach pino: values under secret-looking keys at any depth, and
- * what the agent typed (fill's value, type's text — possibly a password). Long strings (screenshots)
+ * what the agent typed (fill's value, type's text — possibly a password), and a result's secret (the code
+ * pairing.issue hands out). Long strings (screenshots)
  * are cut, so one line stays readable. At info and above nothing here runs.
  */
 import type { BproxyResponse } from '@bproxy/protocol';
@@ -11,6 +12,8 @@ const REDACTED = '[redacted]';
 const SECRET_KEY = /token|secret|password|passwd|authorization|cookie|credential|api[-_]?key/i;
 /** Params that carry text the agent typed into a page. */
 const TYPED_PARAMS: Readonly<Record<string, readonly string[]>> = { fill: ['value'], type: ['text'] };
+/** Results that carry a secret under an ordinary name: a pairing code pairs a browser. */
+const SECRET_RESULTS: Readonly<Record<string, readonly string[]>> = { 'pairing.issue': ['code'] };
 const MAX_STRING = 4096;
 const MAX_DEPTH = 12;
 
@@ -26,13 +29,19 @@ function redact(value: unknown, depth = 0): unknown {
   return out;
 }
 
-function hideTyped(action: unknown, params: unknown): unknown {
-  if (typeof action !== 'string' || !Object.hasOwn(TYPED_PARAMS, action)) return params;
-  if (params === null || typeof params !== 'object' || Array.isArray(params)) return params;
-  const copy: Record<string, unknown> = { ...(params as Record<string, unknown>) };
-  for (const key of TYPED_PARAMS[action] ?? []) if (key in copy) copy[key] = REDACTED;
+function hideFields(
+  table: Readonly<Record<string, readonly string[]>>,
+  action: unknown,
+  value: unknown,
+): unknown {
+  if (typeof action !== 'string' || !Object.hasOwn(table, action)) return value;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const key of table[action] ?? []) if (key in copy) copy[key] = REDACTED;
   return copy;
 }
+
+const hideTyped = (action: unknown, params: unknown) => hideFields(TYPED_PARAMS, action, params);
 
 /** The body of a request refused at parse time: whatever it holds, redacted the same way. */
 function redactBody(body: unknown): unknown {
@@ -62,11 +71,16 @@ export function logRequestPayload(
   });
 }
 
-export function logResponsePayload(logger: Logger, response: BproxyResponse): void {
+export function logResponsePayload(logger: Logger, action: string | null, response: BproxyResponse): void {
   if (!logger.isLevelEnabled('debug')) return;
   logger.debug(
     response.ok
-      ? { id: response.id, event: 'response_payload', ok: true, data: redact(response.data) }
+      ? {
+          id: response.id,
+          event: 'response_payload',
+          ok: true,
+          data: redact(hideFields(SECRET_RESULTS, action, response.data)),
+        }
       : { id: response.id, event: 'response_payload', ok: false, error: redact(response.error) },
   );
 }

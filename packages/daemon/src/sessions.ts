@@ -3,7 +3,15 @@
  * any state), each session's tabs under logical handles t1, t2, … and the raw browser tab behind each.
  * Raw tab ids stay in here; everything handed out is built by `info()` / `tabInfo()`.
  */
-import type { PacingMode, SessionId, SessionInfo, TabHandle, TabInfo } from '@bproxy/protocol';
+import type {
+  HumanDetection,
+  HumanWaiver,
+  PacingMode,
+  SessionId,
+  SessionInfo,
+  TabHandle,
+  TabInfo,
+} from '@bproxy/protocol';
 import { SessionIdentifiers, tabHandle } from './session-identifiers';
 
 export interface TabRecord {
@@ -15,6 +23,12 @@ export interface TabRecord {
   url: string;
   title: string;
   pinned: boolean;
+  /** The user put this already-open tab into the session: closing the session leaves it open. */
+  adopted?: true;
+  /** What paused the session on this tab's page, when the driver said (kind, document, URL). */
+  humanPause?: HumanDetection;
+  /** The human checks a person resumed for on this tab's page; forwarded with every request. */
+  humanWaiver?: HumanWaiver;
 }
 
 export interface SessionRecord {
@@ -46,6 +60,8 @@ export class SessionRegistry {
   private readonly sessions = new Map<SessionId, SessionRecord>();
   private readonly byRawTab = new Map<string, TabRecord>();
   private readonly ids = new SessionIdentifiers();
+  /** Told which browser gained or lost a tab (the idle countdown of browsers the daemon opened). */
+  onTabsChanged: (clientKey: string) => void = () => {};
 
   constructor(private readonly defaultPacing: PacingMode) {}
 
@@ -88,12 +104,20 @@ export class SessionRegistry {
 
   addTab(
     session: SessionRecord,
-    tab: { clientKey: string; rawTabId: number; url: string; title: string; pinned: boolean },
+    tab: {
+      clientKey: string;
+      rawTabId: number;
+      url: string;
+      title: string;
+      pinned: boolean;
+      adopted?: true;
+    },
   ): TabRecord {
     const handle = tabHandle(session.nextTabOrdinal++);
     const record: TabRecord = { handle, session: session.id, ...tab };
     session.tabs.set(handle, record);
     this.byRawTab.set(rawKey(tab.clientKey, tab.rawTabId), record);
+    this.onTabsChanged(tab.clientKey);
     return record;
   }
 
@@ -122,6 +146,7 @@ export class SessionRegistry {
   removeTab(tab: TabRecord, why?: string): void {
     const session = this.sessions.get(tab.session);
     this.byRawTab.delete(rawKey(tab.clientKey, tab.rawTabId));
+    this.onTabsChanged(tab.clientKey);
     if (!session) return;
     session.tabs.delete(tab.handle);
     if (session.bound === tab.handle) {
@@ -143,19 +168,41 @@ export class SessionRegistry {
     delete session.pauseReason;
   }
 
-  pause(session: SessionRecord, reason: string): void {
+  /**
+   * Paused for a human. `on`: the tab whose page the driver described (which check, which document, at
+   * which URL); without it nothing will be waived on resume.
+   */
+  pause(session: SessionRecord, reason: string, on?: { tab: TabRecord; found: HumanDetection }): void {
     session.paused = true;
     session.pauseReason = reason;
+    for (const tab of session.tabs.values()) delete tab.humanPause;
+    if (on !== undefined) on.tab.humanPause = on.found;
   }
 
+  /**
+   * A person says go on. The check that paused the session is waived for the page it fired on, for as
+   * long as that document stays at that URL (the page script compares both), adding to what was already
+   * waived there. A pause whose page the driver did not describe leaves nothing waived: it fails closed.
+   */
   resume(session: SessionRecord): void {
     session.paused = false;
     delete session.pauseReason;
+    for (const tab of session.tabs.values()) {
+      const found = tab.humanPause;
+      if (found === undefined) continue;
+      delete tab.humanPause;
+      const kept = tab.humanWaiver;
+      const samePage = kept !== undefined && kept.document === found.document && kept.url === found.url;
+      const kinds = samePage ? [...new Set([...kept.kinds, found.kind])] : [found.kind];
+      tab.humanWaiver = { document: found.document, url: found.url, kinds };
+    }
   }
 
   delete(session: SessionRecord): void {
     for (const tab of session.tabs.values()) this.byRawTab.delete(rawKey(tab.clientKey, tab.rawTabId));
     this.sessions.delete(session.id);
+    for (const clientKey of new Set([...session.tabs.values()].map((t) => t.clientKey)))
+      this.onTabsChanged(clientKey);
   }
 
   tabsOfClient(clientKey: string): TabRecord[] {

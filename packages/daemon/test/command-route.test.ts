@@ -183,6 +183,59 @@ describe('command route with a fake extension', () => {
     expect(again.ok).toBe(true);
   });
 
+  it('after a resume, forwards a waiver for the check that paused the session, on that page only', async () => {
+    await ext.connect();
+    const session = await openTab();
+    const human = (kind: string, details: Record<string, unknown>) => ({
+      ok: false as const,
+      error: {
+        code: 'HUMAN_REQUIRED',
+        category: 'policy',
+        retry: false,
+        message: `${kind} on the page`,
+        details,
+      },
+    });
+    const page = { document: '0123456789abcdef', url: 'http://x/in' };
+    let answer: ReturnType<typeof human> | null = human('login', { kind: 'login', ...page });
+    ext.behaviour = (req) => answer ?? ext.defaultAnswer(req);
+    const paused = await daemon.call('text', {}, session);
+    expect(paused.ok === false && paused.error.code).toBe('HUMAN_REQUIRED');
+    // Nothing is waived before a person resumes.
+    expect(ext.received.at(-1)?.target).toEqual({ tabId: 100 });
+
+    answer = null;
+    await daemon.call('session.resume', {}, session);
+    expect((await daemon.call('text', {}, session)).ok).toBe(true);
+    expect(ext.received.at(-1)?.target).toEqual({ tabId: 100, humanWaiver: { ...page, kinds: ['login'] } });
+
+    // Another kind on the same page pauses again; its resume waives both.
+    answer = human('captcha', { kind: 'captcha', ...page });
+    await daemon.call('text', {}, session);
+    answer = null;
+    await daemon.call('session.resume', {}, session);
+    await daemon.call('text', {}, session);
+    const both = { ...page, kinds: ['login', 'captcha'] };
+    expect(ext.received.at(-1)?.target?.humanWaiver).toEqual(both);
+
+    // A pause the driver did not describe waives nothing more: it fails closed.
+    answer = human('login', {});
+    await daemon.call('text', {}, session);
+    answer = null;
+    await daemon.call('session.resume', {}, session);
+    await daemon.call('text', {}, session);
+    expect(ext.received.at(-1)?.target?.humanWaiver).toEqual(both);
+
+    // A check on another page (a new document) replaces the waiver with one for that page.
+    const next = { document: 'fedcba9876543210', url: 'http://x/next' };
+    answer = human('challenge', { kind: 'challenge', ...next });
+    await daemon.call('text', {}, session);
+    answer = null;
+    await daemon.call('session.resume', {}, session);
+    await daemon.call('text', {}, session);
+    expect(ext.received.at(-1)?.target?.humanWaiver).toEqual({ ...next, kinds: ['challenge'] });
+  });
+
   it('makes handles stale after a navigation push and scoped to their tab', async () => {
     await ext.connect();
     const session = await openTab();
@@ -206,7 +259,12 @@ describe('command route with a fake extension', () => {
     const session = await openTab();
     await daemon.call('tab.open', { url: 'http://x/2' }, session);
     const closed = await daemon.call('session.close', {}, session);
-    expect(closed.ok && closed.data).toEqual({ session, closedTabs: ['t1', 't2'], forgottenTabs: [] });
+    expect(closed.ok && closed.data).toEqual({
+      session,
+      closedTabs: ['t1', 't2'],
+      forgottenTabs: [],
+      releasedTabs: [],
+    });
     expect(ext.received.filter((r) => r.action === 'tab.close')).toHaveLength(2);
     const gone = await daemon.call('text', {}, session);
     expect(gone.ok === false && gone.error.code).toBe('SESSION_NOT_FOUND');

@@ -68,8 +68,9 @@ const mutation = fc.oneof(
     .map(
       ({ k, v }) =>
         (m: Frame) =>
+          // A function replacement: a generated string holding $' or $& must not be read as a pattern.
           JSON.parse(
-            JSON.stringify(m).replace(/^\{/, `{${JSON.stringify(k)}:${JSON.stringify(v)},`),
+            JSON.stringify(m).replace(/^\{/, () => `{${JSON.stringify(k)}:${JSON.stringify(v)},`),
           ) as Frame,
     ),
   fc.constantFrom('type', 'tabId', 'url', 'cause', 'ts', 'ok', 'id').map((k) => (m: Frame) => {

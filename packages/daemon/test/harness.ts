@@ -106,6 +106,8 @@ export class FakeExtension {
   socket: WebSocket | null = null;
   readonly executed: string[] = [];
   readonly received: BproxyForwardedRequest[] = [];
+  /** Every other daemon message after the welcome (user answers, releases, errors). */
+  readonly messages: DaemonMessage[] = [];
   private readonly done = new Map<string, Answer>();
   private nextTabId = 100;
   behaviour: (req: BproxyForwardedRequest) => Promise<Answer> | Answer;
@@ -169,6 +171,12 @@ export class FakeExtension {
         return { ok: true, data: { url: 'http://x/', title: 'Page', navigated: false } };
       case 'navigate':
         return { ok: true, data: { url: String(req.params.url), title: 'Page' } };
+      case 'scroll':
+        return { ok: true, data: { x: 0, y: 120, atTop: false, atBottom: false } };
+      case 'select':
+        return { ok: true, data: { url: 'http://x/', title: 'Page', navigated: false, selected: ['a'] } };
+      case 'wait':
+        return { ok: true, data: { url: 'http://x/', title: 'Page', waitedMs: 1 } };
       default:
         return { ok: true, data: { url: 'http://x/', title: 'Page' } };
     }
@@ -187,8 +195,11 @@ export class FakeExtension {
       socket.on('message', (raw) => {
         const msg = JSON.parse(raw.toString()) as DaemonMessage;
         if (msg.type === 'welcome') resolve();
-        else if (msg.type === 'error') reject(new Error(msg.error.code));
         else if (msg.type === 'request') void this.onRequest(socket, msg.request);
+        else {
+          if (msg.type === 'error') reject(new Error(msg.error.code));
+          this.messages.push(msg);
+        }
       });
       socket.on('error', reject);
       socket.on('close', () => reject(new Error('closed')));

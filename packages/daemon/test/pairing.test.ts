@@ -175,3 +175,27 @@ describe('PairingCodes', () => {
     expect(codes.consume(fresh.code)).toEqual({ ok: true });
   });
 });
+
+describe('pairing.issue', () => {
+  it('hands the bearer holder a fresh code that claims like a printed one and retires the previous', async () => {
+    const printed = daemon.server.issuePairingCode();
+    const answer = await daemon.call('pairing.issue');
+    if (!answer.ok) throw new Error(answer.error.message);
+    const issued = answer.data as { code: string; expiresAt: number; port: number };
+    expect(issued.code).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
+    expect(issued.port).toBe(daemon.port);
+    expect(codeOf(await claim({ code: printed.code }))).toBe('PAIRING_CODE_INVALID');
+    const claimed = await claim({ code: issued.code });
+    expect(claimed.status).toBe(200);
+    expect(daemon.logLines.join('\n')).not.toContain(issued.code);
+  });
+
+  it('is refused without the daemon token, like every command', async () => {
+    const res = await fetch(`http://127.0.0.1:${daemon.port}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'p1', action: 'pairing.issue', params: {}, deadline: Date.now() + 5_000 }),
+    });
+    expect(res.status).toBe(401);
+  });
+});

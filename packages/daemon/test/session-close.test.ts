@@ -38,7 +38,7 @@ describe('session.close', () => {
     await edge.drop();
     await until(() => daemon.logLines.some((l) => l.includes('"event":"ws_disconnect"')), 'the disconnect');
     const closed = await daemon.call('session.close', {}, session);
-    expect(okData(closed)).toEqual({ session, closedTabs: ['t1'], forgottenTabs: ['t2'] });
+    expect(okData(closed)).toEqual({ session, closedTabs: ['t1'], forgottenTabs: ['t2'], releasedTabs: [] });
     expect(chrome.received.filter((r) => r.action === 'tab.close')).toHaveLength(1);
   });
 
@@ -49,7 +49,7 @@ describe('session.close', () => {
         ? { ok: false, error: makeError('DRIVER_ERROR', 'the browser would not close it') }
         : edge.defaultAnswer(req);
     const closed = await daemon.call('session.close', {}, session);
-    expect(okData(closed)).toEqual({ session, closedTabs: ['t1'], forgottenTabs: ['t2'] });
+    expect(okData(closed)).toEqual({ session, closedTabs: ['t1'], forgottenTabs: ['t2'], releasedTabs: [] });
   });
 
   it('keeps its tab.close sub-request ids within the request-id limit, distinct per tab', async () => {
@@ -58,7 +58,12 @@ describe('session.close', () => {
     const id = `close-${'x'.repeat(122)}`;
     expect(id).toHaveLength(128);
     const closed = await daemon.call('session.close', {}, session, { id });
-    expect(okData(closed)).toEqual({ session, closedTabs: ['t1', 't2', 't3'], forgottenTabs: [] });
+    expect(okData(closed)).toEqual({
+      session,
+      closedTabs: ['t1', 't2', 't3'],
+      forgottenTabs: [],
+      releasedTabs: [],
+    });
     const ids = [...chrome.received, ...edge.received]
       .filter((r) => r.action === 'tab.close')
       .map((r) => r.id);

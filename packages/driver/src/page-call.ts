@@ -9,7 +9,14 @@
  * per-document ledger keyed by request id, so that an action sent again after the driver died mid-way
  * joins or returns the first run instead of acting twice.
  */
-import { isErrorCode, makeError, type BproxyError } from '@bproxy/protocol';
+import {
+  HumanDetectionSchema,
+  isErrorCode,
+  makeError,
+  type BproxyError,
+  type HumanDetection,
+  type HumanWaiver,
+} from '@bproxy/protocol';
 import { DriverFailure, fail } from './failure';
 
 /** What the page bundle's `run` answers (packages/page's PageResult, restated: the kit imports the protocol only). */
@@ -19,16 +26,20 @@ export type PageAnswer =
 export type InPageAnswer =
   /** The bundle is not installed in this document yet: inject it and call again. */
   | { readonly missing: true }
-  /** The human check fired: the reason, and the action was not run. */
-  | { readonly human: string }
+  /** The human check fired: detectHuman's answer (reason, kind, document, URL); the action was not run. */
+  | { readonly human: Record<string, unknown> }
   | { readonly result: PageAnswer };
 
-/** Runs in the page. `ledgerId` records the call in the page's ledger; null runs it unrecorded. */
+/**
+ * Runs in the page. `ledgerId` records the call in the page's ledger; null runs it unrecorded. `human`
+ * runs the human check first with these params (the kinds a person waived for this document); null
+ * skips it.
+ */
 export async function callPageApi(
   action: string,
   params: unknown,
   ledgerId: string | null,
-  checkHuman: boolean,
+  human: { waived?: unknown } | null,
 ): Promise<InPageAnswer> {
   type Answer = { ok: true; data: unknown } | { ok: false; error: unknown };
   type Api = { run(action: string, params: unknown): Promise<Answer> };
@@ -38,16 +49,13 @@ export async function callPageApi(
   };
   const page = scope.__bproxyPage;
   if (!page) return { missing: true };
-  if (checkHuman) {
-    const human = await page.run('detectHuman', {});
+  if (human !== null) {
+    const found = await page.run('detectHuman', human);
     const data =
-      human.ok && typeof human.data === 'object' && human.data !== null
-        ? (human.data as Record<string, unknown>)
+      found.ok && typeof found.data === 'object' && found.data !== null
+        ? (found.data as Record<string, unknown>)
         : null;
-    if (data !== null && data.required === true) {
-      const reason = typeof data.reason === 'string' && data.reason !== '' ? data.reason : '';
-      return { human: reason || 'the page needs a human (CAPTCHA, login wall or challenge)' };
-    }
+    if (data !== null && data.required === true) return { human: data };
   }
   if (ledgerId === null) return { result: await page.run(action, params) };
   const ledger = scope.__bproxyLedger ?? new Map<string, Promise<Answer>>();
@@ -71,9 +79,15 @@ export const CALL_PAGE_API = callPageApi.toString();
 export function pageCallArgs(
   action: string,
   params: unknown,
-  options: { ledgerId?: string | null; checkHuman?: boolean } = {},
-): [string, unknown, string | null, boolean] {
-  return [action, params ?? {}, options.ledgerId ?? null, options.checkHuman === true];
+  options: { ledgerId?: string | null; checkHuman?: boolean; humanWaiver?: HumanWaiver } = {},
+): [string, unknown, string | null, { waived?: HumanWaiver } | null] {
+  const human =
+    options.checkHuman !== true
+      ? null
+      : options.humanWaiver === undefined
+        ? {}
+        : { waived: options.humanWaiver };
+  return [action, params ?? {}, options.ledgerId ?? null, human];
 }
 
 /** An answer that came back from the page is a trust boundary: its shape is checked before use. */
@@ -81,7 +95,7 @@ export function isInPageAnswer(value: unknown): value is InPageAnswer {
   if (value === null || typeof value !== 'object') return false;
   const v = value as Record<string, unknown>;
   if (v.missing === true) return true;
-  if (typeof v.human === 'string') return true;
+  if (typeof v.human === 'object' && v.human !== null) return true;
   const result = v.result as Record<string, unknown> | null | undefined;
   return typeof result === 'object' && result !== null && typeof result.ok === 'boolean';
 }
@@ -91,7 +105,10 @@ export function isInPageAnswer(value: unknown): value is InPageAnswer {
  * human check fired, the page's own catalogue error when the action failed.
  */
 export function pageAnswerData(answer: Exclude<InPageAnswer, { missing: true }>, action: string): unknown {
-  if ('human' in answer) fail('HUMAN_REQUIRED', answer.human, { reason: answer.human });
+  if ('human' in answer) {
+    failOnHuman(answer.human);
+    fail('DRIVER_ERROR', `${action}: the page's human check answered outside the contract`);
+  }
   if (answer.result.ok) return answer.result.data;
   throw new DriverFailure(checkedPageError(answer.result.error, action));
 }
@@ -109,12 +126,29 @@ export function checkedPageError(error: unknown, action: string): BproxyError {
   return makeError('DRIVER_ERROR', `${action}: the page answered an error outside the catalogue`);
 }
 
-/** The reason of a `detectHuman` result that says a person is needed; null when none is. */
-export function humanReasonOf(data: unknown): string | null {
+/**
+ * What a `detectHuman` result that says a person is needed amounts to: the reason, and what was found
+ * (kind, document, URL) when the page said, which the daemon keeps so a resume holds for that page.
+ * Null when no person is needed.
+ */
+export function humanFailure(data: unknown): { reason: string; found?: HumanDetection } | null {
   if (data === null || typeof data !== 'object') return null;
   const d = data as Record<string, unknown>;
   if (d.required !== true) return null;
-  return typeof d.reason === 'string' && d.reason !== ''
-    ? d.reason
-    : 'the page needs a human (CAPTCHA, login wall or challenge)';
+  const reason =
+    typeof d.reason === 'string' && d.reason !== ''
+      ? d.reason
+      : 'the page needs a human (CAPTCHA, login wall or challenge)';
+  const found = HumanDetectionSchema.safeParse({ kind: d.kind, document: d.document, url: d.url });
+  return found.success ? { reason, found: found.data } : { reason };
+}
+
+/** Fails with HUMAN_REQUIRED (reason, and what was found as details) when `data` says a person is needed. */
+export function failOnHuman(data: unknown): void {
+  const failure = humanFailure(data);
+  if (failure === null) return;
+  fail('HUMAN_REQUIRED', failure.reason, {
+    reason: failure.reason,
+    ...(failure.found === undefined ? {} : { details: failure.found }),
+  });
 }

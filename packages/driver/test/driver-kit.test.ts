@@ -122,30 +122,40 @@ describe('the in-page call shim', () => {
   }
 
   it('says the bundle is missing, runs the human check first, and joins a recorded call', async () => {
-    expect(await callPageApi('text', {}, null, false)).toEqual({ missing: true });
+    expect(await callPageApi('text', {}, null, null)).toEqual({ missing: true });
     let clicks = 0;
     installPage(async (action) => {
       if (action === 'detectHuman') return { ok: true, data: { required: false } };
       clicks++;
       return { ok: true, data: { clicks } };
     });
-    const first = await callPageApi('click', {}, 'req-1', true);
-    const again = await callPageApi('click', {}, 'req-1', true);
+    const first = await callPageApi('click', {}, 'req-1', {});
+    const again = await callPageApi('click', {}, 'req-1', {});
     expect(again).toEqual(first);
     expect(clicks).toBe(1);
-    installPage(async () => ({ ok: true, data: { required: true, reason: 'reCAPTCHA widget' } }));
-    expect(await callPageApi('click', {}, 'req-2', true)).toEqual({ human: 'reCAPTCHA widget' });
+    const seen: unknown[] = [];
+    installPage(async (_action, params) => {
+      seen.push(params);
+      return { ok: true, data: { required: true, reason: 'reCAPTCHA widget' } };
+    });
+    const waived = { waived: { document: '0123456789abcdef', url: 'https://a.test/', kinds: ['login'] } };
+    expect(await callPageApi('click', {}, 'req-2', waived)).toEqual({
+      human: { required: true, reason: 'reCAPTCHA widget' },
+    });
+    expect(seen).toEqual([waived]);
   });
 
   it('is self-contained: its source text runs on its own', async () => {
     installPage(async () => ({ ok: true, data: 'read' }));
     const fn = new Function(`return (${CALL_PAGE_API})`)() as typeof callPageApi;
-    expect(await fn('text', {}, null, false)).toEqual({ result: { ok: true, data: 'read' } });
+    expect(await fn('text', {}, null, null)).toEqual({ result: { ok: true, data: 'read' } });
   });
 
   it('turns answers into data, HUMAN_REQUIRED or the page error, refusing errors outside the catalogue', () => {
     expect(pageAnswerData({ result: { ok: true, data: 7 } }, 'text')).toBe(7);
-    expect(codeOf(() => pageAnswerData({ human: 'login wall' }, 'click'))).toBe('HUMAN_REQUIRED');
+    expect(codeOf(() => pageAnswerData({ human: { required: true, reason: 'login wall' } }, 'click'))).toBe(
+      'HUMAN_REQUIRED',
+    );
     const notFound = { code: 'ELEMENT_NOT_FOUND', message: 'no #go' };
     expect(codeOf(() => pageAnswerData({ result: { ok: false, error: notFound } }, 'click'))).toBe(
       'ELEMENT_NOT_FOUND',

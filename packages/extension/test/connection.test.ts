@@ -24,16 +24,19 @@ function connection(
 ) {
   const sockets = socketRecorder();
   let n = 0;
+  const onPush = vi.fn();
   const conn = new Connection({
     socketFactory: sockets.factory,
     prove,
+    onPush,
+    onProofFailed: vi.fn(),
     pairing: new PairingStore(storage, () => `instance${++n}-abcdefgh`),
     log: new WorkerLog(100, Date.now, false),
     random: () => 0.5,
     clientInfo: async () => ({ kind: 'extension' as const, name: 'chrome', version: '0.1.0' }),
     onRequest,
   });
-  return { conn, sockets, onRequest };
+  return { conn, sockets, onRequest, onPush };
 }
 
 const tick = (ms = 0) => vi.advanceTimersByTimeAsync(ms);
@@ -243,5 +246,39 @@ describe('daemon connection', () => {
     await tick();
     expect(c.sockets.sockets).toHaveLength(0);
     expect(c.conn.status().state).toBe('unpaired');
+  });
+
+  it('carries a user request to the daemon and resolves with its answer', async () => {
+    const c = connection(await paired());
+    const socket = await connectAndWelcome(c);
+    const answer = c.conn.userRequest({ kind: 'share_tab', tabId: 9, url: 'https://a.test/', title: 'A' });
+    const sent = socket.sentOfType('user_request')[0] as { requestId: string; request: unknown };
+    expect(sent.request).toEqual({ kind: 'share_tab', tabId: 9, url: 'https://a.test/', title: 'A' });
+    const result = { kind: 'share_tab', shared: { session: 'abcdef', tab: 't1', created: true } };
+    socket.receive({ type: 'user_answer', requestId: sent.requestId, ok: true, result });
+    expect(await answer).toEqual({ ok: true, result });
+  });
+
+  it('fails a user request at once while disconnected, and when the connection drops before the answer', async () => {
+    const c = connection(await paired());
+    expect(await c.conn.userRequest({ kind: 'share_tab', tabId: 1, url: '', title: '' })).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/not connected/),
+    });
+    const socket = await connectAndWelcome(c);
+    const pending = c.conn.userRequest({ kind: 'share_tab', tabId: 1, url: '', title: '' });
+    socket.serverClose(1006);
+    expect(await pending).toMatchObject({ ok: false, reason: expect.stringMatching(/lost/) });
+  });
+
+  it('hands what the daemon pushes to the worker', async () => {
+    const c = connection(await paired());
+    const socket = await connectAndWelcome(c);
+    socket.receive({ type: 'tab_released', tabId: 12 });
+    socket.receive({ type: 'sessions', sessions: [] });
+    expect(c.onPush.mock.calls).toEqual([
+      [{ type: 'tab_released', tabId: 12 }],
+      [{ type: 'sessions', sessions: [] }],
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import type { BproxyError } from '@bproxy/protocol';
+import type { BproxyError, HumanKind } from '@bproxy/protocol';
 
 /**
  * The contract between a driver and the page script. Both drivers inject the same bundle
@@ -50,10 +50,18 @@ export interface LocateResult {
   editable: boolean;
 }
 
-/** `detectHuman` answer. */
+/**
+ * `detectHuman` answer. When a person is needed it says what kind of check fired, on which document
+ * (an id the page script mints per document) and at which URL: a driver passes these on in the
+ * HUMAN_REQUIRED error's details (protocol HumanDetection). `detectHuman` takes `{ waived?: HumanWaiver }`:
+ * kinds a person already resumed for on this document at this URL are not checked again.
+ */
 export interface DetectHumanResult {
   required: boolean;
   reason?: string;
+  kind?: HumanKind;
+  document?: string;
+  url?: string;
 }
 
 /** `pageInfo` answer. */

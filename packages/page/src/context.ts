@@ -1,14 +1,23 @@
 /**
- * State the page script keeps for its document between calls: the element registry, and the element
- * the synthetic pointer is over (so the next hover or click can leave it first).
+ * State the page script keeps for its document between calls: the element registry, where the
+ * synthetic pointer is (so the next hover or click travels from there and leaves what it was over),
+ * and the document's id.
  */
 import { ElementRegistry } from './dom/registry';
+import type { PointerState } from './input/pointer';
 
 export interface PageContext {
   readonly registry: ElementRegistry;
-  hovered: Element | null;
+  readonly pointer: PointerState;
+  /** Random per document: what a resume of human-required detection is tied to (see detect-human.ts). */
+  readonly documentId: string;
+}
+
+function randomId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 export function createContext(): PageContext {
-  return { registry: new ElementRegistry(), hovered: null };
+  return { registry: new ElementRegistry(), pointer: { hovered: null, at: null }, documentId: randomId() };
 }

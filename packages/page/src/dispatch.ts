@@ -17,18 +17,25 @@ import { watchNavigation } from './actions/navigation-watch';
 import type { PageContext } from './context';
 import { failure, PageError } from './errors';
 import { asParams, type Params } from './params';
+import { sameStylesDuring } from './dom/visibility';
 
 type Handler = (ctx: PageContext, p: Params) => unknown;
 
 /** Interactions whose `navigated` answer says whether they asked the page to navigate. */
 const MAY_NAVIGATE = new Set<PageAction>(['click', 'type', 'press', 'select', 'fill']);
 
+/** A synchronous read, with each element's computed style looked up once. */
+const read =
+  (handler: Handler): Handler =>
+  (ctx, p) =>
+    sameStylesDuring(() => handler(ctx, p));
+
 const HANDLERS: Readonly<Record<PageAction, Handler>> = {
-  text,
-  links,
-  elements,
-  inspect,
-  snapshot,
+  text: read(text),
+  links: read(links),
+  elements: read(elements),
+  inspect: read(inspect),
+  snapshot: read(snapshot),
   scroll,
   click,
   hover,
@@ -38,7 +45,7 @@ const HANDLERS: Readonly<Record<PageAction, Handler>> = {
   select,
   wait,
   locate,
-  detectHuman: () => detectHuman(),
+  detectHuman,
   pageInfo: () => pageInfo(),
 };
 

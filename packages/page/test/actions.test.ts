@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { fails, ok, open, usePageFixtures } from './harness';
+import type { SnapshotDriverResult } from '@bproxy/protocol';
+import { fails, ok, open, usePageFixtures, withHtml } from './harness';
 
 const env = usePageFixtures();
 
@@ -61,11 +62,59 @@ describe('click', () => {
     await frames.close();
   });
 
+  it('scrolls an element clipped inside a scrolling container into view and clicks it', async () => {
+    const repro =
+      '<div style="height:80px;overflow:auto"><div style="height:300px"></div><button onclick="document.title=1">Go</button></div>';
+    await withHtml(env.browser.context, repro, async (page) => {
+      const before = await ok<SnapshotDriverResult>(page, 'snapshot');
+      expect(before.snapshot).toMatch(/^button "Go" clipped \uE0000\uE001$/m);
+      await ok(page, 'click', { target: { selector: 'button' } });
+      expect(await page.title()).toBe('1');
+      const after = await ok<SnapshotDriverResult>(page, 'snapshot');
+      expect(after.snapshot).toMatch(/^button "Go" \uE0000\uE001$/m);
+    });
+  });
+
+  it('says a control is clipped by its container, not covered, when scrolling cannot show it', async () => {
+    const html =
+      '<div id="box" style="height:0;overflow:hidden;padding:0"><button style="margin-top:20px">Hidden</button></div><p>after</p>';
+    await withHtml(env.browser.context, html, async (page) => {
+      const error = await fails(page, 'click', { target: { selector: 'button' } });
+      expect(error.code).toBe('ELEMENT_NOT_INTERACTABLE');
+      expect(error.message).toMatch(/clipped by div#box/);
+      expect(error.message).not.toMatch(/covered/);
+    });
+  });
+
   it('scrolls an element below the fold into view before clicking it', async () => {
     const page = await open(env.browser.context, url('long.html'));
     await ok(page, 'click', { target: { selector: '#bottom-button' } });
     expect(await read(page, 'window.__bottom')).toBe(true);
     expect(await read<number>(page, 'scrollY')).toBeGreaterThan(1000);
+    await page.close();
+  });
+});
+
+describe('pointer path', () => {
+  it('travels from where the pointer rested, so a menu that tracks it chooses the item clicked', async () => {
+    const page = await open(env.browser.context, url('pointer-menu.html'));
+    const first = '#menu li:nth-child(1)';
+    await ok(page, 'click', { target: { selector: first } });
+    expect(await page.textContent('#out')).toBe('chose Java');
+    // The items swapped: JavaScript now sits right under the resting pointer.
+    await ok(page, 'click', { target: { selector: first } });
+    expect(await page.textContent('#out')).toBe('chose JavaScript');
+
+    const before = await read<number>(page, '__points.length');
+    await ok(page, 'hover', { target: { selector: '#far' } });
+    const path = (await read<[number, number][]>(page, '__points')).slice(before);
+    expect(path.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(path.map((p) => p.join(','))).size).toBe(path.length);
+    const box = await page.locator('#far').boundingBox();
+    const end = path[path.length - 1] ?? [0, 0];
+    // Event coordinates are whole pixels: the last move is within a pixel of the center.
+    expect(Math.abs(end[0] - ((box?.x ?? 0) + (box?.width ?? 0) / 2))).toBeLessThanOrEqual(1);
+    expect(Math.abs(end[1] - ((box?.y ?? 0) + (box?.height ?? 0) / 2))).toBeLessThanOrEqual(1);
     await page.close();
   });
 });
@@ -166,6 +215,29 @@ describe('type and press', () => {
     await ok(page, 'type', { text: ' there' });
     expect(await page.inputValue('#controlled')).toBe('Hi! there');
     await page.close();
+  });
+
+  it('fills in the legacy keyCode, which and charCode that older widget libraries read', async () => {
+    const html = `<input id="f"><script>
+      window.__keys = [];
+      for (const type of ['keydown', 'keypress', 'keyup'])
+        f.addEventListener(type, (e) => __keys.push([type, e.key, e.keyCode, e.which, e.charCode].join(' ')));
+    </script>`;
+    await withHtml(env.browser.context, html, async (page) => {
+      await ok(page, 'type', { target: { selector: '#f' }, text: 'a' });
+      await ok(page, 'press', { key: 'ArrowRight' });
+      await ok(page, 'press', { key: 'Enter' });
+      expect(await read(page, '__keys')).toEqual([
+        'keydown a 65 65 0',
+        'keypress a 97 97 97',
+        'keyup a 65 65 0',
+        'keydown ArrowRight 39 39 0',
+        'keyup ArrowRight 39 39 0',
+        'keydown Enter 13 13 0',
+        'keypress Enter 13 13 13',
+        'keyup Enter 13 13 0',
+      ]);
+    });
   });
 
   it('edits with Backspace and Control+A like a keyboard', async () => {

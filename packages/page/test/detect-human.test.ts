@@ -76,6 +76,49 @@ describe('detectHuman', () => {
     ).toBe(false);
   });
 
+  it('tells a form that sets a password from a sign-in form that blocks the page', async () => {
+    const repro =
+      '<p>Enter the password "x7" into both fields.</p><input type=password><input type=password><button>Submit</button>';
+    expect(await detectOn(repro)).toEqual({ required: false });
+    const signUp =
+      '<h1>Join</h1><form><input name="u"><input type="password" autocomplete="new-password"><button>Sign up</button></form>';
+    expect(await detectOn(signUp)).toEqual({ required: false });
+    const signIn =
+      '<h1>Sign in</h1><form><input name="u"><input type="password"><button>Log in</button></form>';
+    expect(await detectOn(signIn)).toMatchObject({ required: true, kind: 'login' });
+  });
+
+  it('waives the kinds a person resumed for on this document and URL only', async () => {
+    const signIn =
+      '<h1>Sign in</h1><form><input name="u"><input type="password"><button>Log in</button></form>';
+    const page = await env.browser.context.newPage();
+    try {
+      await page.setContent(signIn);
+      await inject(page);
+      const first = await ok<DetectHumanResult>(page, 'detectHuman');
+      expect(first).toMatchObject({ required: true, kind: 'login', url: 'about:blank' });
+      expect(first.document).toMatch(/^[0-9a-f]{16}$/);
+      const waived = { document: first.document, url: first.url, kinds: ['login'] };
+      expect(await ok(page, 'detectHuman', { waived })).toEqual({ required: false });
+      // Another kind of check on the same document is not waived: a CAPTCHA that appears later pauses.
+      await page.evaluate(() => {
+        const box = document.createElement('div');
+        box.className = 'g-recaptcha';
+        box.style.cssText = 'width:300px;height:80px';
+        document.body.append(box);
+      });
+      expect(await ok(page, 'detectHuman', { waived })).toMatchObject({ required: true, kind: 'captcha' });
+      // A waiver for another document, or for this one at another URL, waives nothing.
+      await page.evaluate(() => document.querySelector('.g-recaptcha')?.remove());
+      const other = { ...waived, document: '0123456789abcdef' };
+      expect(await ok(page, 'detectHuman', { waived: other })).toMatchObject({ kind: 'login' });
+      await page.evaluate(() => history.pushState(null, '', '#next'));
+      expect(await ok(page, 'detectHuman', { waived })).toMatchObject({ kind: 'login' });
+    } finally {
+      await page.close();
+    }
+  });
+
   it('does not fire on the project fixture pages', async () => {
     for (const name of [
       'forms.html',

@@ -1,6 +1,6 @@
 /**
- * Test harness for the page script: a static server for the fixture pages (and the bench pages under
- * /bench/), one headless Chromium, and helpers that inject dist/page.js and call the page API.
+ * Test harness for the page script: a static server for the fixture pages (with the libraries they
+ * load under /vendor/, and the bench pages under /bench/), one headless Chromium, and helpers that inject dist/page.js and call the page API.
  */
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -18,6 +18,7 @@ import {
 } from '@bproxy/protocol';
 import { PAGE_ACTIONS, type PageAction, type PageResult } from '@bproxy/page';
 import { benchPagesDir } from '../../../scripts/bench-pages.mjs';
+import { vendorFile } from '../../../tests/fixtures/vendor';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 export const FIXTURES = normalize(join(here, '../../../tests/fixtures/pages'));
@@ -27,6 +28,7 @@ const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript',
   '.css': 'text/css',
+  '.png': 'image/png',
 };
 
 export async function serveFixtures(): Promise<{ origin: string; close: () => Promise<void> }> {
@@ -35,7 +37,8 @@ export async function serveFixtures(): Promise<{ origin: string; close: () => Pr
     let file: string | null = null;
     if (url.pathname.startsWith('/bench/')) file = join(BENCH, url.pathname.slice('/bench/'.length));
     else if (url.pathname.startsWith('/spa/')) file = join(FIXTURES, 'spa.html');
-    else if (/^\/[\w.-]+\.html$/.test(url.pathname)) file = join(FIXTURES, url.pathname.slice(1));
+    else if (url.pathname.startsWith('/vendor/')) file = vendorFile(url.pathname);
+    else if (/^\/([\w-]+\/)?[\w.-]+\.html$/.test(url.pathname)) file = join(FIXTURES, url.pathname.slice(1));
     const headers: Record<string, string> = {
       'Content-Security-Policy': "default-src 'self' 'unsafe-inline' data:",
     };
@@ -112,6 +115,23 @@ export async function open(context: BrowserContext, url: string): Promise<Page> 
   await page.goto(url);
   await inject(page);
   return page;
+}
+
+/** A new page holding `html` (its URL is about:blank), with the bundle injected, closed after `body`. */
+export async function withHtml(
+  context: BrowserContext,
+  html: string,
+  body: (page: Page) => Promise<void>,
+): Promise<void> {
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  try {
+    await page.setContent(html);
+    await inject(page);
+    await body(page);
+  } finally {
+    await page.close();
+  }
 }
 
 export function call(page: Page, action: PageAction, params: unknown = {}): Promise<PageResult> {

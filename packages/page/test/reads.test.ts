@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  HANDLES_PER_READ,
   SNAPSHOT_REF_CLOSE,
   SNAPSHOT_REF_OPEN,
   type ElementsDriverResult,
   type LinksDriverResult,
   type SnapshotDriverResult,
 } from '@bproxy/protocol';
-import { fails, ok, open, usePageFixtures } from './harness';
+import { fails, ok, open, usePageFixtures, withHtml } from './harness';
 
 const env = usePageFixtures();
 
@@ -166,7 +167,7 @@ describe('snapshot', () => {
     const r = await ok<SnapshotDriverResult>(page, 'snapshot');
     const lines = r.snapshot.split('\n');
     expect(lines[0]).toBe('main');
-    expect(lines).toContain('  heading "Sign up" [level=1]');
+    expect(lines).toContain('  h1 "Sign up"');
     expect(r.snapshot).toMatch(
       new RegExp(`^    textbox "Full name" ${SNAPSHOT_REF_OPEN}0${SNAPSHOT_REF_CLOSE}$`, 'm'),
     );
@@ -195,13 +196,60 @@ describe('snapshot', () => {
     expect(r.snapshot).toMatch(
       /^banner\n {2}navigation "Main"\n {4}links: \[Home\]\uE0000\uE001 \[List\]\uE0001\uE001 \[Forms\]\uE0002\uE001$/m,
     );
-    expect(r.snapshot).toMatch(
-      /text: This page lists many items\. Each item links to its own page, with some \[inline text links\]\uE000\d+\uE001 in prose\./,
-    );
+    // The sentence is long text, left out of a whole-page snapshot; its link stays addressable.
+    expect(r.snapshot).not.toContain('This page lists many items');
+    expect(r.snapshot).toMatch(/^ {2}link "inline text links" \uE000\d+\uE001$/m);
     expect(r.refs[0]).toMatchObject({ kind: 'ln' });
-    expect(r.refs.filter((ref) => ref.kind === 'ln')).toHaveLength(304);
+    // 304 links: the first part holds the 200 the daemon mints handles for, the next one the rest.
+    expect(r.refs.filter((ref) => ref.kind === 'ln')).toHaveLength(HANDLES_PER_READ);
+    const rest = await ok<SnapshotDriverResult>(page, 'snapshot', {
+      maxChars: 100_000,
+      offset: r.nextOffset,
+    });
+    expect(rest.refs.filter((ref) => ref.kind === 'ln')).toHaveLength(104);
     expect(r.snapshot).not.toContain('Hidden link');
     await page.close();
+  });
+
+  it('leaves long text out of a whole-page snapshot, says so, and keeps it with contains or a target', async () => {
+    const html = `<main><h1>News</h1>
+      <p>${'A long paragraph of prose that an agent reads with text. '.repeat(3)}<a href="#more">Read more</a></p>
+      <p>Short status: 3 items</p>
+      <div role="alert">${'Your card was declined because the bank could not confirm the payment. '.repeat(2)}</div>
+      <dialog open><p>${'This dialog explains what happens next in more than sixty characters. '.repeat(2)}</p><button>OK</button></dialog></main>`;
+    await withHtml(env.browser.context, html, async (page) => {
+      const whole = await ok<SnapshotDriverResult>(page, 'snapshot');
+      const text = whole.snapshot.replace(PLACEHOLDER, '#');
+      expect(text).not.toContain('A long paragraph');
+      expect(text).toContain('link "Read more" #');
+      expect(text).toContain('text: Short status: 3 items');
+      // What an alert or a dialog says is kept, however long.
+      expect(text).toMatch(/text: Your card was declined because/);
+      expect(text).toMatch(/dialog\n {4}text: This dialog explains/);
+      expect(whole.notice).toMatch(/^1 long text run \(\d+ chars\) left out: read them with text/);
+      const found = await ok<SnapshotDriverResult>(page, 'snapshot', { contains: 'paragraph of prose' });
+      expect(found.snapshot).toMatch(/text: A long paragraph of prose.* \[Read more\]\uE0000\uE001/);
+      const scoped = await ok<SnapshotDriverResult>(page, 'snapshot', { target: { selector: 'p' } });
+      expect(scoped.snapshot).toContain('A long paragraph of prose');
+      expect(scoped.notice).toBeUndefined();
+    });
+  });
+
+  it('ends a part before it would hold more refs of a kind than the daemon mints handles for', async () => {
+    const links = Array.from({ length: 450 }, (_, i) => `<a href="#l${i}">L${i}</a>`).join(' ');
+    await withHtml(env.browser.context, `<nav>${links}</nav>`, async (page) => {
+      const counts: number[] = [];
+      for (let offset: number | undefined = 0; offset !== undefined;) {
+        const part: SnapshotDriverResult = await ok<SnapshotDriverResult>(page, 'snapshot', {
+          maxChars: 1_000_000,
+          offset,
+        });
+        counts.push(part.refs.length);
+        offset = part.nextOffset;
+      }
+      expect(counts.every((n) => n <= HANDLES_PER_READ)).toBe(true);
+      expect(counts.reduce((a, b) => a + b, 0)).toBe(450);
+    });
   });
 
   it('cuts at maxChars on a line boundary with a notice and pages on with nextOffset', async () => {
@@ -244,13 +292,13 @@ describe('snapshot', () => {
     const page = await open(env.browser.context, url('iframe.html'));
     const r = await ok<SnapshotDriverResult>(page, 'snapshot');
     expect(r.snapshot.replace(PLACEHOLDER, '#')).toBe(
-      'heading "Frames" [level=1]\niframe "Same origin"\n  text: Inside the frame\n  button "Frame button" #',
+      'h1 "Frames"\niframe "Same origin"\n  text: Inside the frame\n  button "Frame button" #',
     );
     expect(r.refs[0]?.selector).toBe('#same >>> #frame-button');
     expect(r.crossOriginFrames).toEqual([{ src: 'http://127.0.0.2:1/' }]);
     const shadow = await open(env.browser.context, url('shadow.html'));
     const s = await ok<SnapshotDriverResult>(shadow, 'snapshot');
-    expect(s.snapshot).toContain('region "Widget"\n  heading "Slotted title" [level=2]');
+    expect(s.snapshot).toContain('region "Widget"\n  h2 "Slotted title"');
     expect(s.snapshot).toMatch(/button "Shadow button" \uE0001\uE001/);
     await page.close();
     await shadow.close();

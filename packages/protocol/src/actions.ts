@@ -61,6 +61,7 @@ import {
   DebugStatusResult,
   DebugLogParams,
   DebugLogResult,
+  PairingIssueResult,
 } from './schemas/debug';
 export {
   SessionInfoSchema,
@@ -71,7 +72,7 @@ export {
   type TabInfo,
 } from './schemas/common';
 export { TraceSchema, type Trace } from './schemas/debug';
-export { SNAPSHOT_REF_OPEN, SNAPSHOT_REF_CLOSE } from './snapshot-refs';
+export { HANDLES_PER_READ, SNAPSHOT_REF_OPEN, SNAPSHOT_REF_CLOSE } from './snapshot-refs';
 
 /**
  * Params and results of every action. Three shapes per action where they differ:
@@ -419,6 +420,14 @@ export const ACTIONS = {
     pacing: 'interaction',
     driver: { resumable: true, withDialog: true },
     summary: 'Accept or dismiss the open JavaScript dialog',
+  },
+
+  'pairing.issue': {
+    params: Empty,
+    result: PairingIssueResult,
+    routing: 'local',
+    destructive: false,
+    summary: 'Issue a fresh one-time pairing code for the extension (retires the previous one)',
   },
 
   'debug.last': {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ActionNameSchema } from './actions';
 import { BproxyErrorSchema } from './errors';
+import { HumanWaiverSchema } from './human';
 import { RawTabIdSchema, RequestIdSchema, SessionIdSchema } from './ids';
 
 /**
@@ -19,11 +20,12 @@ export type BproxyRequest = z.infer<typeof BproxyRequestSchema>;
 
 /**
  * What a driver receives: the request plus the daemon-owned target. `target` is absent for the two
- * actions that address a browser rather than a tab (tab.open, debug.log).
+ * actions that address a browser rather than a tab (tab.open, debug.log); `humanWaiver` is present
+ * once a person resumed the session for the page in that tab (see human.ts).
  */
 export const BproxyForwardedRequestSchema = BproxyRequestSchema.extend({
   session: SessionIdSchema.optional(),
-  target: z.strictObject({ tabId: RawTabIdSchema }).optional(),
+  target: z.strictObject({ tabId: RawTabIdSchema, humanWaiver: HumanWaiverSchema.optional() }).optional(),
 });
 export type BproxyForwardedRequest = z.infer<typeof BproxyForwardedRequestSchema>;
 

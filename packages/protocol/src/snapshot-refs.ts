@@ -1,3 +1,10 @@
 /** Actionable nodes appear in the driver's snapshot text as \uE000<index>\uE001, the index into `refs`; the daemon swaps each for a handle. */
 export const SNAPSHOT_REF_OPEN = '\uE000';
 export const SNAPSHOT_REF_CLOSE = '\uE001';
+
+/**
+ * The daemon mints at most this many handles of one kind (el, ln) per read; a read that found more
+ * (links, elements) says it was truncated, and a snapshot part ends before its refs of a kind would
+ * exceed it, so that every element a part shows gets a handle.
+ */
+export const HANDLES_PER_READ = 200;

@@ -42,7 +42,7 @@ const SPECS = [
   {
     name: 'snapshot',
     action: 'snapshot',
-    description: 'Page outline with handles to act on; capped, continue with offset',
+    description: 'Outline with handles to act on; long text via text; capped, continue with offset',
   },
   { name: 'text', action: 'text', description: 'Visible text; capped, continue with offset' },
   { name: 'elements', action: 'elements' },

@@ -4,7 +4,7 @@
  */
 import { fail } from '@bproxy/driver';
 import { failOnDialog, withEffects } from '../driver/effects';
-import { mouseClick, mouseMove, pressCombo, typeText } from '../driver/input';
+import { approach, mouseClick, mouseMove, pressCombo, typeText } from '../driver/input';
 import { parseCombo } from '../driver/keys';
 import { runPage } from '../driver/page-runner';
 import { checkHuman, focusTarget, locate, requireTarget } from './focus';
@@ -13,13 +13,22 @@ import type { DriverResult, HandlerDef } from './context';
 export const click: HandlerDef<'click'> = {
   async run(ctx, params) {
     const tab = ctx.tab();
-    const point = await locate(tab, requireTarget(params.target, 'click'), ctx.remaining());
+    const target = requireTarget(params.target, 'click');
+    const point = await locate(tab, target, ctx.remaining());
     const options = {
       button: params.button ?? 'left',
       clickCount: params.clickCount ?? 1,
       timeoutMs: ctx.remaining(),
     } as const;
-    return (await withEffects(tab, () => mouseClick(tab.session, point, options), ctx.remaining())).effects;
+    const press = async (): Promise<void> => {
+      const { end, travelled } = await approach(tab.session, tab, point, ctx.remaining());
+      // The page may change under a moving pointer (a hover menu opening over the target): check
+      // the target again before pressing, and follow it if it moved.
+      const again = travelled ? await locate(tab, target, ctx.remaining()) : point;
+      const moved = again.x !== point.x || again.y !== point.y;
+      await mouseClick(tab.session, tab, moved ? again : end, options);
+    };
+    return (await withEffects(tab, press, ctx.remaining())).effects;
   },
 };
 
@@ -28,7 +37,7 @@ export const hover: HandlerDef<'hover'> = {
     const tab = ctx.tab();
     const point = await locate(tab, requireTarget(params.target, 'hover'), ctx.remaining(), false);
     return (
-      await withEffects(tab, () => mouseMove(tab.session, point.x, point.y, ctx.remaining()), ctx.remaining())
+      await withEffects(tab, () => mouseMove(tab.session, tab, point, ctx.remaining()), ctx.remaining())
     ).effects;
   },
 };

@@ -94,6 +94,8 @@ async function run(request: BproxyForwardedRequest, deps: ExecutorDeps): Promise
       fail('TAB_NOT_FOUND', 'this tab is not open in the browser any more');
     }
     if (tab.dialog !== undefined && flags.withDialog !== true) dialogOpen(tab.dialog);
+    // The daemon serializes requests per tab, so the tab carries this request's waiver while it runs.
+    tab.humanWaiver = request.target?.humanWaiver;
   } else if (flags.startsBrowser === true) {
     browser = await withDeadline(deps.ensureBrowser(), deadline, action);
   }

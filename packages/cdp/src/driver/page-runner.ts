@@ -15,9 +15,15 @@ import type { PageAction } from '@bproxy/page';
 import { isContextGoneError } from '../cdp/errors';
 import { WORLD_NAME, type PageTab } from './page-tab';
 
+/** The human check's params for the in-page shim (its fourth argument); null skips the check. */
+type HumanParams = ReturnType<typeof pageCallArgs>[3];
+
 export interface RunPageOptions {
   timeoutMs: number;
-  /** Run detectHuman first and fail with HUMAN_REQUIRED when the page needs a person. */
+  /**
+   * Run detectHuman first and fail with HUMAN_REQUIRED when the page needs a person; the kinds the
+   * daemon's waiver for this tab (tab.humanWaiver) covers are not checked.
+   */
   checkHuman?: boolean;
   /** Safe to run again when a navigation replaced the document mid-call (reads, waits). */
   retryOnNavigation?: boolean;
@@ -33,7 +39,11 @@ export async function runPage(
   for (let attempt = 0; ; attempt++) {
     const timeoutMs = Math.max(1, options.timeoutMs - (Date.now() - started));
     try {
-      const outcome = await callOnce(tab, action, params, options.checkHuman === true, timeoutMs);
+      const human = pageCallArgs(action, params, {
+        checkHuman: options.checkHuman === true,
+        ...(tab.humanWaiver === undefined ? {} : { humanWaiver: tab.humanWaiver }),
+      })[3];
+      const outcome = await callOnce(tab, action, params, human, timeoutMs);
       if ('missing' in outcome) throw new Error('the page bundle did not install itself');
       return pageAnswerData(outcome, action);
     } catch (error) {
@@ -50,11 +60,11 @@ async function callOnce(
   tab: PageTab,
   action: PageAction,
   params: unknown,
-  checkHuman: boolean,
+  human: HumanParams,
   timeoutMs: number,
 ): Promise<InPageAnswer> {
   const contextId = await isolatedContext(tab, timeoutMs);
-  let outcome = await call(tab, contextId, action, params, checkHuman, timeoutMs);
+  let outcome = await call(tab, contextId, action, params, human, timeoutMs);
   if ('missing' in outcome) {
     const injected = await tab.session.send(
       'Runtime.evaluate',
@@ -64,7 +74,7 @@ async function callOnce(
     if (injected.exceptionDetails !== undefined) {
       fail('DRIVER_ERROR', `the page bundle failed to load: ${describeException(injected.exceptionDetails)}`);
     }
-    outcome = await call(tab, contextId, action, params, checkHuman, timeoutMs);
+    outcome = await call(tab, contextId, action, params, human, timeoutMs);
   }
   return outcome;
 }
@@ -74,7 +84,7 @@ async function call(
   contextId: number,
   action: string,
   params: unknown,
-  checkHuman: boolean,
+  human: HumanParams,
   timeoutMs: number,
 ): Promise<InPageAnswer> {
   const reply = await tab.session.send(
@@ -82,7 +92,7 @@ async function call(
     {
       functionDeclaration: CALL_PAGE_API,
       executionContextId: contextId,
-      arguments: pageCallArgs(action, params, { checkHuman }).map((value) => ({ value })),
+      arguments: [action, params ?? {}, null, human].map((value) => ({ value })),
       returnByValue: true,
       awaitPromise: true,
     },

@@ -4,6 +4,7 @@
  * pushes the daemon needs (navigation). Actions live elsewhere; they read this state and wait on it.
  */
 import { EventEmitter } from 'node:events';
+import type { HumanWaiver } from '@bproxy/protocol';
 import { CdpClosedError, CdpTimeoutError } from '../cdp/errors';
 import type { CdpSession } from '../cdp/session';
 
@@ -30,6 +31,10 @@ const KEPT_LOADERS = 8;
 
 export class PageTab {
   pinned = false;
+  /** The daemon's waiver of human checks for this tab, as the request being run forwarded it. */
+  humanWaiver: HumanWaiver | undefined;
+  /** Where the trusted pointer rests, in top-viewport CSS pixels (null until it first moves). */
+  pointer: { x: number; y: number } | null = null;
   mainFrameId: string;
   contextId: number | undefined;
   dialog: OpenDialog | undefined;

@@ -9,6 +9,7 @@ import {
   type DaemonMessage,
   type DriverMessage,
   type DriverResponseMessage,
+  type HumanWaiver,
   type MessageTransport,
 } from '@bproxy/protocol';
 
@@ -16,6 +17,8 @@ let counter = 0;
 
 export interface RequestOptions {
   tabId?: number;
+  /** Sent with tabId as the daemon does once a person resumed the session for the page. */
+  humanWaiver?: HumanWaiver;
   id?: string;
   /** Milliseconds from now (default 15 s); negative for a deadline already past. */
   timeoutMs?: number;
@@ -56,7 +59,14 @@ export class FakeDaemon {
       action,
       params,
       deadline: Date.now() + (options.timeoutMs ?? 15_000),
-      ...(options.tabId === undefined ? {} : { target: { tabId: options.tabId } }),
+      ...(options.tabId === undefined
+        ? {}
+        : {
+            target: {
+              tabId: options.tabId,
+              ...(options.humanWaiver === undefined ? {} : { humanWaiver: options.humanWaiver }),
+            },
+          }),
     };
     return request as BproxyForwardedRequest;
   }

@@ -3,6 +3,7 @@ import { call, debugLast, debugLog, debugStatus } from './debug';
 import type { ActionCommand } from './grammar';
 import { click, fill, hover, press, scroll, select, typeText } from './interaction';
 import { back, forward, navigate, reload } from './navigation';
+import { pair } from './pairing';
 import { elements, inspect, links, readText, screenshot, snapshot } from './reads';
 import {
   sessionBind,
@@ -20,6 +21,7 @@ import {
 import { dialog, wait } from './waiting';
 
 export const ACTION_COMMANDS: readonly ActionCommand[] = [
+  pair,
   sessionCreate,
   sessionList,
   sessionBind,

@@ -5,7 +5,9 @@ Workflow
   1. bproxy tab open --url URL          → {"session":"m4q7z2","tab":"t1",...}; pass -s m4q7z2 from now on
                                           (or export BPROXY_SESSION=m4q7z2). In a session with no tab,
                                           bproxy -s ID navigate URL opens one too.
-  2. bproxy -s ID snapshot              → an outline with handles: [el3] fields/buttons, [ln2] links
+  2. bproxy -s ID snapshot              → an outline with handles: [el3] fields/buttons, [ln2] links;
+                                          long text is left out (its notice says so): read it with
+                                          text, or snapshot --contains WORD / with a handle as the scope
   3. bproxy -s ID click el3             → act by handle: click, fill el2 --value V, type TEXT --into el2,
                                           press Enter, select el4 VALUE, hover el3, scroll down
   4. read the answer: {"navigated":true,"url":…} or a "dialog" means the page changed —
@@ -21,7 +23,8 @@ Rules the daemon enforces
     \`bproxy session create --pacing fast\` when the user allows it.
   - HUMAN_REQUIRED: the page needs a person (CAPTCHA, login wall). Every action is refused until then.
     Tell the user the reason printed with the error and what to do in the browser; when they say it
-    is done: bproxy -s ID session resume, then snapshot again.
+    is done: bproxy -s ID session resume, then snapshot again. A resume holds for that page until
+    the tab navigates (or another kind of check appears).
 
 Errors (stderr, exit 1): {"ok":false,"error":{"code","message","hint"}} — do what the hint says.
   ELEMENT_HANDLE_STALE / ELEMENT_HANDLE_NOT_FOUND   snapshot (or elements/links) again, use the new handle
@@ -30,6 +33,7 @@ Errors (stderr, exit 1): {"ok":false,"error":{"code","message","hint"}} — do w
   TAB_NOT_FOUND                                     bproxy -s ID tab list, or navigate URL (opens a tab)
   SESSION_NOT_FOUND                                 the daemon restarted: tab open again
   WAIT_TIMEOUT / TIMEOUT / NAVIGATION_FAILED        retry once, then check the URL or condition
+  TOO_MANY_BROWSERS / BROWSER_UNAVAILABLE           no browser free right now (message says why): retry soon
   NO_DAEMON (exit 3)                                bproxy service start
   DAEMON_UNREACHABLE                                bproxy debug last: the request may have run
 Exit codes: 0 ok, 1 the action failed, 2 usage error (fix the command), 3 no daemon.

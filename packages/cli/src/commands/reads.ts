@@ -69,7 +69,8 @@ export function readCommands(context: CommandContext): Command[] {
     actionCommand(
       snapshot,
       {
-        description: 'a compact outline of the page for language models (mints handles)',
+        description:
+          'a compact outline of the page for language models (mints handles); long text is left out unless --contains or an element is given',
         args: { element: 'only this part of the page' },
         options: { selector: SELECTOR, maxChars: MAX_CHARS, offset: OFFSET, contains: CONTAINS },
         examples: ['bproxy snapshot -s m4q7z2 --pretty', 'bproxy snapshot -s m4q7z2 --contains checkout'],

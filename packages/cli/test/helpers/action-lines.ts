@@ -6,6 +6,8 @@
 
 /** Every action command, with options, arguments and global options where agents put them. */
 export const FAST_LINES: readonly (readonly string[])[] = [
+  ['pair'],
+  ['pair', '--pretty'],
   ['session', 'create', '--label', 'L', '--pacing', 'fast'],
   ['session', 'create', '--browser', 'chrome'],
   ['session', 'list'],
@@ -88,6 +90,15 @@ export const FULL_LINES: readonly (readonly string[])[] = [
   ['session', 'bogus'],
   ['debug'],
   ['service', 'status'],
+  ['service', 'start', '--cdp-mode', 'per-session'],
+  ['pair', 'extra'],
+  ['mcp'],
+  ['mcp', '--session', 'm4q7z2'],
+  ['-s', 'm4q7z2', 'mcp'],
+  ['agent', 'config'],
+  ['host', 'status'],
+  ['--pretty', 'setup'],
+  ['bridge'],
   ['text', '--bogus'],
   ['--bogus', 'text'],
   ['--selector', 'a', 'click'],

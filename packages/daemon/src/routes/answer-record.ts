@@ -52,5 +52,5 @@ export function recordAnswer(deps: CommandRouteDeps, facts: AnswerFacts, respons
   if (errorCode !== undefined) trace.errorCode = errorCode;
   if (facts.replayed) trace.replayed = true;
   deps.traces.push(trace);
-  logResponsePayload(deps.logger, response);
+  logResponsePayload(deps.logger, facts.action, response);
 }

@@ -59,6 +59,13 @@ export async function execute(deps: CommandRouteDeps, ctx: CommandContext): Prom
       return debugLast(deps, params as ActionParams<'debug.last'>);
     case 'debug.status':
       return debugStatus(deps);
+    case 'pairing.issue': {
+      // For the native host's zero-touch pairing and `bproxy pair`: the caller already holds the
+      // daemon token, which is worth more than a code; the code is logged as issued, never itself.
+      const { code, expiresAt } = deps.issuePairingCode();
+      deps.logger.info({ event: 'pairing_code_issued', id: request.id });
+      return { ok: true, data: { code, expiresAt, port: deps.port() } };
+    }
     default:
       break;
   }

@@ -84,7 +84,7 @@ function afterAnswer(
     const message = outcome.error.message.replace(rawId, `$1${tab.handle}`);
     outcome = { ok: false, error: { ...outcome.error, message } };
     if (outcome.error.code === 'HUMAN_REQUIRED')
-      return pauseForHuman(deps, ctx, session, outcome.error, false);
+      return pauseForHuman(deps, ctx, session, outcome.error, false, tab);
     if (outcome.error.code === 'TAB_NOT_FOUND' && session.tabs.get(tab.handle) === tab)
       forgetTab(deps, session, tab, 'tab_gone');
     return outcome;

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { ActionParams, PacingMode, SessionId, TabHandle } from '@bproxy/protocol';
 import type { DriverOutcome } from '../pending';
 import type { SessionRecord } from '../sessions';
-import { closeTab } from './tab-actions';
+import { closeTab, forgetTab } from './tab-actions';
+import { recordSessionEvent } from './activity-trail';
 import { fail } from './responses';
 import type { CommandContext, CommandRouteDeps } from './types';
 
@@ -57,7 +58,9 @@ export function sessionUnbind(deps: CommandRouteDeps, session: SessionRecord): D
 }
 
 export function sessionResume(deps: CommandRouteDeps, session: SessionRecord): DriverOutcome {
+  const wasPaused = session.paused;
   deps.sessions.resume(session);
+  if (wasPaused) recordSessionEvent(deps, session, 'resume');
   return { ok: true, data: deps.sessions.info(session) };
 }
 
@@ -70,19 +73,33 @@ export async function sessionClose(
   ctx: CommandContext,
   session: SessionRecord,
 ): Promise<DriverOutcome> {
+  recordSessionEvent(deps, session, 'close');
   const closedTabs: TabHandle[] = [];
   const forgottenTabs: TabHandle[] = [];
+  const releasedTabs: TabHandle[] = [];
   for (const tab of [...session.tabs.values()]) {
+    if (tab.adopted) {
+      // The user's own tab, shared from the browser: the session lets go of it, the tab stays open,
+      // and its browser hears that bproxy no longer drives it.
+      forgetTab(deps, session, tab, 'released');
+      deps.clients.get(tab.clientKey)?.transport?.send({ type: 'tab_released', tabId: tab.rawTabId });
+      releasedTabs.push(tab.handle);
+      continue;
+    }
     ((await closeTab(deps, ctx, session, tab)) ? closedTabs : forgottenTabs).push(tab.handle);
   }
   destroySession(deps, session);
-  return { ok: true, data: { session: session.id, closedTabs, forgottenTabs } };
+  return { ok: true, data: { session: session.id, closedTabs, forgottenTabs, releasedTabs } };
 }
 
-/** Forgets a session whose tabs are already gone: its handles, its record, its tmpDir. */
+/**
+ * Forgets a session whose tabs are already gone: its handles, its record, its tmpDir, and the browser
+ * that was its own (a farm's).
+ */
 export function destroySession(deps: CommandRouteDeps, session: SessionRecord): void {
   deps.handles.invalidateSession(session.id, 'session_closed');
   deps.sessions.delete(session);
+  deps.launchers.releaseSession(session.id);
   rmSync(session.tmpDir, { recursive: true, force: true });
 }
 

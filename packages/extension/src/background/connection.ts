@@ -15,9 +15,12 @@ import {
   WS_SUBPROTOCOL,
   wsAuthProtocol,
   type BproxyError,
+  type DaemonMessage,
   type DriverMessage,
   type DriverResponseMessage,
   type HelloMessage,
+  type UserRequest,
+  type UserResult,
 } from '@bproxy/protocol';
 import { Backoff, DEFAULT_BACKOFF } from './backoff';
 import type { ProofOutcome } from './daemon-proof';
@@ -31,6 +34,8 @@ export type ConnectionState = 'idle' | 'unpaired' | 'connecting' | 'connected' |
 export interface ConnectionStatus {
   state: ConnectionState;
   paired: boolean;
+  /** How the current pairing was made: a code the user typed, or the native host. */
+  pairedVia: 'code' | 'host' | null;
   wsUrl: string | null;
   /** Why the last attempt or connection ended, in words for people. */
   lastError: string | null;
@@ -49,6 +54,13 @@ export interface ConnectionOptions {
   random: () => number;
   clientInfo: () => Promise<Omit<HelloMessage['client'], 'instanceId'>>;
   onRequest: (request: unknown, reply: (message: DriverResponseMessage) => void) => void;
+  /**
+   * What the daemon tells this browser unasked: a shared tab released, an activity entry, the state of
+   * the sessions holding its tabs.
+   */
+  onPush: (message: DaemonPush) => void;
+  /** The server on the paired port did not prove itself (the native host may know better). */
+  onProofFailed: (outcome: Extract<ProofOutcome, { ok: false }>) => void;
   now?: () => number;
   pingIntervalMs?: number;
   pongTimeoutMs?: number;
@@ -62,12 +74,18 @@ export interface ConnectionOptions {
 const STALE_CLOSE = 4000;
 
 const OUTBOX_LIMIT = 100;
+/** A user request (sharing a tab) the daemon has not answered within this long fails. */
+const USER_REQUEST_TIMEOUT_MS = 10_000;
+
+export type UserAnswer = { ok: true; result: UserResult } | { ok: false; reason: string };
+export type DaemonPush = Extract<DaemonMessage, { type: 'tab_released' | 'activity' | 'sessions' }>;
 
 export class Connection {
   private state: ConnectionState = 'idle';
   private socket: SocketLike | null = null;
   private readonly backoff: Backoff;
   private wsUrl: string | null = null;
+  private pairedVia: 'code' | 'host' | null = null;
   private lastError: string | null = null;
   private stopReason: string | null = null;
   private connectedAt: number | null = null;
@@ -80,6 +98,8 @@ export class Connection {
   private helloTimer: ReturnType<typeof setTimeout> | null = null;
   /** Pushes (navigation, tab_closed) made while disconnected, sent after the next welcome. */
   private readonly outbox: DriverMessage[] = [];
+  private readonly userRequests = new Map<string, (answer: UserAnswer) => void>();
+  private userRequestCount = 0;
   private readonly now: () => number;
   private readonly opts: Required<Omit<ConnectionOptions, 'now'>>;
 
@@ -100,6 +120,7 @@ export class Connection {
     return {
       state: this.state,
       paired: this.state !== 'unpaired' && this.wsUrl !== null,
+      pairedVia: this.state !== 'unpaired' && this.wsUrl !== null ? this.pairedVia : null,
       wsUrl: this.wsUrl,
       lastError: this.lastError,
       stopReason: this.stopReason,
@@ -129,6 +150,16 @@ export class Connection {
     }
   }
 
+  /**
+   * Something says the daemon is there now (the native host saw it start): try at once, whatever the
+   * backoff says. A live or opening connection is left alone.
+   */
+  retryNow(): void {
+    if (this.state !== 'waiting' && this.state !== 'idle') return;
+    this.clearRetry();
+    void this.connect();
+  }
+
   /** After a new pairing: drop whatever we had and connect with the new token at once. */
   restart(): void {
     this.clearRetry();
@@ -140,6 +171,33 @@ export class Connection {
     this.backoff.reset();
     this.state = 'idle';
     void this.connect();
+  }
+
+  /**
+   * Sends what the user asked for in the browser's UI (share a tab) and resolves with the daemon's
+   * answer. Only on a live connection: a request made while disconnected fails at once, so the user
+   * sees why instead of waiting.
+   */
+  userRequest(request: UserRequest): Promise<UserAnswer> {
+    const socket = this.socket;
+    if (this.state !== 'connected' || !socket)
+      return Promise.resolve({
+        ok: false,
+        reason: 'bproxy is not connected: start the daemon, then try again',
+      });
+    const requestId = `u${++this.userRequestCount}`;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.userRequests.delete(requestId);
+        resolve({ ok: false, reason: 'the daemon did not answer in time' });
+      }, USER_REQUEST_TIMEOUT_MS);
+      this.userRequests.set(requestId, (answer) => {
+        clearTimeout(timer);
+        this.userRequests.delete(requestId);
+        resolve(answer);
+      });
+      socket.send(JSON.stringify({ type: 'user_request', requestId, request }));
+    });
   }
 
   /** Queues or sends a push; pushes made while disconnected are flushed after the next welcome. */
@@ -164,6 +222,7 @@ export class Connection {
       return;
     }
     this.wsUrl = pairing.wsUrl;
+    this.pairedVia = pairing.pairedVia ?? 'code';
     let hello: HelloMessage;
     try {
       hello = {
@@ -187,6 +246,7 @@ export class Connection {
     if (!proof.ok) {
       if (proof.kind !== 'unreachable') this.opts.log.warn('daemon_unproven', { reason: proof.message });
       this.fail(proof.message);
+      this.opts.onProofFailed(proof);
       return;
     }
     let socket: SocketLike;
@@ -244,6 +304,18 @@ export class Connection {
         return;
       case 'error':
         this.onDaemonError(socket, msg.error);
+        return;
+      case 'user_answer':
+        this.userRequests.get(msg.requestId)?.(
+          msg.ok
+            ? { ok: true, result: msg.result }
+            : { ok: false, reason: `${msg.error.code}: ${msg.error.message}` },
+        );
+        return;
+      case 'tab_released':
+      case 'activity':
+      case 'sessions':
+        this.opts.onPush(msg);
         return;
     }
   }
@@ -348,6 +420,8 @@ export class Connection {
   }
 
   private teardown(): void {
+    for (const answer of [...this.userRequests.values()])
+      answer({ ok: false, reason: 'the connection to bproxy was lost before it answered' });
     for (const timer of [this.pongTimer, this.helloTimer]) if (timer) clearTimeout(timer);
     if (this.pingTimer) clearInterval(this.pingTimer);
     this.pingTimer = this.pongTimer = this.helloTimer = null;

@@ -92,6 +92,16 @@ export class DialogTracker {
     }
   }
 
+  /** bproxy no longer drives the tab (a shared tab released): take the debugger off it. */
+  async detach(tabId: number): Promise<void> {
+    if (!this.attached.delete(tabId)) return;
+    try {
+      await this.chrome.debugger.detach({ tabId });
+    } catch (error) {
+      this.log.debug('debugger_detach_failed', { tabId, error: messageOf(error) });
+    }
+  }
+
   isAttached(tabId: number): boolean {
     return this.attached.has(tabId);
   }

@@ -35,6 +35,9 @@ async function runRacingDialogs(
           action: call.action as PageActionName,
           params,
           checkHuman: true,
+          ...(call.request.target?.humanWaiver === undefined
+            ? {}
+            : { humanWaiver: call.request.target.humanWaiver }),
           ...(flags.pageLedger === true ? { ledgerId: call.request.id } : {}),
         })
         .then((data) => ({ kind: 'page' as const, data })),

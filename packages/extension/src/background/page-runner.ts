@@ -7,7 +7,7 @@
 import {
   callPageApi,
   fail,
-  humanReasonOf,
+  failOnHuman,
   isInPageAnswer,
   pageAnswerData,
   pageCallArgs,
@@ -15,6 +15,7 @@ import {
   type InPageAnswer,
 } from '@bproxy/driver';
 import type { PageAction } from '@bproxy/page';
+import type { HumanWaiver } from '@bproxy/protocol';
 import type { ChromeApi } from '../chrome-api';
 import { fromPlatformError } from './errors';
 
@@ -27,6 +28,8 @@ export interface PageCall {
   ledgerId?: string;
   /** Run `detectHuman` first and refuse with HUMAN_REQUIRED when it fires. */
   checkHuman?: boolean;
+  /** Kinds of human check a person resumed for on this tab's page (the forwarded target's waiver). */
+  humanWaiver?: HumanWaiver;
 }
 
 export class PageRunner {
@@ -43,15 +46,17 @@ export class PageRunner {
     return pageAnswerData(answer, call.action);
   }
 
-  /** Only the human check: the reason when the page needs a human, else null. */
-  async humanReason(tabId: number): Promise<string | null> {
+  /** Only the human check, after a navigation (nothing is waived): HUMAN_REQUIRED when it fires. */
+  async assertNoHuman(tabId: number): Promise<void> {
+    let data: unknown;
     try {
-      return humanReasonOf(await this.run(tabId, { action: 'detectHuman', params: {} }));
+      data = await this.run(tabId, { action: 'detectHuman', params: {} });
     } catch (error) {
       // A page we may not script (an error page, chrome://) cannot hold a CAPTCHA we could see.
-      if (error instanceof DriverFailure && error.error.code === 'PAGE_NOT_SCRIPTABLE') return null;
+      if (error instanceof DriverFailure && error.error.code === 'PAGE_NOT_SCRIPTABLE') return;
       throw error;
     }
+    failOnHuman(data);
   }
 
   private async inject(tabId: number, action: string): Promise<void> {
@@ -74,6 +79,7 @@ export class PageRunner {
         args: pageCallArgs(call.action, call.params, {
           ledgerId: call.ledgerId ?? null,
           checkHuman: call.checkHuman === true,
+          ...(call.humanWaiver === undefined ? {} : { humanWaiver: call.humanWaiver }),
         }),
       });
     } catch (error) {

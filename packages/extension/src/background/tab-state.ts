@@ -109,6 +109,5 @@ export async function waitForLoad(
 
 /** HUMAN_REQUIRED when the page now in the tab needs a person (after a navigation). */
 export async function assertNoHuman(ctx: DriverContext, tabId: number): Promise<void> {
-  const reason = await ctx.page.humanReason(tabId);
-  if (reason !== null) fail('HUMAN_REQUIRED', reason, { reason });
+  await ctx.page.assertNoHuman(tabId);
 }

@@ -3,8 +3,8 @@
  * the pairing form (claim → hand the bootstrap to the worker → show the outcome).
  */
 import { DEFAULT_PORT } from '@bproxy/protocol';
-import type { PairAnswer, PopupMessage, WorkerStatus } from '../shared/messages';
-import { claimPairing, parsePort, probeDaemon } from './pair-client';
+import type { PairAnswer, PopupMessage, ShareAnswer, WorkerStatus } from '../shared/messages';
+import { claimPairing, parsePort, probeDaemon } from '../shared/pair-client';
 import { PopupView } from './view';
 
 const POLL_MS = 1_000;
@@ -12,7 +12,16 @@ const POLL_MS = 1_000;
 interface RuntimeLike {
   sendMessage(message: PopupMessage): Promise<unknown>;
 }
-const runtime = (globalThis as unknown as { chrome: { runtime: RuntimeLike } }).chrome.runtime;
+interface TabsLike {
+  query(q: { active: boolean; lastFocusedWindow: boolean }): Promise<{ id?: number; windowId?: number }[]>;
+}
+interface SidePanelLike {
+  open(options: { windowId: number }): Promise<void>;
+}
+const platform = (
+  globalThis as unknown as { chrome: { runtime: RuntimeLike; tabs: TabsLike; sidePanel?: SidePanelLike } }
+).chrome;
+const runtime = platform.runtime;
 
 const view = new PopupView();
 let portTouched = false;
@@ -47,6 +56,7 @@ async function refresh(): Promise<void> {
     return;
   }
   view.showStatus(status, reachable);
+  view.showShare(status.state === 'connected');
   if (awaitingConnection && status.state === 'connected') {
     awaitingConnection = false;
     connectedNote = true;
@@ -81,6 +91,52 @@ async function pair(event: SubmitEvent): Promise<void> {
   }
 }
 
+/**
+ * The tab this popup acts for: the one in front, or the one named by `?tab=ID` when the page is opened
+ * for a given tab (the side panel's link, a popup opened as a page).
+ */
+async function targetTab(): Promise<number | null> {
+  const named = Number(new URLSearchParams(location.search).get('tab'));
+  if (Number.isInteger(named) && named > 0) return named;
+  const [front] = await platform.tabs.query({ active: true, lastFocusedWindow: true });
+  return front?.id ?? null;
+}
+
+async function shareTab(): Promise<void> {
+  view.sayShare('Sharing…', '');
+  const tabId = await targetTab();
+  if (tabId === null) {
+    view.sayShare('No tab to share: open the page you want to share first.', 'bad');
+    return;
+  }
+  const answer = await ask<ShareAnswer>({ type: 'share', tabId });
+  if (!answer)
+    view.sayShare('The extension worker did not answer; reload the extension and try again.', 'bad');
+  else if (!answer.ok) view.sayShare(`Not shared: ${answer.reason}.`, 'bad');
+  else {
+    view.sayShare('', '');
+    view.showShared(answer.session, answer.tab);
+  }
+}
+
+view.shareButton.addEventListener('click', () => void shareTab());
+// sidePanel.open() needs the user's gesture: it is called in the click itself, with the window known
+// beforehand (an await before it would lose the gesture).
+let frontWindow: number | null = null;
+void platform.tabs.query({ active: true, lastFocusedWindow: true }).then(([front]) => {
+  frontWindow = front?.windowId ?? null;
+});
+view.openPanel.addEventListener('click', () => {
+  const side = platform.sidePanel;
+  if (!side || frontWindow === null) {
+    view.say('This browser cannot open the side panel here (Chrome 116 and later have one).', 'bad');
+    return;
+  }
+  side.open({ windowId: frontWindow }).then(
+    () => window.close(),
+    (error: unknown) => view.say(`Could not open the side panel: ${String(error)}`, 'bad'),
+  );
+});
 view.form.addEventListener('submit', (event) => void pair(event));
 view.port.addEventListener('input', () => {
   portTouched = true;

@@ -4,21 +4,32 @@
  */
 import { z } from 'zod';
 import type { ConnectionStatus } from '../background/connection';
+import type { AutoPairState } from '../background/host-pairing';
+import type { HostStatus } from '../background/native-host';
 
 export const PopupMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('status') }),
   z.strictObject({ type: z.literal('pair'), bootstrap: z.unknown() }),
   z.strictObject({ type: z.literal('unpair') }),
+  /** The user shares one of their open tabs with agents (the popup's "Share this tab"). */
+  z.strictObject({ type: z.literal('share'), tabId: z.number().int().min(0) }),
 ]);
 export type PopupMessage = z.infer<typeof PopupMessageSchema>;
 
 export interface WorkerStatus extends ConnectionStatus {
+  /** The native host: connected, not installed (`bproxy setup`), refused, failed. */
+  host: HostStatus;
+  /** The last automatic pairing through the host. */
+  autoPairing: AutoPairState;
   drivenTabs: number;
   inFlight: number;
   version: string;
 }
 
 export type PairAnswer = { ok: true } | { ok: false; reason: string };
+
+/** A shared tab's session, for the user to hand to a CLI agent (`bproxy -s ID …`). */
+export type ShareAnswer = { ok: true; session: string; tab: string } | { ok: false; reason: string };
 
 /** A browser WebSocket cannot tell a refused upgrade (401) from a closed port; the popup's probe can. */
 export const UNREACHABLE = 'the daemon is not reachable, or it refused the token';

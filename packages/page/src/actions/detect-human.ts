@@ -1,11 +1,16 @@
 /**
  * `detectHuman`: whether a person has to step in before an agent can go on — a visible CAPTCHA widget,
- * a bot-check interstitial, or a login wall. Tuned against false positives: invisible reCAPTCHA badges,
- * a login link in a header or a password field in a big page do not count.
+ * a bot-check interstitial, or a login wall (content blocked behind a sign-in). Tuned against false
+ * positives: invisible reCAPTCHA badges, a login link in a header, a password field in a big page, a
+ * form that sets a password (two fields, or one for a new password) do not count. Kinds a person has
+ * resumed for on this document at this URL are skipped, so a resume holds until the page navigates.
  */
+import type { HumanKind } from '@bproxy/protocol';
 import type { DetectHumanResult } from '../api';
+import type { PageContext } from '../context';
 import { deepElementFromPoint } from '../dom/geometry';
 import { isVisible, styleOf } from '../dom/visibility';
+import type { Params } from '../params';
 
 const CAPTCHA_FRAMES: readonly { re: RegExp; name: string }[] = [
   { re: /recaptcha/i, name: 'a reCAPTCHA challenge' },
@@ -61,8 +66,16 @@ function challenge(bodyText: string): string | null {
   return null;
 }
 
-function visiblePassword(root: ParentNode): Element | null {
-  return Array.from(root.querySelectorAll('input[type=password]')).find((el) => isVisible(el)) ?? null;
+function visiblePasswords(root: ParentNode): HTMLInputElement[] {
+  return Array.from(root.querySelectorAll<HTMLInputElement>('input[type=password]')).filter((el) =>
+    isVisible(el),
+  );
+}
+
+/** One password field for an existing password: signing in, not choosing a password (new + confirm). */
+function signInPassword(root: ParentNode): boolean {
+  const passwords = visiblePasswords(root);
+  return passwords.length === 1 && passwords[0]?.autocomplete !== 'new-password';
 }
 
 /** Visible text-like fields: a sign-in form has two or three, a sign-up or checkout form more. */
@@ -90,15 +103,11 @@ function loginWall(bodyText: string): string | null {
   const overlay = overlayAtCenter();
   if (overlay !== null) {
     const text = (overlay as HTMLElement).innerText ?? '';
-    if (visiblePassword(overlay) !== null || LOGIN_TEXT.test(text))
+    if (visiblePasswords(overlay).length > 0 || LOGIN_TEXT.test(text))
       return 'a sign-in overlay covers the page';
   }
   if (bodyText.length < SMALL_PAGE_CHARS) {
-    if (
-      visiblePassword(document) !== null &&
-      visibleFields() <= 3 &&
-      document.querySelectorAll('a[href]').length < 30
-    )
+    if (signInPassword(document) && visibleFields() <= 3 && document.querySelectorAll('a[href]').length < 30)
       return 'the page is a sign-in form';
     const m = LOGIN_TEXT.exec(bodyText);
     if (m) return `the page asks to sign in ("${m[0]}")`;
@@ -106,8 +115,29 @@ function loginWall(bodyText: string): string | null {
   return null;
 }
 
-export function detectHuman(): DetectHumanResult {
+const CHECKS: readonly { kind: HumanKind; find: (bodyText: string) => string | null }[] = [
+  { kind: 'captcha', find: captcha },
+  { kind: 'challenge', find: challenge },
+  { kind: 'login', find: loginWall },
+];
+
+/** The kinds waived by `params.waived`, if it names this document at its current URL. */
+function waivedKinds(ctx: PageContext, p: Params): ReadonlySet<string> {
+  const waived = p['waived'];
+  if (waived === null || typeof waived !== 'object') return new Set();
+  const { document: doc, url, kinds } = waived as Record<string, unknown>;
+  if (doc !== ctx.documentId || url !== location.href || !Array.isArray(kinds)) return new Set();
+  return new Set(kinds.filter((k): k is string => typeof k === 'string'));
+}
+
+export function detectHuman(ctx: PageContext, p: Params): DetectHumanResult {
+  const waived = waivedKinds(ctx, p);
   const bodyText = document.body?.innerText ?? '';
-  const reason = captcha() ?? challenge(bodyText) ?? loginWall(bodyText);
-  return reason === null ? { required: false } : { required: true, reason };
+  for (const check of CHECKS) {
+    if (waived.has(check.kind)) continue;
+    const reason = check.find(bodyText);
+    if (reason !== null)
+      return { required: true, reason, kind: check.kind, document: ctx.documentId, url: location.href };
+  }
+  return { required: false };
 }

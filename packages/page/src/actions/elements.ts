@@ -3,6 +3,7 @@
  * registered for a ref and given a selector to fall back on.
  */
 import type { ElementsDriverResult, LinksDriverResult } from '@bproxy/protocol';
+import { HANDLES_PER_READ } from '@bproxy/protocol/plain';
 import type { PageContext } from '../context';
 import { collapse, nameOf, roleOf } from '../dom/aria';
 import { deepElements, FrameReport } from '../dom/flat-tree';
@@ -11,9 +12,9 @@ import { readRoot } from '../dom/resolve';
 import { buildSelector } from '../dom/selector';
 import { isDisabled, isVisible, styleOf } from '../dom/visibility';
 import { optNumber, optString, optTarget, type Params } from '../params';
-import { checkedState, displayValue } from '../render/describe-control';
+import { checkedState, displayValue, nameOrHint } from '../render/describe-control';
 
-const DEFAULT_LIMIT = 200;
+const DEFAULT_LIMIT = HANDLES_PER_READ;
 
 type DriverElement = ElementsDriverResult['elements'][number];
 
@@ -54,7 +55,7 @@ export function elements(ctx: PageContext, p: Params): ElementsDriverResult {
     if (!isInteractive(el, styleOf(el)) || !isVisible(el)) continue;
     const role = roleOf(el);
     if (wantedRole !== undefined && role !== wantedRole) continue;
-    const name = nameOf(el);
+    const name = nameOrHint(el, 120);
     if (
       contains !== undefined &&
       !name.toLowerCase().includes(contains) &&

@@ -1,9 +1,9 @@
-/** `click` and `hover`: actionability checks, then synthetic pointer input at the element's center. */
+/** `click` and `hover`: actionability checks, then synthetic pointer input travelling to the element. */
 import type { PageContext } from '../context';
-import { ensureActionable } from '../dom/actionability';
-import { deepElementFromPoint } from '../dom/geometry';
+import { assertReached, ensureActionable } from '../dom/actionability';
+import type { Point } from '../dom/geometry';
 import { resolveTarget } from '../dom/resolve';
-import { pointerEnter, pressAndRelease, type MouseButton } from '../input/pointer';
+import { movePointer, pressAndRelease, type MouseButton } from '../input/pointer';
 import { optNumber, optString, reqTarget, type Params } from '../params';
 import { PageError } from '../errors';
 import { effects, type Effects } from './effects';
@@ -14,26 +14,28 @@ function button(p: Params): MouseButton {
   throw new PageError('BAD_REQUEST', `params.button: expected left, middle or right, got "${value}"`);
 }
 
-function hoverOnto(ctx: PageContext, p: Params): { hit: Element; at: { x: number; y: number } } {
+/**
+ * Moves onto the target; answers what the press would hit (the target or a descendant) and where.
+ * The page may change under a moving pointer (a hover menu opening over the target): the target is
+ * checked again where the pointer ended.
+ */
+function moveOnto(ctx: PageContext, p: Params, enabled: boolean): { hit: Element; at: Point } {
   const el = resolveTarget(reqTarget(p), ctx.registry);
-  const point = ensureActionable(el, { enabled: false });
-  const hit = deepElementFromPoint(el.ownerDocument, point.local.x, point.local.y) ?? el;
-  pointerEnter(hit, point.local, ctx.hovered);
-  ctx.hovered = hit;
-  return { hit, at: point.local };
+  const point = ensureActionable(el, { enabled });
+  const { at, under } = movePointer(ctx.pointer, el.ownerDocument, point.local);
+  assertReached(el, at);
+  return { hit: under ?? el, at };
 }
 
 export function click(ctx: PageContext, p: Params): Effects {
-  const el = resolveTarget(reqTarget(p), ctx.registry);
-  const point = ensureActionable(el, { enabled: true });
-  const hit = deepElementFromPoint(el.ownerDocument, point.local.x, point.local.y) ?? el;
-  pointerEnter(hit, point.local, ctx.hovered);
-  ctx.hovered = hit;
-  pressAndRelease(hit, point.local, button(p), optNumber(p, 'clickCount') ?? 1);
+  const which = button(p);
+  const clicks = optNumber(p, 'clickCount') ?? 1;
+  const { hit, at } = moveOnto(ctx, p, true);
+  pressAndRelease(hit, at, which, clicks);
   return effects();
 }
 
 export function hover(ctx: PageContext, p: Params): Effects {
-  hoverOnto(ctx, p);
+  moveOnto(ctx, p, false);
   return effects();
 }

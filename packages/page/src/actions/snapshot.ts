@@ -1,10 +1,12 @@
 /**
  * `snapshot`: the outline as text for a language model, with paging (`offset`, `maxChars`), a
- * `contains` filter (matching lines and their ancestors) and a notice saying what was cut and how to
- * get the rest. Placeholders are renumbered so `refs` holds only the elements of the returned part.
+ * `contains` filter (matching lines and their ancestors) and a notice saying what was cut or left out
+ * and how to get it. Long text runs are left out of a whole-page snapshot (see outline.ts) and kept
+ * with `contains` or a target. Placeholders are renumbered so `refs` holds only the elements of the
+ * returned part.
  */
 import type { SnapshotDriverResult } from '@bproxy/protocol';
-import { SNAPSHOT_REF_CLOSE, SNAPSHOT_REF_OPEN } from '@bproxy/protocol/plain';
+import { HANDLES_PER_READ, SNAPSHOT_REF_CLOSE, SNAPSHOT_REF_OPEN } from '@bproxy/protocol/plain';
 import { FrameReport } from '../dom/flat-tree';
 import { readRoot } from '../dom/resolve';
 import { buildSelector } from '../dom/selector';
@@ -35,7 +37,9 @@ export function snapshot(ctx: PageContext, p: Params): SnapshotDriverResult {
   const contains = optString(p, 'contains');
   const target = optTarget(p);
   const frames = new FrameReport();
-  const outline = buildOutline(readRoot(target, ctx.registry), frames);
+  // Asked for one subtree or for matching lines, the agent wants the words too: prose is kept.
+  const prose = contains !== undefined || target !== undefined;
+  const outline = buildOutline(readRoot(target, ctx.registry), frames, { prose });
   const lines = contains ? filterLines(outline.lines, contains) : outline.lines;
 
   const rendered = lines.map(render);
@@ -47,15 +51,26 @@ export function snapshot(ctx: PageContext, p: Params): SnapshotDriverResult {
   }
   total = Math.max(0, total - 1);
 
-  // The part is made of whole lines: from the line holding `offset` until `maxChars` is reached.
+  // The part is made of whole lines: from the line holding `offset` until `maxChars` is reached, or
+  // until one more line would bring more refs of a kind than the daemon mints handles for.
   let first = starts.findIndex((start, i) => start + (rendered[i]?.length ?? 0) >= offset);
   if (first < 0) first = rendered.length;
   let last = first;
   let size = 0;
+  const counted = { el: 0, ln: 0 };
   while (last < rendered.length) {
-    const len = (rendered[last]?.length ?? 0) + 1;
-    if (last > first && size + len > maxChars) break;
+    const line = rendered[last] ?? '';
+    const len = line.length + 1;
+    const kinds = { el: 0, ln: 0 };
+    for (const m of line.matchAll(PLACEHOLDER)) {
+      const kind = outline.refs[Number(m[1])]?.kind;
+      if (kind !== undefined) kinds[kind]++;
+    }
+    const tooMany = counted.el + kinds.el > HANDLES_PER_READ || counted.ln + kinds.ln > HANDLES_PER_READ;
+    if (last > first && (size + len > maxChars || tooMany)) break;
     size += len;
+    counted.el += kinds.el;
+    counted.ln += kinds.ln;
     last++;
   }
   const refs: SnapshotDriverResult['refs'] = [];
@@ -91,10 +106,20 @@ export function snapshot(ctx: PageContext, p: Params): SnapshotDriverResult {
     ...frames.field(),
   };
   if (last < rendered.length) result.nextOffset = starts[last] ?? total;
+  const notices: string[] = [];
   if (truncated)
-    result.notice = notice(first, last, rendered.length, starts, total, result.nextOffset, contains);
-  else if (contains && lines.length === 0) result.notice = `No line contains "${contains}".`;
+    notices.push(notice(first, last, rendered.length, starts, total, result.nextOffset, contains));
+  else if (contains && lines.length === 0) notices.push(`No line contains "${contains}".`);
+  if (outline.omitted.runs > 0) notices.push(omittedNotice(outline.omitted));
+  if (notices.length > 0) result.notice = notices.join(' ');
   return result;
+}
+
+/** Says that long text was left out and how to get it, in few words: it ends most snapshots. */
+function omittedNotice(omitted: { runs: number; chars: number }): string {
+  const chars = omitted.chars < 1000 ? `${omitted.chars}` : `${(omitted.chars / 1000).toFixed(1)}k`;
+  const runs = omitted.runs === 1 ? '1 long text run' : `${omitted.runs} long text runs`;
+  return `${runs} (${chars} chars) left out: read them with text, or snapshot with contains= or a target.`;
 }
 
 function notice(

@@ -3,7 +3,8 @@
  * sees: explicit role first, then the tag's implicit role; the name from aria-labelledby, aria-label,
  * the field's labels, placeholder, alt, title, then the text inside.
  */
-import { flatChildren, isFrame } from './flat-tree';
+import { flatChildren, isElement, isFrame } from './flat-tree';
+import { styleOf } from './visibility';
 
 const INPUT_ROLES: Readonly<Record<string, string>> = {
   button: 'button',
@@ -90,37 +91,45 @@ export function clip(text: string, max: number): string {
 }
 
 /**
- * Text of a subtree for naming: text nodes plus alt of images, whitespace collapsed. `skip` is the
- * control being named: a label wrapping it must not lend it the control's own text (a select's options).
+ * Text of a subtree for naming: rendered text nodes plus alt of images, whitespace collapsed. Hidden
+ * nodes are skipped (the root itself counts even when hidden, as aria-labelledby may point at one), and
+ * words break at every box that is not inline, as they do on screen. `skip` is the control being
+ * named: a label wrapping it must not lend it the control's own text (a select's options).
  */
 export function subtreeText(root: Node, max = 200, skip?: Element): string {
   let out = '';
-  const visit = (node: Node): void => {
+  const visit = (node: Node, shown: boolean): void => {
     if (out.length > max * 2) return;
     if (node.nodeType === Node.TEXT_NODE) {
-      out += node.nodeValue ?? '';
+      if (shown) out += node.nodeValue ?? '';
       return;
     }
-    if (node.nodeType !== Node.ELEMENT_NODE) return;
-    const el = node as Element;
+    if (!isElement(node)) return;
+    const el = node;
     if (el === skip) return;
     const tag = el.localName;
     if (tag === 'script' || tag === 'style' || tag === 'noscript' || tag === 'template') return;
+    if (el.getAttribute('aria-hidden') === 'true') return;
+    const style = el === root ? null : styleOf(el);
+    if (style !== null && style.display === 'none') return;
+    const visible = style === null ? shown : style.visibility === 'visible';
     if (tag === 'img' || (tag === 'input' && (el as HTMLInputElement).type === 'image')) {
-      out += ` ${el.getAttribute('alt') ?? ''} `;
+      if (visible) out += ` ${el.getAttribute('alt') ?? ''} `;
       return;
     }
-    if (el.getAttribute('aria-hidden') === 'true') return;
     const label = el.getAttribute('aria-label');
     if (label && el !== root) {
-      out += ` ${label} `;
+      if (visible) out += ` ${label} `;
       return;
     }
     if (isFrame(el)) return;
-    for (const child of flatChildren(el)) visit(child);
-    if (tag === 'br' || tag === 'p' || tag === 'div' || tag === 'li') out += ' ';
+    const boxed =
+      tag === 'br' || (style !== null && style.display !== 'inline' && style.display !== 'contents');
+    if (boxed) out += ' ';
+    for (const child of flatChildren(el)) visit(child, visible);
+    if (boxed) out += ' ';
   };
-  visit(root);
+  visit(root, true);
   return clip(collapse(out), max);
 }
 

@@ -23,7 +23,7 @@ function unique(root: Root, selector: string): boolean {
 }
 
 /** Ids that look generated (long digit runs, hashes) change between loads; a path is more robust then. */
-function stableId(id: string): boolean {
+export function stableId(id: string): boolean {
   return id.length > 0 && id.length <= 64 && !/\d{4,}|[0-9a-f]{8,}|^:r|^radix-|^headlessui-/i.test(id);
 }
 

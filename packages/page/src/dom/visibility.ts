@@ -3,9 +3,31 @@
  * non-empty box, not display:none, not visibility:hidden, not fully transparent (self or ancestor).
  */
 
+/** Computed styles seen during one read (see sameStylesDuring); null outside of one. */
+let seen: WeakMap<Element, CSSStyleDeclaration> | null = null;
+
 export function styleOf(el: Element): CSSStyleDeclaration {
+  const known = seen?.get(el);
+  if (known !== undefined) return known;
   const view = el.ownerDocument.defaultView ?? window;
-  return view.getComputedStyle(el);
+  const style = view.getComputedStyle(el);
+  seen?.set(el, style);
+  return style;
+}
+
+/**
+ * Runs a read that asks for the same elements' styles many times (names, clipping ancestors) with
+ * each element's computed style looked up once. Only for synchronous reads: the page cannot change
+ * its styles while one runs.
+ */
+export function sameStylesDuring<T>(read: () => T): T {
+  if (seen !== null) return read();
+  seen = new WeakMap();
+  try {
+    return read();
+  } finally {
+    seen = null;
+  }
 }
 
 /** Why `el` is not visible, or null when it is. */

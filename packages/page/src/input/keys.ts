@@ -1,6 +1,7 @@
 /**
  * Key names as agents write them (Enter, Tab, ArrowDown, a, Control+A) turned into KeyboardEvent
- * fields. keyCode cannot be set through the event constructor, so only key and code are filled.
+ * fields, including the legacy keyCode/which/charCode that older widget libraries still read (jQuery
+ * UI's slider, menu and autocomplete switch on keyCode). Chromium takes them in the event's init.
  */
 import { PageError } from '../errors';
 
@@ -13,6 +14,48 @@ export interface KeyStroke {
   readonly metaKey: boolean;
   /** Whether the key produces a character (and so a keypress event and text). */
   readonly printable: boolean;
+}
+
+/** Windows virtual key codes (what keyCode reports on keydown and keyup) of the named keys. */
+const KEY_CODES: Readonly<Record<string, number>> = {
+  Enter: 13,
+  Tab: 9,
+  Escape: 27,
+  Backspace: 8,
+  Delete: 46,
+  Insert: 45,
+  Home: 36,
+  End: 35,
+  PageUp: 33,
+  PageDown: 34,
+  ArrowLeft: 37,
+  ArrowUp: 38,
+  ArrowRight: 39,
+  ArrowDown: 40,
+  ' ': 32,
+};
+const PUNCTUATION_CODES: Readonly<Record<string, number>> = {
+  Semicolon: 186,
+  Equal: 187,
+  Comma: 188,
+  Minus: 189,
+  Period: 190,
+  Slash: 191,
+  Backquote: 192,
+  BracketLeft: 219,
+  Backslash: 220,
+  BracketRight: 221,
+  Quote: 222,
+};
+
+/** The keyCode of keydown/keyup on a US layout: letters and digits by their upper-case character. */
+function legacyKeyCode(stroke: KeyStroke): number {
+  const named = KEY_CODES[stroke.key];
+  if (named !== undefined) return named;
+  const fn = /^F([1-9]|1[0-2])$/.exec(stroke.key)?.[1];
+  if (fn !== undefined) return 111 + Number(fn);
+  if (/^Key[A-Z]$|^Digit[0-9]$/.test(stroke.code)) return stroke.code.charCodeAt(stroke.code.length - 1);
+  return PUNCTUATION_CODES[stroke.code] ?? 0;
 }
 
 const NAMED: Readonly<Record<string, string>> = {
@@ -102,7 +145,13 @@ export function parseKey(spec: string): KeyStroke {
 
 /** Fire one key event; true when no listener cancelled it. */
 export function fireKey(el: Element, type: 'keydown' | 'keypress' | 'keyup', stroke: KeyStroke): boolean {
+  // keypress reports the character typed in all three; keydown and keyup the key's code.
+  const typed = stroke.key === 'Enter' ? 13 : (stroke.key.codePointAt(0) ?? 0);
+  const keyCode = type === 'keypress' ? typed : legacyKeyCode(stroke);
   const event = new KeyboardEvent(type, {
+    keyCode,
+    which: keyCode,
+    charCode: type === 'keypress' ? typed : 0,
     key: stroke.key,
     code: stroke.code,
     ctrlKey: stroke.ctrlKey,

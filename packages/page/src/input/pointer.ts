@@ -1,10 +1,12 @@
 /**
- * Synthetic pointer input at a point, in the order a browser fires it for a real mouse: over/enter,
- * move, down, focus, up, click. Events go to the element actually under the point (the target or a
- * descendant), so listeners on either see what they would for a person.
+ * Synthetic pointer input, in the order a browser fires it for a real mouse: the pointer travels to the
+ * point along a hand's path (out/leave, over/enter and moves on whatever it crosses), then down, focus,
+ * up, click. Events go to the element actually under each point, so listeners see what they would for
+ * a person.
  */
-import type { Point } from '../dom/geometry';
 import { composedParent } from '../dom/flat-tree';
+import { deepElementFromPoint, type Point } from '../dom/geometry';
+import { pointerPath } from './pointer-path';
 
 export type MouseButton = 'left' | 'middle' | 'right';
 
@@ -43,22 +45,71 @@ function fire(el: Element, type: string, at: Point, extra: MouseEventInit = {}):
   return el.dispatchEvent(event);
 }
 
-/** Move the pointer onto `el`, leaving the previously hovered element first. */
-export function pointerEnter(el: Element, at: Point, previous: Element | null): void {
-  if (previous !== null && previous !== el && previous.isConnected) {
-    fire(previous, 'pointerout', at, { relatedTarget: el });
-    fire(previous, 'pointerleave', at, { relatedTarget: el });
-    fire(previous, 'mouseout', at, { relatedTarget: el });
-    fire(previous, 'mouseleave', at, { relatedTarget: el });
+/** Where the synthetic pointer is: the element under it and the point, in that element's viewport. */
+export interface PointerState {
+  hovered: Element | null;
+  at: { doc: Document; x: number; y: number } | null;
+}
+
+/** `el` and its ancestors in the composed tree of its own document, innermost first. */
+function chain(el: Element | null): Element[] {
+  const out: Element[] = [];
+  for (let node = el; node !== null; node = node.parentElement ?? hostOf(node)) out.push(node);
+  return out;
+}
+
+function hostOf(el: Element): Element | null {
+  const root = el.getRootNode();
+  return root.nodeType === Node.DOCUMENT_FRAGMENT_NODE && 'host' in root ? (root as ShadowRoot).host : null;
+}
+
+/**
+ * The pointer goes from `from` to `to`: out/leave on what it left, over/enter on what it reached, in
+ * the order Chrome fires them (leave from the inside out, enter from the outside in).
+ */
+function cross(from: Element | null, to: Element, at: Point): void {
+  const left = chain(from?.isConnected === true ? from : null);
+  const reached = chain(to);
+  const leaving = left.filter((el) => !reached.includes(el));
+  const entering = reached.filter((el) => !left.includes(el)).reverse();
+  const related = { relatedTarget: to };
+  const back = { relatedTarget: from };
+  for (const kind of ['pointer', 'mouse'] as const) {
+    if (from !== null && leaving.length > 0) {
+      fire(from, `${kind}out`, at, related);
+      for (const el of leaving) fire(el, `${kind}leave`, at, related);
+    }
+    if (entering.length > 0) {
+      fire(to, `${kind}over`, at, back);
+      for (const el of entering) fire(el, `${kind}enter`, at, back);
+    }
   }
-  if (previous !== el) {
-    fire(el, 'pointerover', at, { relatedTarget: previous });
-    fire(el, 'pointerenter', at, { relatedTarget: previous });
-    fire(el, 'mouseover', at, { relatedTarget: previous });
-    fire(el, 'mouseenter', at, { relatedTarget: previous });
+}
+
+/**
+ * Moves the pointer toward `to` in `doc`'s viewport along a hand's path (pointer-path.ts) from where
+ * it last was, with boundary and move events on whatever is under each point. Answers where the path
+ * ended (where a press belongs) and what is under it (null outside the viewport).
+ */
+export function movePointer(
+  state: PointerState,
+  doc: Document,
+  to: Point,
+): { at: Point; under: Element | null } {
+  const from = state.at !== null && state.at.doc === doc ? state.at : null;
+  let at: Point = to;
+  let under: Element | null = null;
+  for (const point of pointerPath(from, to)) {
+    at = point;
+    under = deepElementFromPoint(doc, point.x, point.y);
+    if (under === null) continue;
+    if (under !== state.hovered) cross(state.hovered, under, point);
+    state.hovered = under;
+    fire(under, 'pointermove', point);
+    fire(under, 'mousemove', point);
   }
-  fire(el, 'pointermove', at);
-  fire(el, 'mousemove', at);
+  state.at = { doc, x: at.x, y: at.y };
+  return { at, under };
 }
 
 function isFocusable(el: Element): boolean {

@@ -3,6 +3,8 @@
  * (value, checked, disabled, level). Placeholders for refs are added by the caller.
  */
 import { clip, collapse, nameOf, roleOf } from '../dom/aria';
+import type { ActionableKind } from '../dom/interactive';
+import { nameHint } from '../dom/name-hint';
 
 const VALUE_MAX = 60;
 
@@ -53,10 +55,14 @@ export function checkedState(el: Element): boolean | undefined {
   return undefined;
 }
 
-/** A name for an element without one: for a link, the end of its URL, which usually says where it goes. */
+/**
+ * A name for an element without one: for a link, the end of its URL, which usually says where it
+ * goes; for anything else what its markup tells (see name-hint.ts).
+ */
 export function nameOrHint(el: Element, max: number): string {
   const name = nameOf(el, max);
-  if (name !== '' || el.localName !== 'a') return name;
+  if (name !== '') return name;
+  if (el.localName !== 'a' || !el.hasAttribute('href')) return nameHint(el);
   const href = (el as HTMLAnchorElement).href;
   try {
     const url = new URL(href);
@@ -71,15 +77,26 @@ export function nameOrHint(el: Element, max: number): string {
   }
 }
 
-export function controlLine(el: Element): string {
-  const role = roleOf(el);
-  const shownRole = role === 'generic' ? 'clickable' : role;
-  const name = nameOrHint(el, 80);
-  let line = name ? `${shownRole} ${quote(name)}` : shownRole;
+/**
+ * The role word a line shows: a control's role; for anything else made actionable only by how it
+ * behaves (a clickable list item, a focusable box), how it is operated.
+ */
+export function shownRole(el: Element, kind: ActionableKind): string {
+  if (kind === 'control') return roleOf(el);
+  return kind === 'focusable' ? 'focusable' : 'clickable';
+}
+
+/** `name` replaces the element's own (a container is named by its label, not its whole text). */
+export function controlLine(el: Element, kind: ActionableKind, name = nameOrHint(el, 80)): string {
+  const role = shownRole(el, kind);
+  let line = name ? `${role} ${quote(name)}` : role;
   const value = displayValue(el);
   if (value !== undefined && value !== name) line += ` value=${quote(clip(collapse(value), VALUE_MAX))}`;
   const checked = checkedState(el);
-  if (checked === true) line += ' checked';
+  // A tab or an option says it is selected; a checkbox, switch or toggle button that it is checked.
+  const selected =
+    el.localName !== 'input' && !el.hasAttribute('aria-checked') && !el.hasAttribute('aria-pressed');
+  if (checked === true) line += selected ? ' selected' : ' checked';
   if (el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true') line += ' disabled';
   if (el.getAttribute('aria-expanded') === 'true') line += ' expanded';
   return line;

@@ -7,6 +7,8 @@ import type { OutlineLine } from './outline';
 import { placeholder } from './placeholder';
 
 const LINKS_PER_LINE = 8;
+/** Link names in a line of text or a `links:` line are clipped to this. */
+export const LINK_NAME_MAX = 40;
 
 /**
  * Runs of sibling link lines (menus, tag lists, tables of contents) become `links:` lines of up to
@@ -26,7 +28,7 @@ export function mergeLinkRuns(lines: OutlineLine[]): OutlineLine[] {
     const last = out.length - 1;
     const open = groupSize.get(last);
     if (line.link && mergeable(i)) {
-      const item = `[${clip(line.link.name, 60)}]${placeholder(line.link.ref)}`;
+      const item = `[${clip(line.link.name, LINK_NAME_MAX)}]${placeholder(line.link.ref)}`;
       const prev = out[last];
       if (
         open !== undefined &&

@@ -1,15 +1,31 @@
 /**
  * The walk behind `snapshot`: one short line per landmark, heading, text run and actionable element,
  * indented by nesting. Wrapper elements leave no line; inline runs of text and links become one
- * `text:` line, long runs are cut but keep every link in them, so each actionable element stays
- * addressable. Actionable lines carry a placeholder for their index in `refs`.
+ * `text:` line; long runs (prose) are left out unless asked for, but every link in them is kept, so
+ * each actionable element stays addressable. Actionable lines carry a placeholder for their index in
+ * `refs`. What is kept and why: outline-rules.ts and docs/snapshot.md.
  */
 import { clip, collapse, headingLevel, nameOf, roleOf } from '../dom/aria';
+import { clipOf, isEmpty } from '../dom/clip';
 import { flatChildren, isElement, isFrame, type FrameReport } from '../dom/flat-tree';
-import { isInteractive } from '../dom/interactive';
+import { actionableKind, type ActionableKind } from '../dom/interactive';
 import { styleOf } from '../dom/visibility';
 import { controlLine, nameOrHint, quote } from './describe-control';
-import { mergeLinkRuns } from './link-runs';
+import { LINK_NAME_MAX, mergeLinkRuns } from './link-runs';
+import {
+  FIELDS,
+  hasBox,
+  labelOf,
+  LANDMARKS,
+  PROSE_MIN,
+  richContent,
+  SEPARATORS,
+  SKIP,
+  speaks,
+  SPEAKING_ROLES,
+  TEXT_MAX,
+  weight,
+} from './outline-rules';
 import { placeholder } from './placeholder';
 
 export { placeholder };
@@ -28,57 +44,35 @@ export interface OutlineRef {
 export interface Outline {
   lines: OutlineLine[];
   refs: OutlineRef[];
+  /** Long text runs left out (options.prose false): how many, and their characters. */
+  omitted: { runs: number; chars: number };
 }
 
-type Segment = { text: string } | { ref: number; name: string };
+/** A run of inline content: text, and the links (or clickable words) inside it. */
+type Segment = { text: string } | { ref: number; name: string; word: 'link' | 'clickable' };
 type Mode = 'full' | 'controls';
 
-const SKIP = new Set([
-  'script',
-  'style',
-  'noscript',
-  'template',
-  'head',
-  'meta',
-  'link',
-  'svg',
-  'canvas',
-  'video',
-  'audio',
-  'object',
-  'embed',
-  'map',
-  'img',
-  'picture',
-  'source',
-  'track',
-]);
-const LANDMARKS = new Set([
-  'banner',
-  'navigation',
-  'main',
-  'complementary',
-  'contentinfo',
-  'region',
-  'form',
-  'dialog',
-  'alertdialog',
-  'search',
-]);
-const FIELDS = new Set(['input', 'select', 'textarea']);
-const TEXT_MAX = 140;
-
-function hasBox(el: Element): boolean {
-  const rect = el.getBoundingClientRect();
-  return rect.width > 0 && rect.height > 0;
+export interface OutlineOptions {
+  /**
+   * Keep long text runs (prose). Off by default: a run with more than PROSE_MIN characters of its own
+   * text is left out, its links kept, and counted in `omitted`; `text`, `contains` or a target bring
+   * it back.
+   */
+  prose: boolean;
 }
 
 class OutlineBuilder {
   readonly lines: OutlineLine[] = [];
   readonly refs: OutlineRef[] = [];
+  readonly omitted = { runs: 0, chars: 0 };
   private run: Segment[] = [];
+  /** Inside a dialog, alert or status region, where long text is kept. */
+  private speaking = 0;
 
-  constructor(private readonly frames: FrameReport) {}
+  constructor(
+    private readonly frames: FrameReport,
+    private readonly options: OutlineOptions,
+  ) {}
 
   private emit(depth: number, text: string, parent: number, link?: OutlineLine['link']): number {
     this.lines.push(link === undefined ? { depth, text, parent } : { depth, text, parent, link });
@@ -89,20 +83,28 @@ class OutlineBuilder {
     return this.run.some((s) => 'ref' in s || s.text.trim() !== '');
   }
 
+  /** Links with nothing but space between them: one line each, grouped later by mergeLinkRuns. */
+  private linkLines(links: Extract<Segment, { ref: number }>[], depth: number, parent: number): void {
+    for (const link of links) {
+      const named = link.name ? `${link.word} ${quote(link.name)}` : link.word;
+      this.emit(depth, `${named} ${placeholder(link.ref)}`, parent, link);
+    }
+  }
+
   flush(depth: number, parent: number): void {
     const run = this.run;
     this.run = [];
-    const links = run.filter((s): s is { ref: number; name: string } => 'ref' in s);
+    const links = run.filter((s): s is Extract<Segment, { ref: number }> => 'ref' in s);
     const plain = collapse(run.map((s) => ('text' in s ? s.text : ' ')).join(''));
-    if (plain === '') {
-      // Links with nothing but space between them: one link line each, grouped later by mergeLinkRuns.
-      for (const link of links)
-        this.emit(
-          depth,
-          link.name ? `link ${quote(link.name)} ${placeholder(link.ref)}` : `link ${placeholder(link.ref)}`,
-          parent,
-          link,
-        );
+    // Links with only separators between them (a | b · c) are a list of links, not text.
+    if (SEPARATORS.test(plain)) {
+      this.linkLines(links, depth, parent);
+      return;
+    }
+    if (weight(plain) > PROSE_MIN && !this.options.prose && this.speaking === 0) {
+      this.omitted.runs++;
+      this.omitted.chars += plain.length;
+      this.linkLines(links, depth, parent);
       return;
     }
     let out = '';
@@ -110,7 +112,7 @@ class OutlineBuilder {
     let cut = false;
     for (const seg of run) {
       if ('ref' in seg) {
-        out += ` [${clip(seg.name, 60)}]${placeholder(seg.ref)} `;
+        out += ` [${clip(seg.name, LINK_NAME_MAX)}]${placeholder(seg.ref)} `;
         continue;
       }
       if (cut) continue;
@@ -145,8 +147,9 @@ class OutlineBuilder {
     const display = style.display;
     const block = !(display.startsWith('inline') || display === 'contents' || display === 'table-cell');
 
-    if (visible && isInteractive(el, style) && hasBox(el)) {
-      this.control(el, depth, parent, mode, block);
+    const kind = visible ? actionableKind(el, style) : null;
+    if (kind !== null && hasBox(el)) {
+      this.control(el, kind, depth, parent, mode, block);
       return;
     }
     if (mode === 'controls' || (tag === 'label' && (el as HTMLLabelElement).control)) {
@@ -176,7 +179,11 @@ class OutlineBuilder {
         el.hasAttribute('aria-labelledby')
           ? nameOf(el, 60)
           : '';
-      this.container(el, depth, parent, name ? `${role} ${quote(name)}` : role);
+      this.container(el, depth, parent, name ? `${role} ${quote(name)}` : role, SPEAKING_ROLES.has(role));
+      return;
+    }
+    if (block && speaks(el, role)) {
+      this.speakingRegion(el, depth, parent, mode, visible);
       return;
     }
     if (display === 'table-cell' && this.runHasContent()) this.run.push({ text: ' | ' });
@@ -191,30 +198,45 @@ class OutlineBuilder {
     for (const child of flatChildren(el, this.frames)) this.visit(child, depth, parent, mode, textVisible);
   }
 
-  private control(el: Element, depth: number, parent: number, mode: Mode, block: boolean): void {
-    const link = roleOf(el) === 'link';
+  private control(
+    el: Element,
+    kind: ActionableKind,
+    depth: number,
+    parent: number,
+    mode: Mode,
+    block: boolean,
+  ): void {
+    const role = roleOf(el);
+    const link = role === 'link';
     const ref = this.refs.push({ el, kind: link && el.hasAttribute('href') ? 'ln' : 'el' }) - 1;
-    if (link && mode === 'full') {
+    // Cut away by an overflow ancestor (a scrolled list, a collapsed panel): said on its own line.
+    const clipped = isEmpty(clipOf(el).rect);
+    // Links, and clickable words in a line of text (an href-less Prev), stay in their line as [name]ref.
+    const inText = !clipped && (link || (role === 'generic' && kind === 'pointer' && !block));
+    if (inText && mode === 'full') {
       if (block) this.flush(depth, parent);
-      this.run.push({ ref, name: nameOrHint(el, 80) });
+      this.run.push({ ref, name: nameOrHint(el, 80), word: link ? 'link' : 'clickable' });
       if (block) this.flush(depth, parent);
       return;
     }
     this.flush(depth, parent);
-    const linkMeta = link ? { ref, name: nameOrHint(el, 80) } : undefined;
-    const line = this.emit(depth, `${controlLine(el)} ${placeholder(ref)}`, parent, linkMeta);
-    if (!FIELDS.has(el.localName)) this.children(el, depth + 1, line, 'controls', true);
+    // A box that is actionable only by how it behaves and holds a page's worth of content (a focusable
+    // scroll region, a clickable card) is a container: named by its label, its content shown in full.
+    const container = kind !== 'control' && richContent(el);
+    const linkMeta = link ? { ref, name: nameOrHint(el, 80), word: 'link' as const } : undefined;
+    const shown = `${controlLine(el, kind, container ? labelOf(el) : undefined)}${clipped ? ' clipped' : ''}`;
+    const line = this.emit(depth, `${shown} ${placeholder(ref)}`, parent, linkMeta);
+    if (container) {
+      this.children(el, depth + 1, line, 'full', true);
+      this.flush(depth + 1, line);
+    } else if (!FIELDS.has(el.localName)) this.children(el, depth + 1, line, 'controls', true);
   }
 
   private heading(el: Element, depth: number, parent: number): void {
     this.flush(depth, parent);
     const name = nameOf(el, 100);
     const level = headingLevel(el);
-    const line = this.emit(
-      depth,
-      `heading ${quote(name)}${level === undefined ? '' : ` [level=${level}]`}`,
-      parent,
-    );
+    const line = this.emit(depth, `${level === undefined ? 'heading' : `h${level}`} ${quote(name)}`, parent);
     this.children(el, depth + 1, line, 'controls', true);
     const only = this.lines[line + 1];
     const headingLine = this.lines[line];
@@ -231,18 +253,35 @@ class OutlineBuilder {
     if (name === '' && this.lines.length === line + 1) this.lines.pop();
   }
 
-  private container(el: Element, depth: number, parent: number, label: string): void {
+  private container(el: Element, depth: number, parent: number, label: string, speaking = false): void {
     this.flush(depth, parent);
     const line = this.emit(depth, label, parent);
-    this.children(el, depth + 1, line, 'full', styleOf(el).visibility === 'visible');
-    this.flush(depth + 1, line);
+    if (speaking) this.speaking++;
+    try {
+      this.children(el, depth + 1, line, 'full', styleOf(el).visibility === 'visible');
+      this.flush(depth + 1, line);
+    } finally {
+      if (speaking) this.speaking--;
+    }
     if (this.lines.length === line + 1) this.lines.pop();
+  }
+
+  /** Text inside a dialog, an alert, a status region or an output is kept even when long. */
+  private speakingRegion(el: Element, depth: number, parent: number, mode: Mode, visible: boolean): void {
+    this.flush(depth, parent);
+    this.speaking++;
+    try {
+      this.children(el, depth, parent, mode, visible);
+      this.flush(depth, parent);
+    } finally {
+      this.speaking--;
+    }
   }
 }
 
-export function buildOutline(root: Node, frames: FrameReport): Outline {
-  const builder = new OutlineBuilder(frames);
+export function buildOutline(root: Node, frames: FrameReport, options: OutlineOptions): Outline {
+  const builder = new OutlineBuilder(frames, options);
   builder.visit(root, 0, -1, 'full', true);
   builder.flush(0, -1);
-  return { lines: mergeLinkRuns(builder.lines), refs: builder.refs };
+  return { lines: mergeLinkRuns(builder.lines), refs: builder.refs, omitted: builder.omitted };
 }

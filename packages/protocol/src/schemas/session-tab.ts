@@ -51,4 +51,6 @@ export const SessionCloseResult = z.strictObject({
   closedTabs: z.array(TabHandleSchema),
   /** Only forgotten: their browser was disconnected or did not close them. */
   forgottenTabs: z.array(TabHandleSchema),
+  /** Tabs the user shared into the session: released, left open in the user's browser. */
+  releasedTabs: z.array(TabHandleSchema),
 });
