@@ -16,7 +16,7 @@ import { readFastLine } from '../src/fast-path';
 import { GLOBAL_OPTIONS, type GlobalOptions } from '../src/global-options';
 import { buildProgram, runProgram } from '../src/program';
 import type { ActionCall } from '../src/run-action';
-import { FAST_LINES, FULL_LINES } from './helpers/action-lines';
+import { FAST_LINES, FULL_LINES, OTHER_COMMAND_LINES } from './helpers/action-lines';
 import { capture, comparable } from './helpers/capture';
 import { startFakeDaemon, type FakeDaemon } from './helpers/fake-daemon-process';
 
@@ -48,6 +48,10 @@ describe('the fast path', () => {
   });
 
   it.each(titled(FULL_LINES))('leaves %s to commander', (_title, line) => {
+    expect(readFastLine(line, ENV)).toBeUndefined();
+  });
+
+  it.each(titled(OTHER_COMMAND_LINES))('leaves %s, a command that is no action, to commander', (_t, line) => {
     expect(readFastLine(line, ENV)).toBeUndefined();
   });
 

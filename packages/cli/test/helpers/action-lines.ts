@@ -90,15 +90,7 @@ export const FULL_LINES: readonly (readonly string[])[] = [
   ['session', 'bogus'],
   ['debug'],
   ['service', 'status'],
-  ['service', 'start', '--cdp-mode', 'per-session'],
   ['pair', 'extra'],
-  ['mcp'],
-  ['mcp', '--session', 'm4q7z2'],
-  ['-s', 'm4q7z2', 'mcp'],
-  ['agent', 'config'],
-  ['host', 'status'],
-  ['--pretty', 'setup'],
-  ['bridge'],
   ['text', '--bogus'],
   ['--bogus', 'text'],
   ['--selector', 'a', 'click'],
@@ -139,4 +131,21 @@ export const FULL_LINES: readonly (readonly string[])[] = [
   ['tab', 'open', 'https://a.example', '--url', 'https://b.example'],
   ['call', 'debug.last', '{limit:5}'],
   ['call', 'click', '[1]'],
+];
+
+/**
+ * Lines of the commands that are not actions — they serve, start, install or configure — which the
+ * fast path must leave to commander too. Only read, never run: running them would act on the machine
+ * (register a native host with the user's browsers, serve MCP on stdin).
+ */
+export const OTHER_COMMAND_LINES: readonly (readonly string[])[] = [
+  ['service', 'start', '--cdp-mode', 'per-session'],
+  ['mcp'],
+  ['mcp', '--session', 'm4q7z2'],
+  ['-s', 'm4q7z2', 'mcp'],
+  ['agent', 'config', '--provider', 'openai'],
+  ['host', 'install', '--browser', 'chrome'],
+  ['host', 'status'],
+  ['--pretty', 'setup'],
+  ['bridge', '--print-path'],
 ];
