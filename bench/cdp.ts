@@ -4,9 +4,12 @@
  *     every page of tests/fixtures/bench-pages;
  *  2. whole processes, side by side in the same run: the bproxy CLI on Node, the compiled bproxy CLI
  *     and the agent-browser CLI (same Chromium binary) for open, snapshot and click;
- *  3. CLI start-up (`--version`) against a bare `node -e 0`.
+ *  3. the compiled CLI against its one-call floor (bench/cli-floor.ts): click, text, session list and
+ *     --version beside the floor's same POST, and agent-browser's click, in interleaved rounds;
+ *  4. CLI start-up (`--version`) against a bare `node -e 0`.
  * A benchmark, not a test: it prints figures. Options: --clicks N (HTTP, default 200), --cli-clicks N
- * (default 30), --pages N (open/snapshot pages per CLI, default 12), --startup N (default 30).
+ * (default 30), --pages N (open/snapshot pages per CLI, default 12), --floor-rounds N (default 50),
+ * --startup N (default 30); --floor-only runs part 3 alone.
  */
 import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,12 +34,20 @@ import {
   timed,
   cleanupOnInterrupt,
 } from './cli-common';
+import {
+  compileFloor,
+  printClickTargets,
+  printFloorFigures,
+  timeRounds,
+  type TimedCommand,
+} from './cli-floor';
 import { fastSession, measureHttp, printHttpFigures } from './cli-http';
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(name);
   return i < 0 ? fallback : Number(process.argv[i + 1]);
 };
+const floorOnly = process.argv.includes('--floor-only');
 const CHROME_CANDIDATES = ['/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/google-chrome'];
 const chrome = [process.env.CHROME_PATH, ...CHROME_CANDIDATES].find((p): p is string => !!p && existsSync(p));
 if (chrome === undefined) throw new Error('no Chromium found: set CHROME_PATH');
@@ -85,44 +96,89 @@ try {
   await mustRun(process.execPath, [NODE_CLI, 'service', 'start'], env);
   http = DaemonHttp.fromHome(home);
 
-  const figures = await measureHttp(http, pages, {
-    clicks: arg('--clicks', 200),
-    texts: arg('--clicks', 200),
-  });
-  printHttpFigures('CDP driver over HTTP (POST / with the token, keep-alive, fast pacing)', figures);
+  if (!floorOnly) {
+    const figures = await measureHttp(http, pages, {
+      clicks: arg('--clicks', 200),
+      texts: arg('--clicks', 200),
+    });
+    printHttpFigures('CDP driver over HTTP (POST / with the token, keep-alive, fast pacing)', figures);
+  }
 
   const session = await fastSession(http, pages.counterUrl);
-  const tools: CliTool[] = [bproxyTool('bproxy (Node)', process.execPath, [NODE_CLI], env, session)];
-  if (native !== null) tools.push(bproxyTool('bproxy (compiled)', native, [], env, session));
-  if (agentBrowser !== null) tools.push(agentBrowserTool(agentBrowser, abEnv));
-  else console.log('\n(agent-browser is not installed: npm install)');
-  const n = arg('--pages', 12);
-  const step = Math.max(1, Math.floor(pages.quietPages.length / n));
-  const urls = pages.quietPages
-    .filter((_, i) => i % step === 0)
-    .slice(0, n)
-    .map(pages.benchUrl);
-  const cli = await compareClis(tools, urls, pages.counterUrl, arg('--cli-clicks', 30));
-  console.log(
-    `\nCLIs as whole processes (open = navigate the session's tab; ${urls.length} pages; load ${load()})`,
-  );
-  printCliFigures(cli, 'agent-browser');
+  if (!floorOnly) {
+    const tools: CliTool[] = [bproxyTool('bproxy (Node)', process.execPath, [NODE_CLI], env, session)];
+    if (native !== null) tools.push(bproxyTool('bproxy (compiled)', native, [], env, session));
+    if (agentBrowser !== null) tools.push(agentBrowserTool(agentBrowser, abEnv));
+    else console.log('\n(agent-browser is not installed: npm install)');
+    const n = arg('--pages', 12);
+    const step = Math.max(1, Math.floor(pages.quietPages.length / n));
+    const urls = pages.quietPages
+      .filter((_, i) => i % step === 0)
+      .slice(0, n)
+      .map(pages.benchUrl);
+    const cli = await compareClis(tools, urls, pages.counterUrl, arg('--cli-clicks', 30));
+    console.log(
+      `\nCLIs as whole processes (open = navigate the session's tab; ${urls.length} pages; load ${load()})`,
+    );
+    printCliFigures(cli, 'agent-browser');
+  }
 
-  const startup = await compareStartup(
-    [
-      { name: 'node -e 0', command: process.execPath, args: ['-e', '0'], env },
-      { name: 'bproxy (Node) --version', command: process.execPath, args: [NODE_CLI, '--version'], env },
-      ...(native === null
-        ? []
-        : [{ name: 'bproxy (compiled) --version', command: native, args: ['--version'], env }]),
-      ...(agentBrowser === null
-        ? []
-        : [{ name: 'agent-browser --version', command: agentBrowser, args: ['--version'], env: abEnv }]),
-    ],
-    arg('--startup', 30),
-  );
-  console.log('\nStart-up (whole process, no daemon involved)');
-  for (const [name, runs] of startup) console.log(`  ${name.padEnd(28)} ${summary(runs)}`);
+  if (native !== null) {
+    const floor = compileFloor();
+    const click = JSON.stringify({ target: { selector: '#inc' } });
+    const commands: TimedCommand[] = [
+      { name: 'floor: click', command: floor, args: ['click', session, click], env },
+      { name: 'bproxy click', command: native, args: ['-s', session, 'click', '--selector', '#inc'], env },
+      { name: 'floor: text', command: floor, args: ['text', session], env },
+      { name: 'bproxy text', command: native, args: ['-s', session, 'text'], env },
+      { name: 'floor: session.list', command: floor, args: ['session.list'], env },
+      { name: 'bproxy session list', command: native, args: ['session', 'list'], env },
+      { name: 'bproxy --version', command: native, args: ['--version'], env },
+    ];
+    if (agentBrowser !== null) {
+      // Its own browser on the same Chromium binary, on the same counter page.
+      await mustRun(agentBrowser, ['open', pages.counterUrl], abEnv);
+      commands.push({
+        name: 'agent-browser click',
+        command: agentBrowser,
+        args: ['click', '#inc'],
+        env: abEnv,
+      });
+    }
+    const rounds = arg('--floor-rounds', 50);
+    const times = await timeRounds(commands, rounds);
+    printFloorFigures(
+      times,
+      [
+        { of: 'bproxy click', floor: 'floor: click' },
+        { of: 'bproxy text', floor: 'floor: text' },
+        { of: 'bproxy session list', floor: 'floor: session.list' },
+      ],
+      rounds,
+    );
+    printClickTargets(
+      times,
+      { of: 'bproxy click', floor: 'floor: click' },
+      agentBrowser === null ? undefined : 'agent-browser click',
+    );
+  }
+  if (!floorOnly) {
+    const startup = await compareStartup(
+      [
+        { name: 'node -e 0', command: process.execPath, args: ['-e', '0'], env },
+        { name: 'bproxy (Node) --version', command: process.execPath, args: [NODE_CLI, '--version'], env },
+        ...(native === null
+          ? []
+          : [{ name: 'bproxy (compiled) --version', command: native, args: ['--version'], env }]),
+        ...(agentBrowser === null
+          ? []
+          : [{ name: 'agent-browser --version', command: agentBrowser, args: ['--version'], env: abEnv }]),
+      ],
+      arg('--startup', 30),
+    );
+    console.log('\nStart-up (whole process, no daemon involved)');
+    for (const [name, runs] of startup) console.log(`  ${name.padEnd(28)} ${summary(runs)}`);
+  }
   console.log(`\nload average at the end ${load()}`);
 } finally {
   await cleanup();

@@ -1,10 +1,20 @@
 /**
  * Options every command accepts, wherever they appear on the line: the session, the deadline and
- * the output mode. `--json` (the default) is for programs, `--pretty` for people.
+ * the output mode. `--json` (the default) is for programs, `--pretty` for people. Defined once as
+ * grammar, for commander (commands/action-command.ts adds their help) and for the fast path.
  */
-import type { Command } from 'commander';
 import { DEFAULT_TIMEOUT_MS, MAX_DEADLINE_MS } from '@bproxy/protocol/plain';
-import { intOption } from './parsers';
+import type { Env } from '@bproxy/client';
+import { flag, int, text, type OptionValues } from './actions/grammar';
+
+export const GLOBAL_OPTIONS = {
+  session: text('-s, --session <id>'),
+  timeout: int('--timeout <ms>', 1, MAX_DEADLINE_MS),
+  pretty: flag('--pretty'),
+  json: flag('--json'),
+} as const;
+
+export type GlobalValues = OptionValues<typeof GLOBAL_OPTIONS>;
 
 export interface GlobalOptions {
   readonly session: string | undefined;
@@ -12,30 +22,13 @@ export interface GlobalOptions {
   readonly pretty: boolean;
 }
 
-export function addGlobalOptions(program: Command): Command {
-  return program
-    .option('-s, --session <id>', 'session id (default: $BPROXY_SESSION)')
-    .option(
-      '--timeout <ms>',
-      `deadline for the daemon's answer in ms (default ${DEFAULT_TIMEOUT_MS})`,
-      intOption('--timeout', 1, MAX_DEADLINE_MS),
-    )
-    .option('--pretty', 'readable output for people')
-    .option('--json', 'JSON output for programs (the default)');
-}
-
-export function globalOptions(command: Command, env: NodeJS.ProcessEnv = process.env): GlobalOptions {
-  const opts = command.optsWithGlobals<{
-    session?: string;
-    timeout?: number;
-    pretty?: boolean;
-    json?: boolean;
-  }>();
+/** What the parsed global options mean: the session falls back to $BPROXY_SESSION (when not empty). */
+export function resolveGlobals(values: GlobalValues, env: Env): GlobalOptions {
   const fromEnv = env.BPROXY_SESSION;
   return {
-    session: opts.session ?? (fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined),
-    timeoutMs: opts.timeout ?? DEFAULT_TIMEOUT_MS,
-    pretty: opts.pretty === true && opts.json !== true,
+    session: values.session ?? (fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined),
+    timeoutMs: values.timeout ?? DEFAULT_TIMEOUT_MS,
+    pretty: values.pretty === true && values.json !== true,
   };
 }
 

@@ -4,7 +4,6 @@
  * `CODE: message` plus the hint with --pretty — and the exit code that goes with it.
  */
 import type { ErrorCode } from '@bproxy/protocol/plain';
-import { CommanderError } from 'commander';
 import type { Answer } from '@bproxy/client';
 import { CliError, EXIT, ServiceError, type ExitCode } from './cli-error';
 
@@ -64,14 +63,8 @@ export function writeUsageError(text: string, pretty: boolean): void {
   printError('USAGE', message, hint, pretty, { ok: false, error: { code: 'USAGE', message, hint } });
 }
 
-/** Prints `error` and returns the exit code for it. */
+/** Prints `error` and returns the exit code for it (commander's own errors: see program.ts). */
 export function reportFailure(error: unknown, pretty: boolean): ExitCode {
-  if (error instanceof CommanderError) {
-    // Already printed by commander (through writeUsageError); help and version are not failures.
-    return error.code === 'commander.helpDisplayed' || error.code === 'commander.version'
-      ? EXIT.ok
-      : EXIT.usage;
-  }
   if (error instanceof ServiceError) {
     writeErrorText(`bproxy: ${error.message}\n`);
     return EXIT.failure;

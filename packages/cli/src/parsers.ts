@@ -1,21 +1,8 @@
 /**
- * Turning argv strings into params without guessing: numbers must be plain integers in range,
- * element arguments are a handle or a selector but never both. Failures are usage errors (exit 2).
+ * Turning argv strings into params without guessing: element arguments are a handle or a selector but
+ * never both (numbers: readInt in actions/grammar.ts). Failures are usage errors (exit 2).
  */
-import { InvalidArgumentError } from 'commander';
 import { usageError } from './cli-error';
-
-/** A commander argument parser for an integer in [min, max]; "12px", "1e3" or "3.5" are refused. */
-export function intOption(name: string, min: number, max: number): (raw: string) => number {
-  return (raw) => {
-    if (!/^-?[0-9]+$/.test(raw)) throw new InvalidArgumentError(`${name} must be an integer, got "${raw}"`);
-    const value = Number(raw);
-    if (!Number.isSafeInteger(value) || value < min || value > max) {
-      throw new InvalidArgumentError(`${name} must be between ${min} and ${max}, got ${raw}`);
-    }
-    return value;
-  };
-}
 
 const HANDLE = /^(el|ln)[1-9][0-9]{0,6}$/;
 
@@ -59,5 +46,7 @@ export function elementTarget(
 
 /** Drops undefined entries so that params carry only what the user gave. */
 export function compact(params: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined));
+  const given: Record<string, unknown> = {};
+  for (const key in params) if (params[key] !== undefined) given[key] = params[key];
+  return given;
 }

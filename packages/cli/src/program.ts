@@ -1,9 +1,19 @@
 /**
  * The `bproxy` command tree: global options, commands grouped for the top-level help, and the
- * error plumbing (commander never exits by itself; every failure goes through output.ts).
+ * error plumbing (commander never exits by itself; every failure goes through output.ts). This is the
+ * full path of the CLI: main.ts runs ordinary action lines without it (fast-path.ts), and hands it
+ * everything else — help, usage errors, service, mcp, bridge, anything unusual.
  */
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
+import type { Env } from '@bproxy/client';
 import { BPROXY_VERSION } from '@bproxy/protocol/plain';
+import { EXIT, type ExitCode } from './cli-error';
+import {
+  addGlobalOptions,
+  examples,
+  type ActionRunner,
+  type CommandContext,
+} from './commands/action-command';
 import { agentCommand } from './commands/agent';
 import { bridgeCommand } from './commands/bridge';
 import { pairCommand } from './commands/pair';
@@ -18,9 +28,8 @@ import { serviceCommand } from './commands/service';
 import { sessionCommand } from './commands/sessions';
 import { tabCommand } from './commands/tabs';
 import { waitingCommands } from './commands/waiting';
-import { addGlobalOptions } from './global-options';
-import { examples } from './invoke';
-import { writeErrorText, writeText, writeUsageError } from './output';
+import { prettyFromArgv } from './global-options';
+import { reportFailure, writeErrorText, writeText, writeUsageError } from './output';
 
 const TOP_HELP = `${examples(
   'bproxy service start',
@@ -41,15 +50,15 @@ interface Group {
   readonly heading: string;
   /** The names of the commands `commands()` builds (a test keeps the two equal). */
   readonly names: readonly string[];
-  readonly commands: () => Command[];
+  readonly commands: (context: CommandContext) => Command[];
 }
 
 export const GROUPS: readonly Group[] = [
-  { heading: 'Daemon:', names: ['service', 'pair'], commands: () => [serviceCommand(), pairCommand()] },
+  { heading: 'Daemon:', names: ['service', 'pair'], commands: (c) => [serviceCommand(c), pairCommand(c)] },
   {
     heading: 'Sessions and tabs:',
     names: ['session', 'tab'],
-    commands: () => [sessionCommand(), tabCommand()],
+    commands: (c) => [sessionCommand(c), tabCommand(c)],
   },
   { heading: 'Navigation:', names: ['navigate', 'back', 'forward', 'reload'], commands: navigationCommands },
   {
@@ -60,16 +69,16 @@ export const GROUPS: readonly Group[] = [
   {
     heading: 'Acting on the page:',
     names: ['scroll', 'click', 'hover', 'fill', 'type', 'press', 'select', 'wait', 'dialog'],
-    commands: () => [...interactionCommands(), ...waitingCommands()],
+    commands: (c) => [...interactionCommands(c), ...waitingCommands(c)],
   },
-  { heading: 'Debugging:', names: ['debug', 'call'], commands: () => [debugCommand(), callCommand()] },
+  { heading: 'Debugging:', names: ['debug', 'call'], commands: (c) => [debugCommand(c), callCommand(c)] },
   {
     heading: 'Agents:',
     names: ['mcp', 'agent', 'help'],
     commands: () => [mcpCommand(), agentCommand(), helpCommand()],
   },
   { heading: 'CDP tools:', names: ['bridge'], commands: () => [bridgeCommand()] },
-  { heading: 'Browser setup:', names: ['setup', 'host'], commands: () => [setupCommand(), hostCommand()] },
+  { heading: 'Browser setup:', names: ['setup', 'host'], commands: (c) => [setupCommand(c), hostCommand(c)] },
 ];
 
 /** Global options that take a value (the word after them is not the command). */
@@ -90,12 +99,24 @@ export function commandWord(args: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** Runs an action line's call with the client (loaded when an action actually runs). */
+function runWithClient(env: Env): ActionRunner {
+  return async (globals, call) => {
+    const { runAction } = await import('./run-action');
+    await runAction(globals, call, env);
+  };
+}
+
 /**
  * The command tree for `args` (argv without node and the script). Building every command costs the
  * compiled CLI milliseconds on each run, so when the command word is known only its group is built;
  * help, version and anything commander must explain (an unknown command) get the whole tree.
  */
-export function buildProgram(pretty: boolean, args?: readonly string[]): Command {
+export function buildProgram(
+  pretty: boolean,
+  args?: readonly string[],
+  context: CommandContext = { env: process.env, run: runWithClient(process.env) },
+): Command {
   const program = addGlobalOptions(new Command('bproxy'))
     .description('Let AI agents drive real browsers safely, through one local daemon.')
     .version(BPROXY_VERSION, '-V, --version', 'print the version')
@@ -107,7 +128,7 @@ export function buildProgram(pretty: boolean, args?: readonly string[]): Command
   // `help COMMAND` looks the command up in the tree, so it needs all of it.
   const only = word === 'help' ? undefined : GROUPS.find((g) => word !== undefined && g.names.includes(word));
   for (const group of only === undefined ? GROUPS : [only]) {
-    for (const command of group.commands()) program.addCommand(command.helpGroup(group.heading));
+    for (const command of group.commands(context)) program.addCommand(command.helpGroup(group.heading));
   }
 
   // addCommand does not copy settings to subcommands: apply them to the whole tree.
@@ -120,4 +141,23 @@ export function buildProgram(pretty: boolean, args?: readonly string[]): Command
     command.showSuggestionAfterError(true).helpCommand(false);
   }
   return program;
+}
+
+/** The exit code for one of commander's own errors, which it has printed already (writeUsageError). */
+function commanderExit(error: CommanderError): ExitCode {
+  // Help and version are not failures.
+  return error.code === 'commander.helpDisplayed' || error.code === 'commander.version'
+    ? EXIT.ok
+    : EXIT.usage;
+}
+
+/** Runs one command line (argv without node and the script) through commander; its exit code. */
+export async function runProgram(args: readonly string[], env: Env): Promise<ExitCode> {
+  const pretty = prettyFromArgv(args);
+  try {
+    await buildProgram(pretty, args, { env, run: runWithClient(env) }).parseAsync(args, { from: 'user' });
+    return EXIT.ok;
+  } catch (error) {
+    return error instanceof CommanderError ? commanderExit(error) : reportFailure(error, pretty);
+  }
 }

@@ -7,11 +7,21 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { DaemonClient, isClientError, newRequestId } from '@bproxy/client';
+import { DaemonClient, isClientError, newRequestId, type Env } from '@bproxy/client';
 import { fromClientError } from './cli-error';
 import type { GlobalOptions } from './global-options';
-import type { ActionCall } from './invoke';
 import { ProtocolFailure, printJson, writeLine } from './output';
+
+/** How a successful answer is shown: raw data, or a file written from it. */
+export type Render =
+  { readonly kind: 'data' } | { readonly kind: 'screenshot'; readonly out: string | undefined };
+
+/** What one command line sends: an action of the protocol, its params, and how to show the answer. */
+export interface ActionCall {
+  readonly action: string;
+  readonly params: Record<string, unknown>;
+  readonly render?: Render;
+}
 
 function writeScreenshot(data: unknown, out: string | undefined, pretty: boolean): void {
   const shot = data as { mimeType: string; data: string; width: number; height: number };
@@ -34,8 +44,8 @@ function render(call: ActionCall, data: Record<string, unknown>, pretty: boolean
   printJson(data, pretty);
 }
 
-async function send(globals: GlobalOptions, call: ActionCall): Promise<Record<string, unknown>> {
-  const client = new DaemonClient();
+async function send(globals: GlobalOptions, call: ActionCall, env: Env): Promise<Record<string, unknown>> {
+  const client = new DaemonClient({ env });
   const options = {
     timeoutMs: globals.timeoutMs,
     ...(globals.session === undefined ? {} : { session: globals.session }),
@@ -51,10 +61,11 @@ async function send(globals: GlobalOptions, call: ActionCall): Promise<Record<st
   }
 }
 
-export async function runAction(globals: GlobalOptions, call: ActionCall): Promise<void> {
+/** Sends `call` to the daemon of BPROXY_HOME (from `env`) and prints the answer; failures throw. */
+export async function runAction(globals: GlobalOptions, call: ActionCall, env: Env): Promise<void> {
   let data: Record<string, unknown>;
   try {
-    data = await send(globals, call);
+    data = await send(globals, call, env);
   } catch (error) {
     // A call the schemas refuse is the user's mistake: say so (exit 2) rather than relay the failure.
     const { checkCall } = await import('./check-call');

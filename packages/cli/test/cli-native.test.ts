@@ -1,17 +1,23 @@
 /**
  * The compiled binary (`npm run build:native`, Bun) behaves like the Node CLI: the same version, the
  * same usage errors and exit codes, and a real round trip — `service start` runs the Node daemon that
- * sits next to the binary, then actions reach it. The binary is compiled from the current source into
- * a temporary directory; without Bun (a devDependency) the suite is skipped and says why.
+ * sits next to the binary, then actions reach it. Its action lines take the fast path (no commander
+ * loaded): each prints exactly what the full commander program prints for it, and the lines the fast
+ * path leaves are answered by the full program inside the binary. The binary is compiled from the
+ * current source into a temporary directory; without Bun (a devDependency) the suite is skipped.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BPROXY_VERSION } from '@bproxy/protocol/plain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileCli, findBun } from '../../../scripts/compile-cli.mjs';
+import { runProgram } from '../src/program';
+import { FAST_LINES, FULL_LINES } from './helpers/action-lines';
+import { capture, comparable } from './helpers/capture';
 import { killDaemonOf, parseJsonLine, type CliRun } from './helpers/cli-harness';
+import { startFakeDaemon, type FakeDaemon } from './helpers/fake-daemon-process';
 
 function bunAvailable(): boolean {
   try {
@@ -35,34 +41,41 @@ function newHome(): string {
   return home;
 }
 
-function run(args: readonly string[], home: string): Promise<CliRun> {
+function run(
+  args: readonly string[],
+  home: string,
+  extra: Record<string, string> = {},
+  cwd?: string,
+): Promise<CliRun> {
   const env = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? tmpdir(),
     BPROXY_HOME: home,
     BPROXY_PORT: '0',
+    ...extra,
   };
   return new Promise((resolve) => {
-    execFile(binary, args, { env, timeout: 20_000, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
+    execFile(binary, args, { env, cwd, timeout: 20_000, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
       resolve({ code, stdout, stderr });
     });
   });
 }
 
-describe.skipIf(!HAS_BUN)('the compiled bproxy binary', () => {
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'bproxy-native-'));
-    binary = await compileCli({ outfile: join(dir, 'bproxy') });
-  }, 120_000);
-  afterAll(async () => {
-    for (const home of homes) {
-      await killDaemonOf(home);
-      rmSync(home, { recursive: true, force: true });
-    }
-    if (dir !== '') rmSync(dir, { recursive: true, force: true });
-  });
+beforeAll(async () => {
+  if (!HAS_BUN) return;
+  dir = mkdtempSync(join(tmpdir(), 'bproxy-native-'));
+  binary = await compileCli({ outfile: join(dir, 'bproxy') });
+}, 120_000);
+afterAll(async () => {
+  for (const home of homes) {
+    await killDaemonOf(home);
+    rmSync(home, { recursive: true, force: true });
+  }
+  if (dir !== '') rmSync(dir, { recursive: true, force: true });
+});
 
+describe.skipIf(!HAS_BUN)('the compiled bproxy binary', () => {
   it('prints the version', async () => {
     const result = await run(['--version'], newHome());
     expect(result).toEqual({ code: 0, stdout: `${BPROXY_VERSION}\n`, stderr: '' });
@@ -116,5 +129,59 @@ describe.skipIf(!HAS_BUN)('the compiled bproxy binary', () => {
 
     const stop = await run(['service', 'stop'], home);
     expect(stop).toEqual({ code: 0, stdout: '{"running":false}\n', stderr: '' });
+  });
+});
+
+describe.skipIf(!HAS_BUN)('the compiled binary against the full program', () => {
+  let home = '';
+  let fake: FakeDaemon;
+  beforeAll(async () => {
+    home = newHome();
+    fake = await startFakeDaemon(home);
+  }, 60_000);
+  afterAll(async () => {
+    await fake.stop();
+  });
+
+  /** The binary's run and the full program's (in this process), with request ids and deadlines blanked. */
+  async function both(line: readonly string[], env: Record<string, string> = {}) {
+    const { code, stdout, stderr } = await run(line, home, env);
+    return {
+      binary: comparable({ code: code ?? -1, stdout, stderr }),
+      full: comparable(await capture(() => runProgram(line, { ...env, BPROXY_HOME: home }))),
+    };
+  }
+
+  const titled = (lines: readonly (readonly string[])[]) => lines.map((l) => [JSON.stringify(l), l] as const);
+
+  it.each(titled(FAST_LINES))('prints what commander prints for %s, on the fast path', async (_t, line) => {
+    const { binary: fast, full } = await both(line, { BPROXY_SESSION: 'envs01' });
+    expect(fast).toEqual(full);
+  });
+
+  it.each(titled(FULL_LINES))('answers %s with its full program', async (_t, line) => {
+    const { binary: fallback, full } = await both(line);
+    expect(fallback).toEqual(full);
+  });
+
+  it('reads no .env or bunfig.toml from the directory it runs in', async () => {
+    // Bun's executables load both by default: a repository the agent works in could set BPROXY_HOME,
+    // BPROXY_DAEMON (the script `service start` runs) or preload code into the CLI.
+    const cwd = join(fake.dir, 'repo');
+    mkdirSync(cwd);
+    writeFileSync(join(cwd, '.env'), 'BPROXY_SESSION=fromdotenv\nBPROXY_HOME=/nonexistent\n');
+    writeFileSync(join(cwd, 'bunfig.toml'), 'preload = ["./preload.ts"]\n');
+    writeFileSync(join(cwd, 'preload.ts'), 'console.error("preloaded");\n');
+    const result = await run(['text'], home, {}, cwd);
+    expect(result.code).toBe(1);
+    const echo = (parseJsonLine(result.stderr) as { error: { details: { request: object } } }).error.details;
+    expect(echo.request).not.toHaveProperty('session');
+  });
+
+  it('writes the same successful screenshot', async () => {
+    const out = join(fake.dir, 'native.png');
+    const { binary: fast, full } = await both(['screenshot', '--format', 'png', '--out', out]);
+    expect(fast).toEqual(full);
+    expect(fast.code).toBe(0);
   });
 });

@@ -3,40 +3,24 @@
  * that echoes the request back inside an error envelope, so params, session, deadline and headers
  * are checked for every command without a browser.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './helpers/cli-harness';
+import { startFakeDaemon, type FakeDaemon } from './helpers/fake-daemon-process';
 
 let h: Harness;
 let home: string;
-let fakeDir: string;
-let fake: ChildProcess;
+let fake: FakeDaemon;
 
 beforeAll(async () => {
   h = await createHarness();
   home = h.home();
-  fakeDir = mkdtempSync(join(tmpdir(), 'bproxy-fake-'));
-  mkdirSync(join(fakeDir, 'bin'));
-  const script = join(fakeDir, 'bin', 'daemon.mjs');
-  copyFileSync(join(import.meta.dirname, 'helpers', 'fake-daemon.mjs'), script);
-  fake = spawn(process.execPath, [script], {
-    env: { BPROXY_HOME: home },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    fake.stdout?.once('data', () => resolve());
-    fake.once('exit', (code) => reject(new Error(`fake daemon exited with ${code}`)));
-  });
+  fake = await startFakeDaemon(home);
 }, 60_000);
 afterAll(async () => {
-  if (fake.exitCode === null) {
-    fake.kill('SIGTERM');
-    await new Promise((resolve) => fake.once('exit', resolve));
-  }
-  rmSync(fakeDir, { recursive: true, force: true });
+  await fake.stop();
   await h.cleanup();
 });
 
@@ -194,7 +178,7 @@ describe('params built from flags', () => {
 
 describe('screenshot output', () => {
   it('writes the image to --out (mode 0600) and prints its path, type and size', async () => {
-    const out = join(fakeDir, 'shot.png');
+    const out = join(fake.dir, 'shot.png');
     const run = await h.run(['-s', 'm4q7z2', 'screenshot', '--format', 'png', '--out', out], { home });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);

@@ -6,11 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { GROUPS, buildProgram, commandWord } from '../src/program';
 
+const context = { env: {}, run: () => Promise.resolve() };
+
 describe('the command groups of the bproxy program', () => {
   it.each(GROUPS.map((g) => [g.heading, g] as const))(
     '%s lists exactly the commands it builds',
     (_h, group) => {
-      expect(group.commands().map((c) => c.name())).toEqual([...group.names]);
+      expect(group.commands(context).map((c) => c.name())).toEqual([...group.names]);
     },
   );
 

@@ -15,8 +15,9 @@ import { DEFAULT_TIMEOUT_MS } from '@bproxy/protocol/plain';
 import { type Answer, readAnswer, requestEnvelope } from './answer';
 import { ClientError, noDaemonError } from './errors';
 import { findDaemon, type DaemonEndpoint } from './find-daemon';
-import { TransportError, openTransport, type HttpReply, type Transport } from './http';
+import { TransportError, type HttpReply, type Transport } from './http';
 import type { Env } from './lifecycle/config';
+import { openTransport } from './open-transport';
 import { newRequestId } from './request-id';
 
 /** Headroom over the deadline, so that the daemon's own TIMEOUT answer arrives before we give up. */

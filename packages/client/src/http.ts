@@ -1,10 +1,8 @@
 /**
- * POST / to the daemon, over the transport that is cheapest to start in the running runtime: Bun's
- * built-in fetch in the compiled CLI (node:http there costs milliseconds to initialise), node:http
- * under Node (whose fetch loads undici lazily, slower still). Both report failures the same way, as a
- * TransportError that says what happened; the client decides what that means (daemon.ts).
+ * POST / to the daemon: what a transport is (open-transport.ts picks one per runtime: http-fetch.ts,
+ * http-node.ts). Every transport reports failures the same way, as a TransportError that says what
+ * happened; the client decides what that means (daemon-client.ts).
  */
-import { IS_BUN } from './runtime';
 
 export interface HttpReply {
   readonly status: number;
@@ -47,10 +45,4 @@ export interface Transport {
 /** Kept-alive connections between calls (long-lived clients), at most `maxSockets` at once. */
 export interface KeepAlive {
   readonly maxSockets: number;
-}
-
-/** The runtime's transport; null `keepAlive`: one connection per request, nothing left open. */
-export async function openTransport(keepAlive: KeepAlive | null): Promise<Transport> {
-  if (IS_BUN) return (await import('./http-fetch')).fetchTransport();
-  return (await import('./http-node')).nodeTransport(keepAlive);
 }

@@ -9,9 +9,9 @@ import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
 import type { ErrorCode } from '@bproxy/protocol/plain';
 import { CliError, EXIT, usageError } from '../cli-error';
-import { examples } from '../invoke';
 import { printJson } from '../output';
 import { besideCli } from '../runtime';
+import { examples } from './action-command';
 
 interface AgentModule {
   agentConfig(

@@ -9,7 +9,7 @@ import { existsSync, fstatSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
 import { usageError } from '../cli-error';
-import { examples } from '../invoke';
+import { examples } from './action-command';
 import { writeText } from '../output';
 import { IS_BUN, besideCli } from '../runtime';
 

@@ -4,8 +4,7 @@
  * imported only when one of these runs.
  */
 import { Command } from 'commander';
-import { globalOptions } from '../global-options';
-import { examples } from '../invoke';
+import { examples, globalOptionsOf, type CommandContext } from './action-command';
 
 /** The names `--browser` takes (a test keeps this list equal to the registration's table). */
 export const BROWSER_NAMES_HELP =
@@ -24,7 +23,7 @@ function withRegistrationFlags(command: Command, verb: string): Command {
     .option('--extension-id <id>', 'the extension allowed to start the host (default: the bproxy extension)');
 }
 
-export function hostCommand(): Command {
+export function hostCommand(context: CommandContext): Command {
   const host = new Command('host')
     .description('register the native messaging host (com.bproxy.host) with your browsers')
     .addHelpText(
@@ -50,7 +49,7 @@ Output: {"launcher":…,"node":…,"registered":[{"browser","name","location","r
     )
     .action(async (opts: RegistrationFlags, cmd: Command) => {
       const { hostInstall } = await import('../host/host-commands');
-      await hostInstall(opts, globalOptions(cmd).pretty);
+      await hostInstall(opts, globalOptionsOf(cmd, context.env).pretty);
     });
 
   host
@@ -65,7 +64,7 @@ Output: {"launcher":…,"node":…,"registered":[{"browser","name","location","r
     .addHelpText('after', `${examples('bproxy host uninstall', 'bproxy host uninstall --browser edge')}`)
     .action(async (opts: { browser: string[] }, cmd: Command) => {
       const { hostUninstall } = await import('../host/host-commands');
-      await hostUninstall(opts, globalOptions(cmd).pretty);
+      await hostUninstall(opts, globalOptionsOf(cmd, context.env).pretty);
     });
 
   withRegistrationFlags(
@@ -83,12 +82,12 @@ Output: {"ok":…,"browsers":[{"browser","installed","registered","stale","probl
     )
     .action(async (opts: RegistrationFlags, cmd: Command) => {
       const { hostStatusCommand } = await import('../host/host-commands');
-      await hostStatusCommand(opts, globalOptions(cmd).pretty);
+      await hostStatusCommand(opts, globalOptionsOf(cmd, context.env).pretty);
     });
   return host;
 }
 
-export function setupCommand(): Command {
+export function setupCommand(context: CommandContext): Command {
   return withRegistrationFlags(
     new Command('setup').description(
       'one-time setup: build if needed, register the native host, say where to load the extension from',
@@ -103,6 +102,6 @@ After it, load the extension (it prints the folder) and the browser pairs itself
     )
     .action(async (opts: RegistrationFlags, cmd: Command) => {
       const { setup } = await import('../host/setup');
-      await setup(opts, globalOptions(cmd).pretty);
+      await setup(opts, globalOptionsOf(cmd, context.env).pretty);
     });
 }

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Command, Option } from 'commander';
 import { usageError } from '../cli-error';
-import { examples } from '../invoke';
+import { examples } from './action-command';
 import { besideCli } from '../runtime';
 
 interface McpModule {

@@ -1,46 +1,33 @@
-/** navigate, back, forward, reload: page loads in the session's bound tab (navigate opens one if none). */
-import { Command, Option } from 'commander';
-import { examples, invoke } from '../invoke';
-import { compact } from '../parsers';
+/** The help of navigate, back, forward and reload. */
+import type { Command } from 'commander';
+import { back, forward, navigate, reload } from '../actions/navigation';
+import { actionCommand, type CommandContext } from './action-command';
 
-const waitUntil = () =>
-  new Option('--wait-until <event>', 'when the load counts as done').choices([
-    'load',
-    'domcontentloaded',
-    'none',
-  ]);
+const WAIT_UNTIL = 'when the load counts as done';
 
-export function navigationCommands(): Command[] {
-  const navigate = new Command('navigate')
-    .description('load a URL in the bound tab (opens a tab when the session has none)')
-    .argument('<url>', 'the URL to load')
-    .addOption(waitUntil())
-    .addHelpText(
-      'after',
-      examples(
-        'bproxy navigate -s m4q7z2 https://example.com',
-        'bproxy navigate -s m4q7z2 https://example.com --wait-until domcontentloaded',
-      ),
-    )
-    .action(async (url: string, opts: { waitUntil?: string }, cmd: Command) => {
-      await invoke(cmd, { action: 'navigate', params: compact({ url, waitUntil: opts.waitUntil }) });
-    });
-
-  const history: [string, string][] = [
-    ['back', 'go back in history'],
-    ['forward', 'go forward in history'],
-    ['reload', 'reload the page'],
-  ];
+export function navigationCommands(context: CommandContext): Command[] {
+  const history = (spec: typeof back, description: string, name: string) =>
+    actionCommand(
+      spec,
+      { description, args: {}, options: { waitUntil: WAIT_UNTIL }, examples: [`bproxy ${name} -s m4q7z2`] },
+      context,
+    );
   return [
-    navigate,
-    ...history.map(([name, description]) =>
-      new Command(name)
-        .description(description)
-        .addOption(waitUntil())
-        .addHelpText('after', examples(`bproxy ${name} -s m4q7z2`))
-        .action(async (opts: { waitUntil?: string }, cmd: Command) => {
-          await invoke(cmd, { action: name, params: compact({ waitUntil: opts.waitUntil }) });
-        }),
+    actionCommand(
+      navigate,
+      {
+        description: 'load a URL in the bound tab (opens a tab when the session has none)',
+        args: { url: 'the URL to load' },
+        options: { waitUntil: WAIT_UNTIL },
+        examples: [
+          'bproxy navigate -s m4q7z2 https://example.com',
+          'bproxy navigate -s m4q7z2 https://example.com --wait-until domcontentloaded',
+        ],
+      },
+      context,
     ),
+    history(back, 'go back in history', 'back'),
+    history(forward, 'go forward in history', 'forward'),
+    history(reload, 'reload the page', 'reload'),
   ];
 }

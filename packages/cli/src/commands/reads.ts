@@ -1,179 +1,97 @@
-/**
- * Reading the page: text, links, elements, inspect, snapshot, screenshot. An optional element
- * (handle or --selector) narrows a read to that part of the page; elements, links and snapshot mint
- * the handles (el3, ln2) the acting commands take.
- */
-import { Command, Option } from 'commander';
-import { examples, invoke } from '../invoke';
-import { compact, elementTarget, intOption } from '../parsers';
+/** The help of the reading commands (text, links, elements, inspect, snapshot, screenshot). */
+import type { Command } from 'commander';
+import { elements, inspect, links, readText, screenshot, snapshot } from '../actions/reads';
+import { actionCommand, type CommandContext } from './action-command';
 
-const maxChars = () =>
-  new Option('--max-chars <n>', 'characters per page of output (100-1000000)').argParser(
-    intOption('--max-chars', 100, 1_000_000),
-  );
-const offset = () =>
-  new Option('--offset <n>', 'start at this character (from nextOffset)').argParser(
-    intOption('--offset', 0, 100_000_000),
-  );
-const limit = () =>
-  new Option('--limit <n>', 'at most this many entries (1-1000)').argParser(intOption('--limit', 1, 1000));
-const contains = () => new Option('--contains <text>', 'only entries containing this text');
-const selector = () => new Option('--selector <css>', 'a CSS selector instead of a handle');
+const SELECTOR = 'a CSS selector instead of a handle';
+const MAX_CHARS = 'characters per page of output (100-1000000)';
+const OFFSET = 'start at this character (from nextOffset)';
+const LIMIT = 'at most this many entries (1-1000)';
+const CONTAINS = 'only entries containing this text';
 
-export function readCommands(): Command[] {
-  const text = new Command('text')
-    .description('read the visible text of the page (or of one element)')
-    .argument('[element]', 'element handle to read from, e.g. el3')
-    .addOption(selector())
-    .addOption(maxChars())
-    .addOption(offset())
-    .addHelpText(
-      'after',
-      examples(
-        'bproxy text -s m4q7z2',
-        'bproxy text -s m4q7z2 --max-chars 2000 --offset 2000',
-        'bproxy text -s m4q7z2 --selector main --pretty',
-      ),
-    )
-    .action(
-      async (
-        handle: string | undefined,
-        opts: { selector?: string; maxChars?: number; offset?: number },
-        cmd: Command,
-      ) => {
-        const target = elementTarget(handle, opts.selector, false);
-        await invoke(cmd, {
-          action: 'text',
-          params: compact({ target, maxChars: opts.maxChars, offset: opts.offset }),
-        });
+export function readCommands(context: CommandContext): Command[] {
+  return [
+    actionCommand(
+      readText,
+      {
+        description: 'read the visible text of the page (or of one element)',
+        args: { element: 'element handle to read from, e.g. el3' },
+        options: { selector: SELECTOR, maxChars: MAX_CHARS, offset: OFFSET },
+        examples: [
+          'bproxy text -s m4q7z2',
+          'bproxy text -s m4q7z2 --max-chars 2000 --offset 2000',
+          'bproxy text -s m4q7z2 --selector main --pretty',
+        ],
       },
-    );
-
-  const links = new Command('links')
-    .description('list the links of the page (mints ln handles)')
-    .argument('[element]', 'only links inside this element')
-    .addOption(selector())
-    .addOption(contains())
-    .addOption(limit())
-    .addHelpText(
-      'after',
-      examples('bproxy links -s m4q7z2', 'bproxy links -s m4q7z2 --contains pricing --limit 20'),
-    )
-    .action(
-      async (
-        handle: string | undefined,
-        opts: { selector?: string; contains?: string; limit?: number },
-        cmd: Command,
-      ) => {
-        const target = elementTarget(handle, opts.selector, false);
-        await invoke(cmd, {
-          action: 'links',
-          params: compact({ target, contains: opts.contains, limit: opts.limit }),
-        });
+      context,
+    ),
+    actionCommand(
+      links,
+      {
+        description: 'list the links of the page (mints ln handles)',
+        args: { element: 'only links inside this element' },
+        options: { selector: SELECTOR, contains: CONTAINS, limit: LIMIT },
+        examples: ['bproxy links -s m4q7z2', 'bproxy links -s m4q7z2 --contains pricing --limit 20'],
       },
-    );
-
-  const elements = new Command('elements')
-    .description('list what can be acted on (mints el handles)')
-    .argument('[element]', 'only elements inside this element')
-    .addOption(selector())
-    .addOption(contains())
-    .option('--role <role>', 'only elements with this role (button, textbox, link, …)')
-    .addOption(limit())
-    .addHelpText(
-      'after',
-      examples('bproxy elements -s m4q7z2', 'bproxy elements -s m4q7z2 --role button --contains "Sign in"'),
-    )
-    .action(
-      async (
-        handle: string | undefined,
-        opts: { selector?: string; contains?: string; role?: string; limit?: number },
-        cmd: Command,
-      ) => {
-        const target = elementTarget(handle, opts.selector, false);
-        await invoke(cmd, {
-          action: 'elements',
-          params: compact({ target, contains: opts.contains, role: opts.role, limit: opts.limit }),
-        });
+      context,
+    ),
+    actionCommand(
+      elements,
+      {
+        description: 'list what can be acted on (mints el handles)',
+        args: { element: 'only elements inside this element' },
+        options: {
+          selector: SELECTOR,
+          contains: CONTAINS,
+          role: 'only elements with this role (button, textbox, link, …)',
+          limit: LIMIT,
+        },
+        examples: [
+          'bproxy elements -s m4q7z2',
+          'bproxy elements -s m4q7z2 --role button --contains "Sign in"',
+        ],
       },
-    );
-
-  const inspect = new Command('inspect')
-    .description('describe one element: role, name, attributes, box, state')
-    .argument('[element]', 'element handle, e.g. el3')
-    .addOption(selector())
-    .addHelpText(
-      'after',
-      examples(
-        'bproxy inspect -s m4q7z2 el3',
-        'bproxy inspect -s m4q7z2 --selector "form button[type=submit]"',
-      ),
-    )
-    .action(async (handle: string | undefined, opts: { selector?: string }, cmd: Command) => {
-      await invoke(cmd, {
-        action: 'inspect',
-        params: { target: elementTarget(handle, opts.selector, true) },
-      });
-    });
-
-  const snapshot = new Command('snapshot')
-    .description(
-      'a compact outline of the page for language models (mints handles); long text is left out unless --contains or an element is given',
-    )
-    .argument('[element]', 'only this part of the page')
-    .addOption(selector())
-    .addOption(maxChars())
-    .addOption(offset())
-    .addOption(contains())
-    .addHelpText(
-      'after',
-      examples('bproxy snapshot -s m4q7z2 --pretty', 'bproxy snapshot -s m4q7z2 --contains checkout'),
-    )
-    .action(
-      async (
-        handle: string | undefined,
-        opts: { selector?: string; maxChars?: number; offset?: number; contains?: string },
-        cmd: Command,
-      ) => {
-        const target = elementTarget(handle, opts.selector, false);
-        await invoke(cmd, {
-          action: 'snapshot',
-          params: compact({ target, maxChars: opts.maxChars, offset: opts.offset, contains: opts.contains }),
-        });
+      context,
+    ),
+    actionCommand(
+      inspect,
+      {
+        description: 'describe one element: role, name, attributes, box, state',
+        args: { element: 'element handle, e.g. el3' },
+        options: { selector: SELECTOR },
+        examples: [
+          'bproxy inspect -s m4q7z2 el3',
+          'bproxy inspect -s m4q7z2 --selector "form button[type=submit]"',
+        ],
       },
-    );
-
-  const screenshot = new Command('screenshot')
-    .description('capture the page (or one element) to an image file and print its path')
-    .argument('[element]', 'only this element')
-    .addOption(selector())
-    .option('--full-page', 'the whole page, not just the viewport')
-    .addOption(new Option('--format <format>', 'image format').choices(['png', 'jpeg']))
-    .addOption(new Option('--quality <n>', 'JPEG quality (1-100)').argParser(intOption('--quality', 1, 100)))
-    .option(
-      '--out <file>',
-      'where to write the image (default: $TMPDIR/bproxy-screenshots/screenshot-<time>.<ext>)',
-    )
-    .addHelpText(
-      'after',
-      examples('bproxy screenshot -s m4q7z2', 'bproxy screenshot -s m4q7z2 --full-page --out page.png'),
-    )
-    .action(
-      async (
-        handle: string | undefined,
-        opts: { selector?: string; fullPage?: boolean; format?: string; quality?: number; out?: string },
-        cmd: Command,
-      ) => {
-        const target = elementTarget(handle, opts.selector, false);
-        const params = compact({
-          target,
-          fullPage: opts.fullPage,
-          format: opts.format,
-          quality: opts.quality,
-        });
-        await invoke(cmd, { action: 'screenshot', params, render: { kind: 'screenshot', out: opts.out } });
+      context,
+    ),
+    actionCommand(
+      snapshot,
+      {
+        description:
+          'a compact outline of the page for language models (mints handles); long text is left out unless --contains or an element is given',
+        args: { element: 'only this part of the page' },
+        options: { selector: SELECTOR, maxChars: MAX_CHARS, offset: OFFSET, contains: CONTAINS },
+        examples: ['bproxy snapshot -s m4q7z2 --pretty', 'bproxy snapshot -s m4q7z2 --contains checkout'],
       },
-    );
-
-  return [text, links, elements, inspect, snapshot, screenshot];
+      context,
+    ),
+    actionCommand(
+      screenshot,
+      {
+        description: 'capture the page (or one element) to an image file and print its path',
+        args: { element: 'only this element' },
+        options: {
+          selector: SELECTOR,
+          fullPage: 'the whole page, not just the viewport',
+          format: 'image format',
+          quality: 'JPEG quality (1-100)',
+          out: 'where to write the image (default: $TMPDIR/bproxy-screenshots/screenshot-<time>.<ext>)',
+        },
+        examples: ['bproxy screenshot -s m4q7z2', 'bproxy screenshot -s m4q7z2 --full-page --out page.png'],
+      },
+      context,
+    ),
+  ];
 }

@@ -3,10 +3,9 @@
  * lifecycle contract on stdout; failures are plain sentences on stderr with a non-zero exit.
  */
 import { Command, Option } from 'commander';
-import { globalOptions } from '../global-options';
-import { examples } from '../invoke';
+import { examples, globalOptionsOf, type CommandContext } from './action-command';
 
-export function serviceCommand(): Command {
+export function serviceCommand(context: CommandContext): Command {
   const service = new Command('service')
     .description('start, stop and inspect the daemon')
     .addHelpText('after', examples('bproxy service start', 'bproxy service status', 'bproxy service stop'));
@@ -80,7 +79,8 @@ Output: {"running":true,"pid":…,"port":…,"pairingCode":"ABCD-EFGH","pairingE
             cdpMaxBrowsers: opts.cdpMaxBrowsers ?? null,
             browserIdle: opts.browserIdle ?? null,
           },
-          globalOptions(cmd).pretty,
+          globalOptionsOf(cmd, context.env).pretty,
+          context.env,
         );
       },
     );
@@ -91,7 +91,7 @@ Output: {"running":true,"pid":…,"port":…,"pairingCode":"ABCD-EFGH","pairingE
     .addHelpText('after', `${examples('bproxy service stop')}Output: {"running":false}\n`)
     .action(async (_opts: unknown, cmd: Command) => {
       const { serviceStop } = await import('../service/service-commands');
-      await serviceStop(globalOptions(cmd).pretty);
+      await serviceStop(globalOptionsOf(cmd, context.env).pretty, context.env);
     });
 
   service
@@ -103,7 +103,7 @@ Output: {"running":true,"pid":…,"port":…,"pairingCode":"ABCD-EFGH","pairingE
     )
     .action(async (_opts: unknown, cmd: Command) => {
       const { serviceStatus } = await import('../service/service-commands');
-      await serviceStatus(globalOptions(cmd).pretty);
+      await serviceStatus(globalOptionsOf(cmd, context.env).pretty, context.env);
     });
   return service;
 }

@@ -1,11 +1,18 @@
-/** `bproxy session …`: sessions are daemon-side state; none of these needs a browser. */
-import { Command, Option } from 'commander';
-import { examples, invoke } from '../invoke';
-import { compact } from '../parsers';
+/** The `session` group and its help: sessions are daemon-side state; none of these needs a browser. */
+import { Command } from 'commander';
+import {
+  sessionBind,
+  sessionClose,
+  sessionCreate,
+  sessionList,
+  sessionResume,
+  sessionUnbind,
+} from '../actions/sessions';
+import { actionCommand, examples, type CommandContext } from './action-command';
 
-const pacing = () => new Option('--pacing <mode>', 'pacing between actions').choices(['human', 'fast']);
+const PACING = 'pacing between actions';
 
-export function sessionCommand(): Command {
+export function sessionCommand(context: CommandContext): Command {
   const session = new Command('session')
     .description('create, bind and close sessions')
     .addHelpText(
@@ -16,62 +23,55 @@ export function sessionCommand(): Command {
         'bproxy session bind -s m4q7z2 --tab t2',
       ),
     );
-
-  session
-    .command('create')
-    .description('create a session and print its id')
-    .option('--label <label>', 'a name for people (1-64 characters)')
-    .addOption(pacing())
-    .option('--browser <name>', 'open its tabs in this browser (`bproxy debug status` lists them)')
-    .addHelpText(
-      'after',
-      examples(
-        'bproxy session create',
-        'bproxy session create --label shopping --pacing fast',
-        'bproxy session create --browser chrome',
-      ),
-    )
-    .action(async (opts: { label?: string; pacing?: string; browser?: string }, cmd: Command) => {
-      await invoke(cmd, {
-        action: 'session.create',
-        params: compact({ label: opts.label, pacing: opts.pacing, browser: opts.browser }),
-      });
-    });
-
-  session
-    .command('list')
-    .description('list the sessions of the daemon')
-    .addHelpText('after', examples('bproxy session list --pretty'))
-    .action(async (_opts: unknown, cmd: Command) => {
-      await invoke(cmd, { action: 'session.list', params: {} });
-    });
-
-  session
-    .command('bind')
-    .description('bind the session to one of its tabs and/or change its pacing')
-    .option('--tab <tab>', 'tab handle, e.g. t2')
-    .addOption(pacing())
-    .addHelpText(
-      'after',
-      examples('bproxy session bind -s m4q7z2 --tab t2', 'bproxy session bind -s m4q7z2 --pacing fast'),
-    )
-    .action(async (opts: { tab?: string; pacing?: string }, cmd: Command) => {
-      await invoke(cmd, { action: 'session.bind', params: compact({ tab: opts.tab, pacing: opts.pacing }) });
-    });
-
-  const simple: [string, string, string][] = [
-    ['unbind', 'session.unbind', 'clear the tab binding (and a pause)'],
-    ['resume', 'session.resume', 'resume a session paused for a human'],
-    ['close', 'session.close', 'close the session and its tabs'],
-  ];
-  for (const [name, action, description] of simple) {
-    session
-      .command(name)
-      .description(description)
-      .addHelpText('after', examples(`bproxy session ${name} -s m4q7z2`))
-      .action(async (_opts: unknown, cmd: Command) => {
-        await invoke(cmd, { action, params: {} });
-      });
-  }
+  const simple = (spec: typeof sessionUnbind, name: string, description: string) =>
+    actionCommand(
+      spec,
+      { description, args: {}, options: {}, examples: [`bproxy session ${name} -s m4q7z2`] },
+      context,
+    );
+  for (const command of [
+    actionCommand(
+      sessionCreate,
+      {
+        description: 'create a session and print its id',
+        args: {},
+        options: {
+          label: 'a name for people (1-64 characters)',
+          pacing: PACING,
+          browser: 'open its tabs in this browser (`bproxy debug status` lists them)',
+        },
+        examples: [
+          'bproxy session create',
+          'bproxy session create --label shopping --pacing fast',
+          'bproxy session create --browser chrome',
+        ],
+      },
+      context,
+    ),
+    actionCommand(
+      sessionList,
+      {
+        description: 'list the sessions of the daemon',
+        args: {},
+        options: {},
+        examples: ['bproxy session list --pretty'],
+      },
+      context,
+    ),
+    actionCommand(
+      sessionBind,
+      {
+        description: 'bind the session to one of its tabs and/or change its pacing',
+        args: {},
+        options: { tab: 'tab handle, e.g. t2', pacing: PACING },
+        examples: ['bproxy session bind -s m4q7z2 --tab t2', 'bproxy session bind -s m4q7z2 --pacing fast'],
+      },
+      context,
+    ),
+    simple(sessionUnbind, 'unbind', 'clear the tab binding (and a pause)'),
+    simple(sessionResume, 'resume', 'resume a session paused for a human'),
+    simple(sessionClose, 'close', 'close the session and its tabs'),
+  ])
+    session.addCommand(command);
   return session;
 }

@@ -1,10 +1,9 @@
-/** `bproxy tab …`: tabs are addressed by session-scoped handles (t1, t2); raw browser ids never show. */
+/** The `tab` group and its help: tabs are addressed by session-scoped handles (t1, t2). */
 import { Command } from 'commander';
-import { usageError } from '../cli-error';
-import { examples, invoke } from '../invoke';
-import { compact } from '../parsers';
+import { tabClose, tabList, tabOpen, tabPin, tabUnpin } from '../actions/sessions';
+import { actionCommand, examples, type CommandContext } from './action-command';
 
-export function tabCommand(): Command {
+export function tabCommand(context: CommandContext): Command {
   const tab = new Command('tab')
     .description('open, list, pin and close tabs')
     .addHelpText(
@@ -15,60 +14,49 @@ export function tabCommand(): Command {
         'bproxy tab close -s m4q7z2 t2',
       ),
     );
-
-  tab
-    .command('open')
-    .description('open a tab (creates and binds a session when -s is not given)')
-    .argument('[url]', 'the URL to load (same as --url)')
-    .option('--url <url>', 'the URL to load')
-    .option('--browser <name>', 'which connected browser opens it (see `bproxy debug status`)')
-    .option('--background', 'do not make the tab active')
-    .addHelpText(
-      'after',
-      examples(
-        'bproxy tab open --url https://example.com',
-        'bproxy tab open -s m4q7z2 https://example.com --browser headless',
-      ),
-    )
-    .action(
-      async (
-        url: string | undefined,
-        opts: { url?: string; browser?: string; background?: boolean },
-        cmd: Command,
-      ) => {
-        if (url !== undefined && opts.url !== undefined)
-          throw usageError('give the URL once: as an argument or with --url');
-        const params = compact({
-          url: url ?? opts.url,
-          browser: opts.browser,
-          active: opts.background ? false : undefined,
-        });
-        await invoke(cmd, { action: 'tab.open', params });
+  const byHandle = (spec: typeof tabClose, name: string, description: string) =>
+    actionCommand(
+      spec,
+      {
+        description,
+        args: { tab: 'tab handle, e.g. t2' },
+        options: {},
+        examples: [`bproxy tab ${name} -s m4q7z2`, `bproxy tab ${name} -s m4q7z2 t2`],
       },
+      context,
     );
-
-  tab
-    .command('list')
-    .description("list the session's tabs")
-    .addHelpText('after', examples('bproxy tab list -s m4q7z2'))
-    .action(async (_opts: unknown, cmd: Command) => {
-      await invoke(cmd, { action: 'tab.list', params: {} });
-    });
-
-  const byHandle: [string, string, string][] = [
-    ['close', 'tab.close', 'close a tab of the session (default: the bound one)'],
-    ['pin', 'tab.pin', 'pin a tab in the browser (default: the bound one)'],
-    ['unpin', 'tab.unpin', 'unpin a tab (default: the bound one)'],
-  ];
-  for (const [name, action, description] of byHandle) {
-    tab
-      .command(name)
-      .description(description)
-      .argument('[tab]', 'tab handle, e.g. t2')
-      .addHelpText('after', examples(`bproxy tab ${name} -s m4q7z2`, `bproxy tab ${name} -s m4q7z2 t2`))
-      .action(async (handle: string | undefined, _opts: unknown, cmd: Command) => {
-        await invoke(cmd, { action, params: compact({ tab: handle }) });
-      });
-  }
+  for (const command of [
+    actionCommand(
+      tabOpen,
+      {
+        description: 'open a tab (creates and binds a session when -s is not given)',
+        args: { url: 'the URL to load (same as --url)' },
+        options: {
+          url: 'the URL to load',
+          browser: 'which connected browser opens it (see `bproxy debug status`)',
+          background: 'do not make the tab active',
+        },
+        examples: [
+          'bproxy tab open --url https://example.com',
+          'bproxy tab open -s m4q7z2 https://example.com --browser headless',
+        ],
+      },
+      context,
+    ),
+    actionCommand(
+      tabList,
+      {
+        description: "list the session's tabs",
+        args: {},
+        options: {},
+        examples: ['bproxy tab list -s m4q7z2'],
+      },
+      context,
+    ),
+    byHandle(tabClose, 'close', 'close a tab of the session (default: the bound one)'),
+    byHandle(tabPin, 'pin', 'pin a tab in the browser (default: the bound one)'),
+    byHandle(tabUnpin, 'unpin', 'unpin a tab (default: the bound one)'),
+  ])
+    tab.addCommand(command);
   return tab;
 }

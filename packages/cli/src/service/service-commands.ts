@@ -2,6 +2,7 @@
  * `bproxy service start|stop|status`: the client's service operations, printed as the exact JSON of
  * the lifecycle contract on stdout; failures are plain sentences on stderr (ServiceError).
  */
+import type { Env } from '@bproxy/client';
 import { parseMaxBrowsers } from '@bproxy/client/lifecycle';
 import { daemonStatus, startDaemon, stopDaemon, type StartOptions } from '@bproxy/client/service';
 import { printJson } from '../output';
@@ -20,19 +21,19 @@ export type ServiceStartOptions = Omit<BrowserChoice, 'cdpMaxBrowsers' | 'implic
   cdpMaxBrowsers: string | null;
 };
 
-export async function serviceStart(options: ServiceStartOptions, pretty: boolean): Promise<void> {
+export async function serviceStart(options: ServiceStartOptions, pretty: boolean, env: Env): Promise<void> {
   const started = await asServiceError(async () => {
     const { cdpMaxBrowsers, ...rest } = options;
     const cap = cdpMaxBrowsers === null ? null : parseMaxBrowsers('--cdp-max-browsers', cdpMaxBrowsers);
-    return startDaemon(startOptions({ ...rest, cdpMaxBrowsers: cap }));
+    return startDaemon({ ...startOptions({ ...rest, cdpMaxBrowsers: cap }), env });
   });
   printJson(started, pretty);
 }
 
-export async function serviceStop(pretty: boolean): Promise<void> {
-  printJson(await asServiceError(() => stopDaemon()), pretty);
+export async function serviceStop(pretty: boolean, env: Env): Promise<void> {
+  printJson(await asServiceError(() => stopDaemon(env)), pretty);
 }
 
-export async function serviceStatus(pretty: boolean): Promise<void> {
-  printJson(await asServiceError(async () => daemonStatus()), pretty);
+export async function serviceStatus(pretty: boolean, env: Env): Promise<void> {
+  printJson(await asServiceError(async () => daemonStatus(env)), pretty);
 }

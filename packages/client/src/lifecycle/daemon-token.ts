@@ -3,15 +3,15 @@
  * file's owner and mode alone, so a pre-existing token file we would not have written ourselves
  * (symlink, other owner, readable by others) stops the start instead of being quietly replaced.
  */
-import { randomBytes } from 'node:crypto';
 import { LifecycleError } from './errors';
 import type { StatePaths } from './paths';
 import { checkStateFile, readStateFile, writeStateFileAtomic } from './secure-file';
+import { randomHex } from './random-hex';
 
 const TOKEN_PATTERN = /^[0-9a-f]{64}$/;
 
 export function generateDaemonToken(): string {
-  return randomBytes(32).toString('hex');
+  return randomHex(32);
 }
 
 /** Writes a fresh token (0600, atomically) and returns it; throws LifecycleError on an unsafe existing file. */

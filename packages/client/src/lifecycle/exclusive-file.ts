@@ -4,15 +4,15 @@
  * taken. Unlike open(O_EXCL) followed by write, no reader can ever observe the file empty — a
  * half-written lockfile would look stale and invite a wrongful takeover.
  */
-import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fchmodSync, fsyncSync, linkSync, openSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { errnoCode } from './errors';
 import { removeStateFile } from './secure-file';
+import { randomHex } from './random-hex';
 
 /** True when `path` was created by us with `content` (mode 0600); false when it already existed. */
 export function createExclusive(path: string, content: string): boolean {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.new`);
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomHex(6)}.new`);
   const fd = openSync(
     temp,
     constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0),

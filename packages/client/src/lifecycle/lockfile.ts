@@ -12,7 +12,6 @@
  * broken when its holder is dead; two starters breaking the same dead guard at once is the one race
  * left, and needs a crash inside the guard plus two simultaneous starts.
  */
-import { setTimeout as delay } from 'node:timers/promises';
 import { LifecycleError } from './errors';
 import { createExclusive } from './exclusive-file';
 import type { StatePaths } from './paths';
@@ -74,8 +73,9 @@ async function withGuard<T>(paths: StatePaths, waitMs: number, body: () => T): P
         `another bproxy start or stop (pid ${holder}) is changing ${paths.pid}; try again`,
       );
     }
-    // Backoff, not synchronization: the holder's critical section is a few file operations.
-    await delay(10);
+    // Backoff, not synchronization: the holder's critical section is a few file operations. (A plain
+    // timer: node:timers/promises would load on the CLI's action path, which reads this module.)
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
   try {
     return body();

@@ -7,7 +7,6 @@
  * (temporary file in the same directory created exclusively with mode 0600, fsync, rename), so a
  * reader sees the old content or the new one, never a torn file, and never a file with a looser mode.
  */
-import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   constants,
@@ -24,6 +23,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { LifecycleError, errnoCode } from './errors';
+import { randomHex } from './random-hex';
 
 /** Our uid, or null where the platform has none (Windows): ownership checks are then skipped. */
 export function currentUid(): number | null {
@@ -111,7 +111,7 @@ export function readStateFile(path: string): string | null {
 /** Writes `data` to `path` atomically with mode 0600. The old file, if any, is replaced, never edited. */
 export function writeStateFileAtomic(path: string, data: string): void {
   const dir = dirname(path);
-  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomHex(6)}.tmp`);
   const fd = openSync(
     temp,
     constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0),
