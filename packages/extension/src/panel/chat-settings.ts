@@ -29,6 +29,7 @@ export class ChatSettings {
 
   /** The agent said it has no provider: say what to run. */
   notConfigured(): void {
+    this.setup.dataset.cause = 'config';
     this.setup.hidden = false;
     this.setup.replaceChildren(
       el('strong', { text: 'The agent has no model yet. ' }),
@@ -36,6 +37,11 @@ export class ChatSettings {
       el('code', { text: 'bproxy agent config --provider anthropic --key-stdin' }),
       ' (or openai, copilot, claude-code; see the README), then send again.',
     );
+  }
+
+  /** A turn ran: whatever said the agent had no model is out of date. */
+  answered(): void {
+    if (this.setup.dataset.cause === 'config') this.setup.hidden = true;
   }
 
   /** The native host is not there at all. */

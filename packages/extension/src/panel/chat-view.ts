@@ -184,6 +184,7 @@ export class ChatView {
         break;
       case 'turn_done':
         chat.log.turnDone(message.stopped, message.model);
+        this.settings.answered();
         break;
       case 'chat.queue':
         // The host answers messages in the order they were sent: this one took the oldest waiting.
