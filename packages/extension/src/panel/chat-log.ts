@@ -11,12 +11,21 @@ import { renderMarkdown } from './markdown';
 /** How much of a tool's input its one-line summary shows. */
 const SUMMARY_CHARS = 90;
 
+/** A target as the model wrote it: a handle as is, a selector by itself. */
+function shown(key: string, value: unknown): string {
+  if (key === 'target' && typeof value === 'object' && value !== null && 'selector' in value)
+    return String((value as { selector: unknown }).selector);
+  if (key === 'target' && typeof value === 'string') return value;
+  if (Array.isArray(value))
+    return value.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ');
+  return typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value ?? null);
+}
+
+/** One line for a tool call's input: its values, the target first (the full input is folded below). */
 function inputSummary(input: Record<string, unknown>): string {
-  const parts = Object.entries(input).map(([key, value]) => {
-    const shown = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value ?? null);
-    return `${key}: ${shown}`;
-  });
-  const line = parts.join(', ');
+  const line = Object.entries(input)
+    .map(([key, value]) => shown(key, value))
+    .join(' · ');
   return line.length > SUMMARY_CHARS ? `${line.slice(0, SUMMARY_CHARS - 1)}…` : line;
 }
 
@@ -86,7 +95,8 @@ export class ChatLog {
   /** The turn ended: the next text is a new answer; the model that answered is named under it. */
   turnDone(stopped: boolean, model?: string): void {
     if (stopped) this.notice('Stopped.');
-    else if (model !== undefined && this.answer !== null) this.answer.node.title = `answered by ${model}`;
+    else if (model !== undefined && this.answer !== null)
+      this.answer.node.after(el('div', { className: 'answer-meta', text: model }));
     this.answer = null;
   }
 
