@@ -1,10 +1,10 @@
 /**
  * The worker's side of the side panel's port: every open panel hears the sessions holding this
  * browser's tabs, each activity entry and the terminal streams, and the streams of the chats it
- * watches (chat-routes.ts); what a panel
- * asks goes to the daemon (the user's hand-off requests, an activity replay), the browser (bring a tab
- * to the front) or the native host (chats, settings, terminals — never pairing or the daemon locator,
- * which are the worker's own business). Only ports from this extension's own pages are accepted.
+ * watches (chat-routes.ts); what a panel asks goes to the daemon (the user's hand-off requests, an
+ * activity replay), the browser (bring a tab to the front) or the native host (chats, settings,
+ * terminals — never pairing or the daemon locator, which are the worker's own business). Only ports
+ * from this extension's own pages are accepted.
  */
 import type { ExtensionToHost, HostToExtension } from '@bproxy/protocol';
 import type { ChromeApi, PortLike } from '../chrome-api';
@@ -47,8 +47,10 @@ const PANEL_HOST_TYPES: ReadonlySet<ExtensionToHost['type']> = new Set([
   'pty.close',
 ]);
 
-/** Host messages that belong to a terminal (not to one request): every panel hears them. Chats' go
- * to the panels that show the chat (chat-routes.ts). */
+/**
+ * Host messages that belong to a terminal (not to one request): every panel hears them. A chat's go
+ * only to the panels that show the chat (chat-routes.ts).
+ */
 const STREAM_TYPES: ReadonlySet<HostToExtension['type']> = new Set(['pty.output', 'pty.exit']);
 
 const STATUS_EVERY_MS = 1_000;
