@@ -186,7 +186,7 @@ describe('chat in the side panel', () => {
     expect(new URL(tab.url()).searchParams.get('size')).toBe('l');
     await until(
       'the final answer',
-      async () => (await agentTexts(panel)).some((t) => t.startsWith('Sent')),
+      async () => (await agentTexts(panel)).some((t) => t.startsWith('Sent') && t.endsWith('the form')),
       20_000,
     );
     expect(await panel.$$eval('.tool .tool-name', (n) => n.map((x) => x.textContent))).toEqual([
@@ -229,13 +229,14 @@ describe('chat in the side panel', () => {
     await tab.close();
   }, 90_000);
 
-  it('routes questions to the strong model, actions to the fast one, and obeys a per-message choice', async () => {
+  it('routes questions to the strong model, actions to the fast one, obeys a per-message choice and the tool switches', async () => {
     const { tab, tabId } = await userTab('ext-counter.html');
     const panel = await chatPanel(tabId);
     const answers = async (n: number) =>
       until(`${n} answers`, async () => {
         const texts = await agentTexts(panel);
-        return texts.length >= n ? texts : undefined;
+        // Streamed in pieces: the answer is whole once it names its model.
+        return texts.length >= n && /from model-\w+$/.test(texts[n - 1] ?? '') ? texts : undefined;
       });
     await send(panel, 'Why is this page here? Summarize it.');
     expect((await answers(1))[0]).toMatch(/from model-strong$/);
@@ -244,6 +245,24 @@ describe('chat in the side panel', () => {
     await panel.selectOption('#chat-model', 'strong');
     await send(panel, 'click the button again');
     expect((await answers(3))[2]).toMatch(/from model-strong$/);
+
+    // Settings: a tool switched off in the panel is no longer offered to the model.
+    await panel.click('#chat-settings summary');
+    await panel.uncheck('#chat-tools input[name="navigate"]');
+    await panel.click('#chat-settings-form button[type="submit"]');
+    await until(
+      'the settings saved',
+      async () => (await panel.textContent('#chat-settings-message')) === 'Saved.',
+    );
+    expect(await panel.inputValue('#chat-fast')).toBe('model-fast');
+    const asked = model.requests.length;
+    await send(panel, 'click it once more');
+    await answers(4);
+    const offered = (model.requests[asked]?.body.tools as { function: { name: string } }[]).map(
+      (t) => t.function.name,
+    );
+    expect(offered).toContain('click');
+    expect(offered).not.toContain('navigate');
     await panel.close();
     await tab.close();
   }, 60_000);
