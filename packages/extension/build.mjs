@@ -59,6 +59,7 @@ export async function build() {
   writeFileSync(join(out, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   for (const file of ['popup.html', 'popup.css', 'panel.html', 'panel.css'])
     copyFileSync(join(here, 'static', file), join(out, file));
+  copyFileSync(join(here, 'static', 'chat.css'), join(out, 'chat.css'));
   copyFileSync(pageScript, join(out, 'page.js'));
   for (const size of ICON_SIZES) writeFileSync(join(out, 'icons', `icon-${size}.png`), iconPng(size));
 

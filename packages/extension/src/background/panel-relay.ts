@@ -1,9 +1,10 @@
 /**
  * The worker's side of the side panel's port: every open panel hears the sessions holding this
- * browser's tabs, each activity entry, and the native host's chat and terminal streams; what a panel
- * asks goes to the daemon (the user's hand-off requests, an activity replay), the browser (bring a tab
- * to the front) or the native host (chats, settings, terminals — never pairing or the daemon locator,
- * which are the worker's own business). Only ports from this extension's own pages are accepted.
+ * browser's tabs, each activity entry and the terminal streams, and the streams of the chats it
+ * watches (chat-routes.ts); what a panel asks goes to the daemon (the user's hand-off requests, an
+ * activity replay), the browser (bring a tab to the front) or the native host (chats, settings,
+ * terminals — never pairing or the daemon locator, which are the worker's own business). Only ports
+ * from this extension's own pages are accepted.
  */
 import type { ExtensionToHost, HostToExtension } from '@bproxy/protocol';
 import type { ChromeApi, PortLike } from '../chrome-api';
@@ -15,7 +16,8 @@ import {
   type WorkerToPanel,
 } from '../shared/panel-messages';
 import type { BrowserView } from './browser-view';
-import type { Connection } from './connection';
+import type { Connection, ConnectionStatus } from './connection';
+import { ChatRoutes, chatOf } from './chat-routes';
 import { messageOf } from './errors';
 import type { WorkerLog } from './log';
 import type { NativeHost } from './native-host';
@@ -25,9 +27,9 @@ export type ShareFn = (tabId: number) => Promise<PanelAnswer>;
 export interface PanelRelayOptions {
   chrome: Pick<ChromeApi, 'runtime' | 'tabs' | 'windows'>;
   log: WorkerLog;
-  connection: Connection;
-  host: NativeHost;
-  view: BrowserView;
+  connection: Pick<Connection, 'userRequest'> & { status(): Pick<ConnectionStatus, 'state'> };
+  host: Pick<NativeHost, 'onMessage' | 'request' | 'send' | 'status' | 'ensure' | 'connected'>;
+  view: Pick<BrowserView, 'listen'>;
   share: ShareFn;
 }
 
@@ -45,22 +47,18 @@ const PANEL_HOST_TYPES: ReadonlySet<ExtensionToHost['type']> = new Set([
   'pty.close',
 ]);
 
-/** Host messages that belong to a chat or a terminal (not to one request): every panel hears them. */
-const STREAM_TYPES: ReadonlySet<HostToExtension['type']> = new Set([
-  'delta',
-  'tool_call',
-  'tool_result',
-  'turn_done',
-  'chat.queue',
-  'pty.output',
-  'pty.exit',
-]);
+/**
+ * Host messages that belong to a terminal (not to one request): every panel hears them. A chat's go
+ * only to the panels that show the chat (chat-routes.ts).
+ */
+const STREAM_TYPES: ReadonlySet<HostToExtension['type']> = new Set(['pty.output', 'pty.exit']);
 
 const STATUS_EVERY_MS = 1_000;
 
 export class PanelRelay {
   private readonly panels = new Set<PortLike>();
   private statusTimer: ReturnType<typeof setInterval> | null = null;
+  private readonly chats = new ChatRoutes<PortLike>();
 
   constructor(private readonly opts: PanelRelayOptions) {}
 
@@ -75,6 +73,11 @@ export class PanelRelay {
       this.attach(port);
     });
     this.opts.host.onMessage((message) => {
+      const chatId = chatOf(message);
+      if (chatId !== null) {
+        for (const port of this.chats.panelsFor(chatId)) this.postTo(port, { type: 'host', message });
+        return;
+      }
       const stream = STREAM_TYPES.has(message.type);
       const chatError =
         message.type === 'error' && (message.chatId !== undefined || message.termId !== undefined);
@@ -107,12 +110,17 @@ export class PanelRelay {
         this.opts.log.warn('panel_bad_message', { issues: parsed.error.issues.length });
         return;
       }
+      if (parsed.data.type === 'chat.watch') {
+        this.chats.watch(port, parsed.data.chatIds);
+        return;
+      }
       void this.handle(parsed.data, post).catch((error: unknown) =>
         this.opts.log.warn('panel_request_failed', { error: messageOf(error) }),
       );
     });
     port.onDisconnect.addListener(() => {
       this.panels.delete(port);
+      this.chats.forget(port);
       unlisten();
       if (this.panels.size === 0 && this.statusTimer) {
         clearInterval(this.statusTimer);
@@ -146,6 +154,8 @@ export class PanelRelay {
         if (tab) await this.opts.chrome.windows.update(tab.windowId, { focused: true });
         return;
       }
+      case 'chat.watch':
+        return;
       case 'host': {
         const sent = message.message;
         if (!PANEL_HOST_TYPES.has(sent.type)) {
@@ -158,6 +168,8 @@ export class PanelRelay {
           post({ type: 'host', message: 'id' in answer ? { ...answer, id } : answer });
           return;
         }
+        // A chat message may be the first thing to need the host since it went away: try it again.
+        if (!host.connected) await host.ensure();
         if (!host.send(sent as Parameters<NativeHost['send']>[0])) {
           const ref =
             'chatId' in sent ? { chatId: sent.chatId } : 'termId' in sent ? { termId: sent.termId } : {};
@@ -173,6 +185,15 @@ export class PanelRelay {
         }
         return;
       }
+    }
+  }
+
+  private postTo(port: PortLike, message: WorkerToPanel): void {
+    try {
+      port.postMessage(message);
+    } catch {
+      this.panels.delete(port);
+      this.chats.forget(port);
     }
   }
 

@@ -4,6 +4,7 @@
  * — Activity, Chat, Terminal — switched by the tab bar.
  */
 import { ActivityView } from './activity-view';
+import { ChatView } from './chat-view';
 import { byId } from './dom';
 import { HandoffView } from './handoff-view';
 import { PanelLink, type PortApi } from './link';
@@ -12,7 +13,15 @@ interface TabsApi {
   query(q: { active: boolean; lastFocusedWindow: boolean }): Promise<{ id?: number }[]>;
   onActivated: { addListener(listener: (info: { tabId: number }) => void): void };
 }
-const platform = (globalThis as unknown as { chrome: { runtime: PortApi; tabs: TabsApi } }).chrome;
+interface SessionStorageApi {
+  get(key: string): Promise<Record<string, unknown>>;
+  set(items: Record<string, unknown>): Promise<void>;
+}
+const platform = (
+  globalThis as unknown as {
+    chrome: { runtime: PortApi; tabs: TabsApi; storage: { session: SessionStorageApi } };
+  }
+).chrome;
 
 const fixed = Number(new URLSearchParams(location.search).get('tab'));
 let tab: number | null = Number.isInteger(fixed) && fixed > 0 ? fixed : null;
@@ -22,6 +31,7 @@ const link = new PanelLink(platform.runtime);
 link.connect();
 const handoff = new HandoffView(link, currentTab);
 const activity = new ActivityView(link, currentTab);
+const chat = new ChatView(link, currentTab, () => handoff.current()?.info.session, platform.storage.session);
 
 const status = byId('status');
 link.on((message) => {
@@ -38,6 +48,7 @@ const follow = (tabId: number) => {
   tab = tabId;
   handoff.render();
   activity.tabChanged();
+  chat.tabChanged();
 };
 if (tab === null) {
   void platform.tabs.query({ active: true, lastFocusedWindow: true }).then(([front]) => {

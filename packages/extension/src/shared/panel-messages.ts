@@ -7,6 +7,7 @@
 import {
   ActivityEntrySchema,
   BrowserSessionSchema,
+  ChatIdSchema,
   ExtensionToHostSchema,
   HostToExtensionSchema,
   SessionIdSchema,
@@ -33,6 +34,8 @@ export const PanelToWorkerSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('user'), requestId: RequestId, request: PanelUserRequestSchema }),
   /** Bring a tab to the front (an activity entry was clicked). */
   z.strictObject({ type: z.literal('focus'), tabId: z.number().int().min(0) }),
+  /** The chats this panel shows: their streams from the host come to it (and to no other panel). */
+  z.strictObject({ type: z.literal('chat.watch'), chatIds: z.array(ChatIdSchema).max(100) }),
   /** A message for the native host (chat, settings, terminal). */
   z.strictObject({ type: z.literal('host'), message: ExtensionToHostSchema }),
 ]);

@@ -1,0 +1,178 @@
+/**
+ * The worker's relay between side panels and the native host, with fake ports on both sides: what a
+ * panel sends is validated before it reaches the host, only chat, settings and terminal messages pass,
+ * a chat's stream reaches the panels that watch that chat and no other, a request's answer goes back
+ * to the panel that asked under its own id, and a message the host cannot take comes back as an error
+ * tied to its chat.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ExtensionToHost, HostToExtension } from '@bproxy/protocol';
+import type { PortLike } from '../src/chrome-api';
+import { PanelRelay } from '../src/background/panel-relay';
+import { WorkerLog } from '../src/background/log';
+import { FakeEvent, fakeChrome } from './fakes';
+
+class FakePort implements PortLike {
+  readonly name = 'panel';
+  readonly received: unknown[] = [];
+  readonly onMessage = new FakeEvent<(message: unknown) => void>();
+  readonly onDisconnect = new FakeEvent<() => void>();
+  constructor(readonly sender: { id: string }) {}
+  postMessage(message: unknown): void {
+    this.received.push(message);
+  }
+  disconnect(): void {}
+  /** What the host sent this panel. */
+  host(): HostToExtension[] {
+    return this.received
+      .filter((m): m is { type: 'host'; message: HostToExtension } => (m as { type: string }).type === 'host')
+      .map((m) => m.message);
+  }
+}
+
+function setup(hostConnected = true) {
+  const chrome = fakeChrome();
+  const hostListeners: ((message: HostToExtension) => void)[] = [];
+  const sent: ExtensionToHost[] = [];
+  const requested: unknown[] = [];
+  const connected = hostConnected;
+  const host = {
+    onMessage: (listener: (message: HostToExtension) => void) => {
+      hostListeners.push(listener);
+      return () => undefined;
+    },
+    send: (message: ExtensionToHost) => {
+      if (!connected) return false;
+      sent.push(message);
+      return true;
+    },
+    request: async (message: unknown): Promise<HostToExtension> => {
+      requested.push(message);
+      return { type: 'chat.transcript', id: 'x9', chatId: 'tab-1', entries: [], running: false };
+    },
+    status: () => ({
+      state: connected ? ('connected' as const) : ('missing' as const),
+      hostVersion: null,
+      lastError: null,
+    }),
+    ensure: async () => connected,
+    get connected() {
+      return connected;
+    },
+  };
+  const relay = new PanelRelay({
+    chrome,
+    log: new WorkerLog(100, Date.now, false),
+    connection: {
+      userRequest: async () => ({ ok: false, reason: 'not in this test' }),
+      status: () => ({ state: 'connected' }),
+    },
+    host,
+    view: { listen: () => () => undefined },
+    share: async () => ({ ok: false, reason: 'not in this test' }),
+  });
+  relay.install();
+  const connect = (port: PortLike) =>
+    (chrome.runtime.onConnect as FakeEvent<(port: PortLike) => void>).fire(port);
+  const open = () => {
+    const port = new FakePort({ id: chrome.runtime.id });
+    connect(port);
+    return port;
+  };
+  const fromHost = (message: HostToExtension) => hostListeners.forEach((l) => l(message));
+  const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+  return { open, connect, fromHost, sent, requested, flush };
+}
+
+describe('the panel relay', () => {
+  it('sends a chat message on to the host, and refuses malformed or non-panel messages', async () => {
+    const { open, sent, flush } = setup();
+    const panel = open();
+    panel.onMessage.fire({
+      type: 'host',
+      message: { type: 'user', chatId: 'tab-1', text: 'hi', session: 'm4q7z2' },
+    });
+    panel.onMessage.fire({
+      type: 'host',
+      message: { type: 'user', chatId: 'tab-1', text: '', session: 'm4q7z2' },
+    });
+    panel.onMessage.fire({
+      type: 'host',
+      message: { type: 'user', chatId: 'tab 1', text: 'hi', session: 'm4q7z2' },
+    });
+    panel.onMessage.fire({
+      type: 'host',
+      message: { type: 'user', chatId: 'tab-1', text: 'hi', session: 'm4q7z2', html: '<b>' },
+    });
+    panel.onMessage.fire({ type: 'host', message: { type: 'pairing.request', id: 'p1' } });
+    panel.onMessage.fire({ type: 'chat.watch', chatIds: ['<script>'] });
+    await flush();
+    expect(sent).toEqual([{ type: 'user', chatId: 'tab-1', text: 'hi', session: 'm4q7z2' }]);
+  });
+
+  it("routes a chat's stream to the panels watching that chat only", async () => {
+    const { open, fromHost } = setup();
+    const one = open();
+    const two = open();
+    one.onMessage.fire({ type: 'chat.watch', chatIds: ['tab-1'] });
+    two.onMessage.fire({ type: 'chat.watch', chatIds: ['tab-2'] });
+    fromHost({ type: 'delta', chatId: 'tab-1', text: 'for one' });
+    fromHost({ type: 'tool_call', chatId: 'tab-2', callId: 'c1', name: 'click', input: {} });
+    fromHost({ type: 'error', chatId: 'tab-2', code: 'CHAT_QUEUE_FULL', message: 'full' });
+    fromHost({ type: 'chat.queue', chatId: 'tab-3', running: true, queued: 0 });
+    expect(one.host()).toEqual([{ type: 'delta', chatId: 'tab-1', text: 'for one' }]);
+    expect(two.host().map((m) => m.type)).toEqual(['tool_call', 'error']);
+
+    // Following the tab in front: the panel now watches another chat.
+    one.onMessage.fire({ type: 'chat.watch', chatIds: ['tab-3'] });
+    fromHost({ type: 'delta', chatId: 'tab-1', text: 'missed' });
+    fromHost({ type: 'turn_done', chatId: 'tab-3', stopped: false });
+    expect(one.host().map((m) => m.type)).toEqual(['delta', 'turn_done']);
+
+    one.onDisconnect.fire();
+    fromHost({ type: 'turn_done', chatId: 'tab-3', stopped: true });
+    expect(one.host()).toHaveLength(2);
+  });
+
+  it('answers a history request to the panel that asked, under its id', async () => {
+    const { open, requested, flush } = setup();
+    const asker = open();
+    const other = open();
+    other.onMessage.fire({ type: 'chat.watch', chatIds: ['tab-1'] });
+    asker.onMessage.fire({ type: 'host', message: { type: 'chat.history', id: 'h7', chatId: 'tab-1' } });
+    await flush();
+    expect(requested).toEqual([{ type: 'chat.history', chatId: 'tab-1' }]);
+    expect(asker.host()).toEqual([
+      { type: 'chat.transcript', id: 'h7', chatId: 'tab-1', entries: [], running: false },
+    ]);
+    expect(other.host()).toEqual([]);
+  });
+
+  it('gives the chat an error saying what to run when the native host is missing', async () => {
+    const { open, flush, sent } = setup(false);
+    const panel = open();
+    panel.onMessage.fire({ type: 'host', message: { type: 'stop', chatId: 'tab-1' } });
+    await flush();
+    expect(sent).toEqual([]);
+    expect(panel.host()).toEqual([
+      expect.objectContaining({
+        type: 'error',
+        chatId: 'tab-1',
+        code: 'NO_DAEMON',
+        message: expect.stringMatching(/bproxy setup/),
+      }),
+    ]);
+  });
+
+  it('disconnects a port from another extension, which then hears no chat', async () => {
+    const { connect, fromHost } = setup();
+    const stranger = new FakePort({ id: 'abcdefghijklmnopabcdefghijklmnop' });
+    let disconnected = false;
+    stranger.disconnect = () => void (disconnected = true);
+    connect(stranger);
+    stranger.onMessage.fire({ type: 'chat.watch', chatIds: ['tab-1'] });
+    fromHost({ type: 'delta', chatId: 'tab-1', text: 'x' });
+    expect(disconnected).toBe(true);
+    expect(stranger.received).toEqual([]);
+  });
+});
