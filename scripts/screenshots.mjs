@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run screenshots`: builds, then runs the e2e tests that bring the extension's views into a
-// realistic state with BPROXY_SCREENSHOTS set, so they write docs/screenshots/*.png.
+// realistic state with BPROXY_SCREENSHOTS set, so they write docs/screenshots/*.png, and the scripts
+// that stage a view of their own (a conversation with a scripted model).
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +9,7 @@ import { ensureChromium, ensureDependencies } from './ensure.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TESTS = ['tests/e2e/side-panel.test.ts'];
+const SCRIPTS = ['tests/e2e/shoot-panel-chat.ts'];
 
 ensureDependencies();
 const chrome = ensureChromium();
@@ -17,3 +19,4 @@ const run = (cmd, args, env = {}) => {
 };
 run('node', ['scripts/build.mjs']);
 run('npx', ['vitest', 'run', '--project', 'e2e', ...TESTS], { BPROXY_SCREENSHOTS: '1', CHROME_PATH: chrome });
+for (const script of SCRIPTS) run('node', ['--import', 'tsx', script], { CHROME_PATH: chrome });
