@@ -180,7 +180,8 @@ describe('dead and slow peers', () => {
   });
 
   it('bounds what a consumer that stops reading can hold, then cuts it off at the heartbeat', async () => {
-    const { d, ext, timers } = await setup({ heartbeatMs: 200, reconnectGraceMs: 300 });
+    // A heartbeat long enough that a hundred requests reach the pending map first on a loaded machine.
+    const { d, ext, timers } = await setup({ heartbeatMs: 1_500, reconnectGraceMs: 300 });
     ext.fault = () => 'silent';
     ext.freeze();
     const executedBefore = ext.ledger.executions.size;
@@ -189,7 +190,7 @@ describe('dead and slow peers', () => {
     const answers = Array.from({ length: 100 }, (_, i) =>
       command(d, 'tab.open', { url }, { id: `slow-${i}`, deadlineMs: 15_000 }),
     );
-    await until(() => d.server.deps.pending.inFlight === 100, 'the pending map to fill');
+    await until(() => d.server.deps.pending.inFlight === 100, 'the pending map to fill', 10_000);
     // Admission is bounded: the next request is refused at once, not queued behind a dead peer.
     const refused = await command(d, 'tab.open', { url }, { id: 'slow-over' });
     expect(refused.ok ? 'ok' : refused.error.code).toBe('OVERLOADED');
