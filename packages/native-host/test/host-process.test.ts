@@ -82,7 +82,7 @@ describe('stdout of the real host process', () => {
     host.browser.send({ type: 'pairing.request', id: 'p1', extra: true });
     host.browser.send({ type: 'no.such.type' });
     host.browser.send({ type: 'user', chatId: 'c1', text: 'hello', session: 'abcdef' });
-    host.browser.send({ type: 'pty.open', termId: 't1', cols: 80, rows: 24 });
+    host.browser.send({ type: 'pty.input', termId: 't1', data: 'no terminal was opened' });
     const oversize = 64 * 1024 * 1024 + 1;
     host.browser.sendRaw(frameHeader(oversize));
     await host.browser.next((m) => m.type === 'error' && m.code === 'PAYLOAD_TOO_LARGE');
