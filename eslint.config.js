@@ -12,7 +12,14 @@ const PACKAGES = {
   tools: { imports: ['@bproxy/protocol'], node: false },
   client: { imports: ['@bproxy/protocol'], node: true },
   extension: {
-    imports: ['@bproxy/protocol', '@bproxy/page', '@bproxy/driver', 'zod', '@xterm/xterm', '@xterm/addon-fit'],
+    imports: [
+      '@bproxy/protocol',
+      '@bproxy/page',
+      '@bproxy/driver',
+      'zod',
+      '@xterm/xterm',
+      '@xterm/addon-fit',
+    ],
     node: false,
   },
   cdp: { imports: ['@bproxy/protocol', '@bproxy/page', '@bproxy/driver', 'ws'], node: true },

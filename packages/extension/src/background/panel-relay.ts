@@ -19,6 +19,7 @@ import type { Connection } from './connection';
 import { messageOf } from './errors';
 import type { WorkerLog } from './log';
 import type { NativeHost } from './native-host';
+import { TerminalAttachments } from './terminal-attachments';
 
 export type ShareFn = (tabId: number) => Promise<PanelAnswer>;
 
@@ -61,6 +62,7 @@ const STATUS_EVERY_MS = 1_000;
 export class PanelRelay {
   private readonly panels = new Set<PortLike>();
   private statusTimer: ReturnType<typeof setInterval> | null = null;
+  private readonly terminals = new TerminalAttachments<PortLike>();
 
   constructor(private readonly opts: PanelRelayOptions) {}
 
@@ -107,6 +109,7 @@ export class PanelRelay {
         this.opts.log.warn('panel_bad_message', { issues: parsed.error.issues.length });
         return;
       }
+      if (parsed.data.type === 'host') this.terminals.note(port, parsed.data.message);
       void this.handle(parsed.data, post).catch((error: unknown) =>
         this.opts.log.warn('panel_request_failed', { error: messageOf(error) }),
       );
@@ -114,6 +117,8 @@ export class PanelRelay {
     port.onDisconnect.addListener(() => {
       this.panels.delete(port);
       unlisten();
+      // A closed panel detaches its terminals: the host keeps them for a reopened panel to reattach.
+      for (const termId of this.terminals.release(port)) this.opts.host.send({ type: 'pty.detach', termId });
       if (this.panels.size === 0 && this.statusTimer) {
         clearInterval(this.statusTimer);
         this.statusTimer = null;

@@ -7,6 +7,7 @@ import { ActivityView } from './activity-view';
 import { byId } from './dom';
 import { HandoffView } from './handoff-view';
 import { PanelLink, type PortApi } from './link';
+import { TerminalView } from './terminal-view';
 
 interface TabsApi {
   query(q: { active: boolean; lastFocusedWindow: boolean }): Promise<{ id?: number }[]>;
@@ -22,6 +23,7 @@ const link = new PanelLink(platform.runtime);
 link.connect();
 const handoff = new HandoffView(link, currentTab);
 const activity = new ActivityView(link, currentTab);
+const terminal = new TerminalView({ link, currentTab, sessionOf: () => handoff.current()?.info.session });
 
 const status = byId('status');
 link.on((message) => {
@@ -38,6 +40,7 @@ const follow = (tabId: number) => {
   tab = tabId;
   handoff.render();
   activity.tabChanged();
+  terminal.tabChanged();
 };
 if (tab === null) {
   void platform.tabs.query({ active: true, lastFocusedWindow: true }).then(([front]) => {
@@ -53,5 +56,6 @@ for (const name of views) {
       byId(`tab-${other}`).setAttribute('aria-selected', String(other === name));
       byId(`view-${other}`).hidden = other !== name;
     }
+    if (name === 'terminal') terminal.show();
   });
 }

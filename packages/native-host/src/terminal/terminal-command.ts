@@ -1,7 +1,8 @@
 /**
  * What a terminal runs, and with which environment. The program is the user's choice: the host's
  * BPROXY_TERMINAL_COMMAND (a program and its arguments separated by spaces, no quoting), else `claude`
- * when it is on PATH, else the user's login shell ($SHELL, or /bin/sh) started as a login shell. The
+ * when it is on PATH, else the user's login shell ($SHELL, or /bin/sh) — started as an interactive
+ * shell, not a login one, whose profile would set PATH anew and drop the `bproxy` put first on it. The
  * environment is the host's (the browser's, plus what the launcher set) with BPROXY_HOME, and
  * BPROXY_SESSION naming the session of the terminal's tab, so that `bproxy` (a small launcher for this
  * installation's CLI, put first on PATH) and agents started there drive that tab.
@@ -43,7 +44,7 @@ export function terminalCommand(env: Env): readonly [string, ...string[]] {
   if (claude !== null) return [claude];
   const shell =
     env.SHELL !== undefined && isAbsolute(env.SHELL) && executable(env.SHELL) ? env.SHELL : '/bin/sh';
-  return [shell, '-l'];
+  return [shell];
 }
 
 /** Single-quoted for sh. */
