@@ -111,7 +111,7 @@ describe('the Terminal view', () => {
     await userPage.close();
   }, 120_000);
 
-  it('is out of a web page’s reach: no native messaging, no extension messaging without a listener', async () => {
+  it('is out of a web page’s reach: the page has no native messaging API', async () => {
     const page = await machine.browser.context.newPage();
     await page.goto(pages.url('ext-form.html'));
     const reach = await page.evaluate(() => {

@@ -93,7 +93,11 @@ describe('stdout of the real host process', () => {
     await host.browser.next((m) => m.type === 'daemon.location' && m.id === 'last');
     host.child.stdin.end();
     expect(await exitWithin(host, 10_000)).toEqual({ code: 0, signal: null });
-    expect(expectOnlyFrames(host.stdout())).toBe(9);
+    // Every frame is one message of the protocol (none here is large enough to be chunked).
+    expect(expectOnlyFrames(host.stdout())).toBe(host.browser.received.length);
+    expect(host.browser.received).toContainEqual(
+      expect.objectContaining({ type: 'error', termId: 't1', code: 'BAD_REQUEST' }),
+    );
     expect(host.browser.violations).toEqual([]);
   });
 
