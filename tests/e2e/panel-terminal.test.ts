@@ -3,7 +3,8 @@
  * installs it (/bin/sh as the terminal's program): the panel page, opened as a tab for one of the
  * user's tabs, starts nothing until a key; typing runs the shell on a PTY the host owns, with
  * BPROXY_SESSION naming the session the first key shared the tab into; `bproxy text` run there drives
- * that tab; closing the panel detaches and opening it again replays what was printed. A web page has
+ * that tab; closing the panel detaches and opening it again replays what was printed; after the
+ * program ends, a key starts a new one. A web page has
  * no way to the host at all. Set BPROXY_UPDATE_SCREENSHOTS=1 to write docs/screenshots/panel-terminal.png.
  */
 import { mkdirSync } from 'node:fs';
@@ -67,7 +68,7 @@ async function openPanel(tabId: number): Promise<Page> {
 }
 
 describe('the Terminal view', () => {
-  it('runs a shell on the first key whose bproxy drives the tab, and replays it when the panel opens again', async () => {
+  it('runs a shell on the first key whose bproxy drives the tab, replays it when the panel opens again, and starts anew only on a key', async () => {
     const userPage = await machine.browser.context.newPage();
     await userPage.goto(pages.url('ext-form.html'));
     const worker = await machine.browser.worker();
@@ -107,6 +108,14 @@ describe('the Terminal view', () => {
     await again.click('#terminal-screen');
     await again.keyboard.type('echo "same=$$"\n');
     expect(await shows(again, /^same=(\d+)$/m, 'the same shell')).toBe(shell);
+
+    // The program ends: the view says so, and only a key starts a new one.
+    await again.keyboard.type('exit\n');
+    await shows(again, /(exited with code 0 — press any key)/, 'the end of the shell');
+    await again.keyboard.press('Enter');
+    await again.keyboard.type('echo "new=$$"\n');
+    const fresh = await shows(again, /^new=(\d+)$/m, 'a new shell');
+    expect(fresh).not.toBe(shell);
     await again.close();
     await userPage.close();
   }, 120_000);

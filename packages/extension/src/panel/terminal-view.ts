@@ -31,8 +31,12 @@ export class TerminalView {
   private readonly fit = new FitAddon();
   private termId: string | null = null;
   private tabId: number | null = null;
-  /** Whether the program runs (as far as this view knows): keys then go straight to it. */
-  private running = false;
+  /**
+   * Whether the terminal has shown anything or been typed into since this view attached. Until then
+   * the first key re-opens it with the tab's session (the host's ring is empty, so that re-open replays
+   * nothing); after, keys go straight to the host, which starts the program again if it ended.
+   */
+  private started = false;
   /** Keys typed while the tab is being shared, sent once the terminal knows its session. */
   private waiting: string[] | null = null;
   private visible = false;
@@ -100,20 +104,21 @@ export class TerminalView {
     const term = this.screen();
     if (tabId === null) return;
     this.tabId = tabId;
-    this.running = false;
+    this.started = false;
     this.waiting = null;
     term.reset();
     this.hint.hidden = false;
     const termId = await terminalIdFor(tabId);
     if (this.tabId !== tabId) return; // followed another tab meanwhile
     this.termId = termId;
-    this.open();
+    this.open(this.options.sessionOf());
   }
 
   private reattach(): void {
     if (this.termId === null) return;
     this.term?.reset();
-    this.open();
+    this.started = false;
+    this.open(this.options.sessionOf());
   }
 
   private open(session?: SessionId): void {
@@ -134,7 +139,7 @@ export class TerminalView {
   private async key(data: string): Promise<void> {
     const termId = this.termId;
     if (termId === null) return;
-    if (this.running) {
+    if (this.started) {
       this.input(termId, data);
       return;
     }
@@ -150,7 +155,7 @@ export class TerminalView {
     this.waiting = null;
     if (this.termId !== termId) return;
     this.open(session);
-    this.running = true;
+    this.started = true;
     for (const keys of typed) this.input(termId, keys);
   }
 
@@ -176,10 +181,9 @@ export class TerminalView {
     if (!('termId' in message) || message.termId !== this.termId || this.term === null) return;
     if (message.type === 'pty.output') {
       this.hint.hidden = true;
-      this.running = true;
+      this.started = true;
       this.term.write(message.data);
     } else if (message.type === 'pty.exit') {
-      this.running = false;
       const how =
         message.signal !== null
           ? `ended by ${message.signal}`
@@ -187,7 +191,6 @@ export class TerminalView {
       this.term.writeln(`\r\n${DIM}[the program ${how} — press any key to start again]${RESET}`);
     } else if (message.type === 'error') {
       if (message.code === 'NO_DAEMON') this.hostDown = true;
-      this.running = false;
       this.term.writeln(`\r\n${RED}${message.message}${RESET}`);
     }
   }
