@@ -4,8 +4,8 @@
  * user's tabs, starts nothing until a key; typing runs the shell on a PTY the host owns, with
  * BPROXY_SESSION naming the session the first key shared the tab into; `bproxy text` run there drives
  * that tab; closing the panel detaches and opening it again replays what was printed; after the
- * program ends, a key starts a new one. A web page has
- * no way to the host at all. Set BPROXY_UPDATE_SCREENSHOTS=1 to write docs/screenshots/panel-terminal.png.
+ * program ends, a key starts a new one. A web page has no way to the host at all.
+ * Set BPROXY_UPDATE_SCREENSHOTS=1 to write docs/screenshots/panel-terminal.png.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';

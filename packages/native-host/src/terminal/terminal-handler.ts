@@ -71,17 +71,20 @@ export class TerminalHandler implements PortHandler<TerminalMessage> {
         return;
       }
       case 'pty.detach': {
-        const terminal = this.known(message.termId, emit);
-        if (terminal.detachTimer !== null) return;
+        // Detaching or closing what is gone already (ended, or a host started since) is no error.
+        const terminal = this.terminals.get(message.termId);
+        if (terminal === undefined || terminal.detachTimer !== null) return;
         terminal.detachTimer = setTimeout(() => {
           this.context.log.info('terminal_detach_expired', { termId: terminal.termId });
           this.end(terminal);
         }, this.options.detachMs ?? 60_000);
         return;
       }
-      case 'pty.close':
-        this.end(this.known(message.termId, emit));
+      case 'pty.close': {
+        const terminal = this.terminals.get(message.termId);
+        if (terminal !== undefined) this.end(terminal);
         return;
+      }
     }
   }
 
