@@ -11,7 +11,17 @@ const PACKAGES = {
   driver: { imports: ['@bproxy/protocol'], node: false },
   tools: { imports: ['@bproxy/protocol'], node: false },
   client: { imports: ['@bproxy/protocol'], node: true },
-  extension: { imports: ['@bproxy/protocol', '@bproxy/page', '@bproxy/driver', 'zod'], node: false },
+  extension: {
+    imports: [
+      '@bproxy/protocol',
+      '@bproxy/page',
+      '@bproxy/driver',
+      'zod',
+      '@xterm/xterm',
+      '@xterm/addon-fit',
+    ],
+    node: false,
+  },
   cdp: { imports: ['@bproxy/protocol', '@bproxy/page', '@bproxy/driver', 'ws'], node: true },
   daemon: {
     // The lifecycle contract (state files, lock, argv, start report) is shared with the client.
@@ -46,7 +56,10 @@ const PACKAGES = {
     node: true,
   },
   // The agent (and node-pty) come in behind the handler factories, loaded on first use.
-  'native-host': { imports: ['@bproxy/protocol', '@bproxy/client', '@bproxy/agent'], node: true },
+  'native-host': {
+    imports: ['@bproxy/protocol', '@bproxy/client', '@bproxy/agent', '@lydell/node-pty'],
+    node: true,
+  },
   // `bproxy mcp` and `bproxy agent` load their packages lazily, from their own bundles (src/mcp,
   // src/agent); `bproxy host` loads the native host's registration the same way.
   cli: {

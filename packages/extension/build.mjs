@@ -12,11 +12,13 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { iconPng } from './scripts/icon.mjs';
 import { zip } from './scripts/zip.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
 const ICON_SIZES = [16, 32, 48, 128];
 
 function listFiles(dir) {
@@ -60,6 +62,11 @@ export async function build() {
   for (const file of ['popup.html', 'popup.css', 'panel.html', 'panel.css'])
     copyFileSync(join(here, 'static', file), join(out, file));
   copyFileSync(join(here, 'static', 'chat.css'), join(out, 'chat.css'));
+  // The terminal's stylesheet, from the xterm.js the panel bundles.
+  copyFileSync(
+    join(dirname(require.resolve('@xterm/xterm/package.json')), 'css', 'xterm.css'),
+    join(out, 'xterm.css'),
+  );
   copyFileSync(pageScript, join(out, 'page.js'));
   for (const size of ICON_SIZES) writeFileSync(join(out, 'icons', `icon-${size}.png`), iconPng(size));
 

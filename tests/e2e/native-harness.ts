@@ -23,13 +23,17 @@ export interface NativeMachine {
   close(): Promise<void>;
 }
 
-export async function launchWithNativeHost(prefix = 'bproxy-e2e-native-'): Promise<NativeMachine> {
+/** `env`: more environment for the browser, which hands it to the host (e.g. BPROXY_TERMINAL_COMMAND). */
+export async function launchWithNativeHost(
+  prefix = 'bproxy-e2e-native-',
+  env: Record<string, string> = {},
+): Promise<NativeMachine> {
   const cli = new Cli(prefix);
   const root = mkdtempSync(join(tmpdir(), `${prefix}user-`));
   const config = join(root, '.config');
   const userDataDir = join(config, 'chromium');
   mkdirSync(userDataDir, { recursive: true });
-  cli.setEnv({ HOME: root, XDG_CONFIG_HOME: config });
+  cli.setEnv({ ...env, HOME: root, XDG_CONFIG_HOME: config });
   const installed = await cli.ok<NativeMachine['installed']>(['host', 'install', '--browser', 'chromium']);
   const browser = await launchWithExtension({ userDataDir, env: cli.environment() });
   return {

@@ -37,3 +37,5 @@ export { hostMain, type HostMainOptions } from './main';
 export { checkCaller, extensionOrigin } from './origin';
 export { runHost, type RunHostOptions } from './run-host';
 export { takeStdout } from './stdout-guard';
+export { TERMINAL_COMMAND_VAR } from './terminal/terminal-command';
+export { TerminalHandler, terminalHandler, type TerminalOptions } from './terminal/terminal-handler';

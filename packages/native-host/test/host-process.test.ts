@@ -82,7 +82,7 @@ describe('stdout of the real host process', () => {
     host.browser.send({ type: 'pairing.request', id: 'p1', extra: true });
     host.browser.send({ type: 'no.such.type' });
     host.browser.send({ type: 'user', chatId: 'c1', text: 'hello', session: 'abcdef' });
-    host.browser.send({ type: 'pty.open', termId: 't1', cols: 80, rows: 24 });
+    host.browser.send({ type: 'pty.input', termId: 't1', data: 'no terminal was opened' });
     const oversize = 64 * 1024 * 1024 + 1;
     host.browser.sendRaw(frameHeader(oversize));
     await host.browser.next((m) => m.type === 'error' && m.code === 'PAYLOAD_TOO_LARGE');
@@ -93,7 +93,11 @@ describe('stdout of the real host process', () => {
     await host.browser.next((m) => m.type === 'daemon.location' && m.id === 'last');
     host.child.stdin.end();
     expect(await exitWithin(host, 10_000)).toEqual({ code: 0, signal: null });
-    expect(expectOnlyFrames(host.stdout())).toBe(9);
+    // Every frame is one message of the protocol (none here is large enough to be chunked).
+    expect(expectOnlyFrames(host.stdout())).toBe(host.browser.received.length);
+    expect(host.browser.received).toContainEqual(
+      expect.objectContaining({ type: 'error', termId: 't1', code: 'BAD_REQUEST' }),
+    );
     expect(host.browser.violations).toEqual([]);
   });
 

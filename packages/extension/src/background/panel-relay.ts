@@ -21,6 +21,7 @@ import { ChatRoutes, chatOf } from './chat-routes';
 import { messageOf } from './errors';
 import type { WorkerLog } from './log';
 import type { NativeHost } from './native-host';
+import { TerminalAttachments } from './terminal-attachments';
 
 export type ShareFn = (tabId: number) => Promise<PanelAnswer>;
 
@@ -59,6 +60,7 @@ export class PanelRelay {
   private readonly panels = new Set<PortLike>();
   private statusTimer: ReturnType<typeof setInterval> | null = null;
   private readonly chats = new ChatRoutes<PortLike>();
+  private readonly terminals = new TerminalAttachments<PortLike>();
 
   constructor(private readonly opts: PanelRelayOptions) {}
 
@@ -114,6 +116,7 @@ export class PanelRelay {
         this.chats.watch(port, parsed.data.chatIds);
         return;
       }
+      if (parsed.data.type === 'host') this.terminals.note(port, parsed.data.message);
       void this.handle(parsed.data, post).catch((error: unknown) =>
         this.opts.log.warn('panel_request_failed', { error: messageOf(error) }),
       );
@@ -122,6 +125,8 @@ export class PanelRelay {
       this.panels.delete(port);
       this.chats.forget(port);
       unlisten();
+      // A closed panel detaches its terminals: the host keeps them for a reopened panel to reattach.
+      for (const termId of this.terminals.release(port)) this.opts.host.send({ type: 'pty.detach', termId });
       if (this.panels.size === 0 && this.statusTimer) {
         clearInterval(this.statusTimer);
         this.statusTimer = null;

@@ -8,6 +8,7 @@ import { ChatView } from './chat-view';
 import { byId } from './dom';
 import { HandoffView } from './handoff-view';
 import { PanelLink, type PortApi } from './link';
+import { TerminalView } from './terminal-view';
 
 interface TabsApi {
   query(q: { active: boolean; lastFocusedWindow: boolean }): Promise<{ id?: number }[]>;
@@ -32,6 +33,7 @@ link.connect();
 const handoff = new HandoffView(link, currentTab);
 const activity = new ActivityView(link, currentTab);
 const chat = new ChatView(link, currentTab, () => handoff.current()?.info.session, platform.storage.session);
+const terminal = new TerminalView({ link, currentTab, sessionOf: () => handoff.current()?.info.session });
 
 const status = byId('status');
 link.on((message) => {
@@ -49,6 +51,7 @@ const follow = (tabId: number) => {
   handoff.render();
   activity.tabChanged();
   chat.tabChanged();
+  terminal.tabChanged();
 };
 if (tab === null) {
   void platform.tabs.query({ active: true, lastFocusedWindow: true }).then(([front]) => {
@@ -64,5 +67,6 @@ for (const name of views) {
       byId(`tab-${other}`).setAttribute('aria-selected', String(other === name));
       byId(`view-${other}`).hidden = other !== name;
     }
+    if (name === 'terminal') terminal.show();
   });
 }

@@ -7,7 +7,7 @@
  * is a daemon of one of our temporary homes.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isOurDaemon, parsePidFile, processState } from '@bproxy/client/lifecycle';
@@ -26,6 +26,9 @@ export interface Bundles {
 export async function buildBundles(): Promise<Bundles> {
   const dir = mkdtempSync(join(tmpdir(), 'bproxy-host-build-'));
   const built = await build({ outdir: dir });
+  // The PTY's native addon stays outside the bundle and resolves from node_modules, as it does beside
+  // packages/cli/dist: give the temporary folder the repository's.
+  symlinkSync(join(__dirname, '..', '..', '..', '..', 'node_modules'), join(dir, 'node_modules'), 'dir');
   return { dir, nativeHost: built.nativeHost, daemon: built.daemon };
 }
 

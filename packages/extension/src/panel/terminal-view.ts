@@ -1,0 +1,197 @@
+/**
+ * The Terminal view: xterm.js on a PTY the native host owns, one terminal per tab. Opening the view
+ * attaches to the tab's terminal (`pty.open`: the host replays what it printed meanwhile, or starts
+ * nothing when it never ran); the first key starts the program — after the tab was shared if no
+ * session holds it yet, so that BPROXY_SESSION in the terminal names the tab's session. Keys and
+ * resizes go to the host; output, the program's end and errors come back. Following another tab
+ * detaches this one (the host keeps it for a while) and attaches that tab's.
+ */
+import { FitAddon } from '@xterm/addon-fit';
+import { Terminal } from '@xterm/xterm';
+import type { HostToExtension, SessionId } from '@bproxy/protocol';
+import { byId } from './dom';
+import type { PanelLink } from './link';
+import { terminalIdFor } from './terminal-ids';
+
+export interface TerminalViewOptions {
+  readonly link: PanelLink;
+  readonly currentTab: () => number | null;
+  /** The session holding the tab, if one does. */
+  readonly sessionOf: () => SessionId | undefined;
+}
+
+const DIM = '\x1b[2m';
+const RED = '\x1b[31m';
+const RESET = '\x1b[0m';
+
+export class TerminalView {
+  private readonly container = byId('terminal-screen');
+  private readonly hint = byId('terminal-hint');
+  private term: Terminal | null = null;
+  private readonly fit = new FitAddon();
+  private termId: string | null = null;
+  private tabId: number | null = null;
+  /**
+   * Whether the terminal has shown anything or been typed into since this view attached. Until then
+   * the first key re-opens it with the tab's session (the host's ring is empty, so that re-open replays
+   * nothing); after, keys go straight to the host, which starts the program again if it ended.
+   */
+  private started = false;
+  /** Keys typed while the tab is being shared, sent once the terminal knows its session. */
+  private waiting: string[] | null = null;
+  private visible = false;
+  /** The host was not there when we last spoke: attach again once it is. */
+  private hostDown = false;
+
+  constructor(private readonly options: TerminalViewOptions) {
+    options.link.on((message) => {
+      if (message.type === 'host') this.fromHost(message.message);
+      if (message.type === 'status' && message.host === 'connected' && this.hostDown) {
+        // The host came (back): attach again, as a reopened panel would.
+        this.hostDown = false;
+        this.reattach();
+      }
+    });
+    options.link.onReconnect(() => this.reattach());
+  }
+
+  /** The view was selected: create the screen on first use, fit it, attach to the tab's terminal. */
+  show(): void {
+    this.visible = true;
+    const term = this.screen();
+    this.fit.fit();
+    term.focus();
+    if (this.termId === null || this.tabId !== this.options.currentTab()) void this.attach();
+  }
+
+  /** The panel follows another tab. */
+  tabChanged(): void {
+    if (!this.visible) return;
+    if (this.termId !== null)
+      this.options.link.send({ type: 'host', message: { type: 'pty.detach', termId: this.termId } });
+    this.termId = null;
+    void this.attach();
+  }
+
+  private screen(): Terminal {
+    if (this.term !== null) return this.term;
+    const term = new Terminal({
+      cursorBlink: true,
+      fontSize: 12,
+      fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+      scrollback: 5000,
+      theme: { background: '#1e1e1e', foreground: '#d4d4d4' },
+    });
+    term.loadAddon(this.fit);
+    term.open(this.container);
+    term.onData((data) => void this.key(data));
+    term.onResize(({ cols, rows }) => {
+      if (this.termId !== null)
+        this.options.link.send({
+          type: 'host',
+          message: { type: 'pty.resize', termId: this.termId, cols, rows },
+        });
+    });
+    new ResizeObserver(() => {
+      if (this.visible && this.container.clientWidth > 0) this.fit.fit();
+    }).observe(this.container);
+    this.term = term;
+    return term;
+  }
+
+  private async attach(): Promise<void> {
+    const tabId = this.options.currentTab();
+    const term = this.screen();
+    if (tabId === null) return;
+    this.tabId = tabId;
+    this.started = false;
+    this.waiting = null;
+    term.reset();
+    this.hint.hidden = false;
+    const termId = await terminalIdFor(tabId);
+    if (this.tabId !== tabId) return; // followed another tab meanwhile
+    this.termId = termId;
+    this.open(this.options.sessionOf());
+  }
+
+  private reattach(): void {
+    if (this.termId === null) return;
+    this.term?.reset();
+    this.started = false;
+    this.open(this.options.sessionOf());
+  }
+
+  private open(session?: SessionId): void {
+    if (this.termId === null || this.term === null) return;
+    const { cols, rows } = this.term;
+    this.options.link.send({
+      type: 'host',
+      message: {
+        type: 'pty.open',
+        termId: this.termId,
+        cols,
+        rows,
+        ...(session === undefined ? {} : { session }),
+      },
+    });
+  }
+
+  private async key(data: string): Promise<void> {
+    const termId = this.termId;
+    if (termId === null) return;
+    if (this.started) {
+      this.input(termId, data);
+      return;
+    }
+    if (this.waiting !== null) {
+      this.waiting.push(data);
+      return;
+    }
+    // The first key: the terminal starts with the tab's session in its environment.
+    this.waiting = [data];
+    this.hint.hidden = true;
+    const session = await this.session();
+    const typed = this.waiting;
+    this.waiting = null;
+    if (this.termId !== termId) return;
+    this.open(session);
+    this.started = true;
+    for (const keys of typed) this.input(termId, keys);
+  }
+
+  private input(termId: string, data: string): void {
+    this.options.link.send({ type: 'host', message: { type: 'pty.input', termId, data } });
+  }
+
+  /** The tab's session, sharing the tab when none holds it (undefined when that fails). */
+  private async session(): Promise<SessionId | undefined> {
+    const held = this.options.sessionOf();
+    if (held !== undefined) return held;
+    const tabId = this.tabId;
+    if (tabId === null) return undefined;
+    const answer = await this.options.link.user({ kind: 'share_tab', tabId });
+    if (answer.ok && answer.result.kind === 'share_tab') return answer.result.shared.session;
+    this.term?.writeln(
+      `${DIM}This tab could not be shared (${answer.ok ? 'unexpected answer' : answer.reason}): the terminal starts without BPROXY_SESSION.${RESET}`,
+    );
+    return undefined;
+  }
+
+  private fromHost(message: HostToExtension): void {
+    if (!('termId' in message) || message.termId !== this.termId || this.term === null) return;
+    if (message.type === 'pty.output') {
+      this.hint.hidden = true;
+      this.started = true;
+      this.term.write(message.data);
+    } else if (message.type === 'pty.exit') {
+      const how =
+        message.signal !== null
+          ? `ended by ${message.signal}`
+          : `exited with code ${message.exitCode ?? '?'}`;
+      this.term.writeln(`\r\n${DIM}[the program ${how} — press any key to start again]${RESET}`);
+    } else if (message.type === 'error') {
+      if (message.code === 'NO_DAEMON') this.hostDown = true;
+      this.term.writeln(`\r\n${RED}${message.message}${RESET}`);
+    }
+  }
+}

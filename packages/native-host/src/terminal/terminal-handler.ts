@@ -1,0 +1,226 @@
+/**
+ * The host's terminals, one PTY each, keyed by the termId the panel chose. `pty.open` makes a terminal
+ * known (or reattaches a view to it, replaying its recent output and, when it ended, its exit) but
+ * spawns nothing: the program starts on the first `pty.input` — a key press — and again only on a key
+ * press after it ended. `pty.detach` (the view went away) keeps it for `detachMs` with its output
+ * buffered, then ends it; `pty.close` ends it at once; the port's close ends them all. Ending is SIGINT
+ * to the whole session, then SIGKILL after `killGraceMs`.
+ */
+import { homedir } from 'node:os';
+import type { HostToExtension } from '@bproxy/protocol';
+import type { Emit, HandlerContext, HandlerFactory, PortHandler, TerminalMessage } from '../handlers';
+import { HostFailure } from '../failure';
+import { OUTPUT_RING_BYTES, OutputRing } from './output-ring';
+import { PtyProcess } from './pty-process';
+import { terminalCommand, terminalEnv, writeCliLauncher } from './terminal-command';
+
+export interface TerminalOptions {
+  /** The CLI as a command (`node .../bproxy.mjs`): `bproxy` in a terminal runs it. */
+  readonly bproxyCommand?: readonly string[];
+  /** What a terminal runs (default: terminalCommand of the host's environment). */
+  readonly command?: readonly [string, ...string[]];
+  /** How long a detached terminal lives (default 60 s). */
+  readonly detachMs?: number;
+  /** Between SIGINT and SIGKILL (default 3 s). */
+  readonly killGraceMs?: number;
+  /** Output kept for a reattaching view (default 1 MiB). */
+  readonly ringBytes?: number;
+}
+
+interface Terminal {
+  readonly termId: string;
+  cols: number;
+  rows: number;
+  session: string | undefined;
+  process: PtyProcess | null;
+  /** Set while the program is being started; keys typed meanwhile wait here. */
+  starting: string[] | null;
+  exit: Extract<HostToExtension, { type: 'pty.exit' }> | null;
+  readonly ring: OutputRing;
+  detachTimer: NodeJS.Timeout | null;
+  emit: Emit;
+}
+
+/** At most this many terminals per host (one per tab is the panel's use). */
+const MAX_TERMINALS = 32;
+
+export class TerminalHandler implements PortHandler<TerminalMessage> {
+  private readonly terminals = new Map<string, Terminal>();
+  private readonly ending = new Set<Promise<void>>();
+  private closed = false;
+
+  constructor(
+    private readonly context: HandlerContext,
+    private readonly options: TerminalOptions = {},
+  ) {}
+
+  async handle(message: TerminalMessage, emit: Emit): Promise<void> {
+    if (this.closed) return;
+    switch (message.type) {
+      case 'pty.open':
+        this.open(message, emit);
+        return;
+      case 'pty.input':
+        await this.input(this.known(message.termId, emit), message.data);
+        return;
+      case 'pty.resize': {
+        const terminal = this.known(message.termId, emit);
+        terminal.cols = message.cols;
+        terminal.rows = message.rows;
+        terminal.process?.resize(message.cols, message.rows);
+        return;
+      }
+      case 'pty.detach': {
+        // Detaching or closing what is gone already (ended, or a host started since) is no error.
+        const terminal = this.terminals.get(message.termId);
+        if (terminal === undefined || terminal.detachTimer !== null) return;
+        terminal.detachTimer = setTimeout(() => {
+          this.context.log.info('terminal_detach_expired', { termId: terminal.termId });
+          this.end(terminal);
+        }, this.options.detachMs ?? 60_000);
+        return;
+      }
+      case 'pty.close': {
+        const terminal = this.terminals.get(message.termId);
+        if (terminal !== undefined) this.end(terminal);
+        return;
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const terminal of [...this.terminals.values()]) this.end(terminal);
+    await Promise.all([...this.ending]);
+  }
+
+  private open(message: Extract<TerminalMessage, { type: 'pty.open' }>, emit: Emit): void {
+    const existing = this.terminals.get(message.termId);
+    if (existing === undefined) {
+      if (this.terminals.size >= MAX_TERMINALS)
+        throw new HostFailure(
+          'OVERLOADED',
+          `at most ${MAX_TERMINALS} terminals may be open at once: close one`,
+        );
+      this.terminals.set(message.termId, {
+        termId: message.termId,
+        cols: message.cols,
+        rows: message.rows,
+        session: message.session,
+        process: null,
+        starting: null,
+        exit: null,
+        ring: new OutputRing(this.options.ringBytes ?? OUTPUT_RING_BYTES),
+        detachTimer: null,
+        emit,
+      });
+      return;
+    }
+    // A view (re)attached: it hears from now on, and first what it missed.
+    existing.emit = emit;
+    if (existing.detachTimer !== null) clearTimeout(existing.detachTimer);
+    existing.detachTimer = null;
+    existing.cols = message.cols;
+    existing.rows = message.rows;
+    // The session is the program's environment: it can change only before the program starts.
+    if (existing.process === null && existing.starting === null) existing.session = message.session;
+    existing.process?.resize(message.cols, message.rows);
+    const missed = existing.ring.text();
+    if (missed !== '') emit({ type: 'pty.output', termId: existing.termId, data: missed, replay: true });
+    if (existing.exit !== null) emit(existing.exit);
+  }
+
+  private known(termId: string, emit: Emit): Terminal {
+    const terminal = this.terminals.get(termId);
+    if (terminal === undefined)
+      throw new HostFailure('BAD_REQUEST', `no terminal ${termId} is open: send pty.open first`);
+    terminal.emit = emit;
+    return terminal;
+  }
+
+  private async input(terminal: Terminal, data: string): Promise<void> {
+    if (terminal.process?.running === true) {
+      terminal.process.write(data);
+      return;
+    }
+    if (terminal.starting !== null) {
+      terminal.starting.push(data);
+      return;
+    }
+    // The first key (or the first after the program ended) starts it; the key itself is not typed
+    // into the new program when it only woke an ended terminal.
+    const wake = terminal.exit !== null;
+    terminal.starting = wake ? [] : [data];
+    terminal.exit = null;
+    terminal.ring.clear();
+    const settled = this.spawn(terminal).then(
+      async (started) => {
+        const typed = terminal.starting ?? [];
+        terminal.starting = null;
+        if (this.terminals.get(terminal.termId) !== terminal) {
+          // Closed (or the port went) while the program was starting.
+          await started.terminate(this.options.killGraceMs ?? 3_000);
+          return;
+        }
+        terminal.process = started;
+        for (const keys of typed) started.write(keys);
+      },
+      (error: unknown) => {
+        terminal.starting = null;
+        throw error;
+      },
+    );
+    // close() waits for a start in progress too, and for the end it may bring.
+    this.track(settled.catch(() => undefined));
+    await settled;
+  }
+
+  private async spawn(terminal: Terminal): Promise<PtyProcess> {
+    const { env, home, log } = this.context;
+    const command = this.options.command ?? terminalCommand(env);
+    const binDir = writeCliLauncher(home, this.options.bproxyCommand);
+    const started = await PtyProcess.spawn({
+      command,
+      env: terminalEnv({ env, home, session: terminal.session, binDir }),
+      cwd: env.HOME ?? homedir(),
+      cols: terminal.cols,
+      rows: terminal.rows,
+      onOutput: (data) => {
+        terminal.ring.push(data);
+        terminal.emit({ type: 'pty.output', termId: terminal.termId, data });
+      },
+      onExit: (exitCode, signal) => {
+        log.info('terminal_exited', { termId: terminal.termId, exitCode, signal });
+        terminal.process = null;
+        terminal.exit = { type: 'pty.exit', termId: terminal.termId, exitCode, signal };
+        terminal.emit(terminal.exit);
+      },
+    });
+    // The program, not its arguments (which the user chose and may hold anything).
+    log.info('terminal_started', {
+      termId: terminal.termId,
+      program: command[0],
+      pid: started.pid,
+      session: terminal.session ?? null,
+    });
+    return started;
+  }
+
+  private end(terminal: Terminal): void {
+    if (this.terminals.get(terminal.termId) !== terminal) return;
+    this.terminals.delete(terminal.termId);
+    if (terminal.detachTimer !== null) clearTimeout(terminal.detachTimer);
+    const running = terminal.process;
+    if (running === null) return;
+    this.track(running.terminate(this.options.killGraceMs ?? 3_000));
+  }
+
+  private track(done: Promise<void>): void {
+    this.ending.add(done);
+    void done.finally(() => this.ending.delete(done));
+  }
+}
+
+export function terminalHandler(options: TerminalOptions = {}): HandlerFactory<TerminalMessage> {
+  return (context) => new TerminalHandler(context, options);
+}
