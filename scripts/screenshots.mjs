@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureChromium, ensureDependencies } from './ensure.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const TESTS = ['tests/e2e/side-panel.test.ts'];
+const TESTS = ['tests/e2e/side-panel.test.ts', 'tests/e2e/panel-terminal.test.ts'];
 const SCRIPTS = ['tests/e2e/shoot-panel-chat.ts'];
 
 ensureDependencies();

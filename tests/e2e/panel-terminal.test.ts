@@ -5,14 +5,13 @@
  * BPROXY_SESSION naming the session the first key shared the tab into; `bproxy text` run there drives
  * that tab; closing the panel detaches and opening it again replays what was printed; after the
  * program ends, a key starts a new one. A web page has no way to the host at all.
- * Set BPROXY_UPDATE_SCREENSHOTS=1 to write docs/screenshots/panel-terminal.png.
+ * `npm run screenshots` has it write docs/screenshots/panel-terminal.png.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page, Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveFixtures, until, type FixtureServer } from './extension-harness';
 import { launchWithNativeHost, type NativeMachine } from './native-harness';
+import { PANEL_SIZE, screenshot } from './screenshots';
 
 let machine: NativeMachine;
 let pages: FixtureServer;
@@ -60,7 +59,7 @@ async function shows(panel: Page, pattern: RegExp, what: string, ms = 20_000): P
 
 async function openPanel(tabId: number): Promise<Page> {
   const panel = await machine.browser.context.newPage();
-  await panel.setViewportSize({ width: 400, height: 800 });
+  await panel.setViewportSize(PANEL_SIZE);
   await panel.goto(`chrome-extension://${machine.browser.extensionId}/panel.html?tab=${tabId}`);
   await panel.click('#tab-terminal');
   await panel.waitForSelector('#terminal-screen .xterm-rows', { timeout: 10_000 });
@@ -94,11 +93,7 @@ describe('the Terminal view', () => {
     );
     expect(await shows(panel, /^cli=(\d+)$/m, 'bproxy to finish', 30_000)).toBe('0');
     await shows(panel, /(Order form)/, 'the tab’s text, read by the CLI in the terminal');
-    if (process.env.BPROXY_UPDATE_SCREENSHOTS === '1') {
-      const dir = join(__dirname, '..', '..', 'docs', 'screenshots');
-      mkdirSync(dir, { recursive: true });
-      await panel.screenshot({ path: join(dir, 'panel-terminal.png') });
-    }
+    await screenshot(panel, 'panel-terminal');
 
     await panel.keyboard.type('echo "mark=$((6*7))-$$"\n');
     const shell = await shows(panel, /^mark=42-(\d+)$/m, 'the mark');
