@@ -1,7 +1,7 @@
 /**
  * Driver connections, whatever carries them: the handshake (hello → welcome, PROTOCOL_VERSION checked),
  * app-level ping, navigation and tab-closed pushes, answers to forwarded requests, replay of pending
- * requests on (re)connect, and what a disconnect means (epochs forgotten; after a grace period, pending
+ * requests on (re)connect, tabs a page opened (opened-tabs.ts), and what a disconnect means (epochs forgotten; after a grace period, pending
  * requests fail and a CDP browser's tabs are dropped). Handlers are attached synchronously, before any
  * await, so no early message is lost.
  */
@@ -19,6 +19,7 @@ import {
 import type { ClientRecord, ClientRegistry } from './clients';
 import { ElementHandles } from './element-handles';
 import type { Logger } from './logger';
+import { registerOpenedTab } from './opened-tabs';
 import type { PendingRequests } from './pending';
 import type { DriverTransport } from './server-options';
 import type { SessionRegistry } from './sessions';
@@ -204,6 +205,9 @@ export class DriverConnections {
         }
         return;
       }
+      case 'tab_opened':
+        registerOpenedTab(deps, record, msg);
+        return;
       case 'response': {
         const outcome = msg.ok
           ? { ok: true as const, data: msg.data }

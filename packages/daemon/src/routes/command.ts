@@ -10,6 +10,7 @@ import { timeoutOutcome } from '../dispatch';
 import { logRequestPayload } from '../payload-log';
 import type { DriverOutcome } from '../pending';
 import { fingerprint, type RequestLedger } from '../request-ledger';
+import { withSessionNotes } from '../session-notes';
 import { recordAnswer, refusedFacts, type AnswerFacts } from './answer-record';
 import { execute } from './execute';
 import { errorResponse, okResponse, statusOf } from './responses';
@@ -86,6 +87,7 @@ export function registerCommandRoute(
           };
         }
       }
+      outcome = withSessionNotes(deps.sessions, request, outcome);
       const response = outcome.ok
         ? okResponse(request.id, outcome.data)
         : errorResponse(request.id, outcome.error);
