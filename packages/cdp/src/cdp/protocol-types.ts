@@ -139,6 +139,7 @@ export interface CdpEvents {
   'Page.lifecycleEvent': { frameId: string; loaderId: string; name: string };
   'Page.javascriptDialogOpening': { url: string; message: string; type: string; defaultPrompt?: string };
   'Page.javascriptDialogClosed': { result: boolean; userInput: string };
+  'Page.windowOpen': { url: string; windowName: string; userGesture: boolean };
   'Runtime.executionContextCreated': { context: ExecutionContextDescription };
   'Runtime.executionContextDestroyed': { executionContextId: number };
   'Runtime.executionContextsCleared': Record<string, never>;
