@@ -134,7 +134,8 @@ export class BrowserSession {
       new CdpSession(c, sessionId),
       this.hooks,
     );
-    tab.url = info.url;
+    // A tab opened without an opener (target=_blank) is reported blank until its first commit.
+    tab.url = info.url === '' ? opener.lastWindowOpenUrl : info.url;
     this.tabs.set(tab.tabId, tab);
     this.byTarget.set(info.targetId, tab);
     try {

@@ -52,6 +52,8 @@ export class PageTab {
   url = '';
   /** New windows the page asked for (Page.windowOpen): each becomes a tab in `opened`, unless blocked. */
   windowOpens = 0;
+  /** The URL the page last asked a new window for: a tab opened without an opener starts blank. */
+  lastWindowOpenUrl = '';
   /** The tabs this tab's page opened, in order (see BrowserSession). */
   readonly opened: OpenedTab[] = [];
   private readonly lifecycle = new Map<string, Set<string>>();
@@ -201,8 +203,9 @@ export class PageTab {
         };
         this.changed();
       }),
-      s.on('Page.windowOpen', () => {
+      s.on('Page.windowOpen', ({ url }) => {
         this.windowOpens++;
+        this.lastWindowOpenUrl = url.slice(0, MAX_URL);
         this.changed();
       }),
       s.on('Page.javascriptDialogClosed', () => {

@@ -16,6 +16,7 @@ import { ExecutedTable, DEFAULT_TABLE_OPTIONS } from './executed-table';
 import { Executor } from './executor';
 import { WorkerLog } from './log';
 import { NavigationTracker } from './navigation-tracker';
+import { OpenedTabs } from './opened-tabs';
 import { PageRunner } from './page-runner';
 import { PairingStore, randomInstanceId } from './pairing-state';
 import { installPushes } from './pushes';
@@ -52,6 +53,7 @@ export function startWorker(options: WorkerOptions): Worker {
   const nav = new NavigationTracker();
   const dialogs = new DialogTracker(chrome, chrome.storage.session, log);
   const tabs = new DrivenTabs(chrome.storage.session, log);
+  const opened = new OpenedTabs(tabs);
   const ctx: DriverContext = {
     chrome,
     session: chrome.storage.session,
@@ -60,6 +62,8 @@ export function startWorker(options: WorkerOptions): Worker {
     dialogs,
     page: new PageRunner(chrome),
     tabs,
+    opened,
+    pointers: new Map(),
     now,
     imageSize: options.imageSize,
     navigationGraceMs: 150,
@@ -116,6 +120,7 @@ export function startWorker(options: WorkerOptions): Worker {
   nav.install(chrome);
   dialogs.install();
   installPushes(chrome, tabs, connection, now);
+  opened.install(chrome, connection);
 
   const wake = () => connection.ensureConnected();
   chrome.runtime.onStartup.addListener(wake);
