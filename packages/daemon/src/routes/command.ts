@@ -74,7 +74,7 @@ export function registerCommandRoute(
         );
       } else {
         try {
-          outcome = await execute(deps, ctx);
+          outcome = withSessionNotes(deps.sessions, request, await execute(deps, ctx));
         } catch (err) {
           deps.logger.error({
             id: request.id,
@@ -87,7 +87,6 @@ export function registerCommandRoute(
           };
         }
       }
-      outcome = withSessionNotes(deps.sessions, request, outcome);
       const response = outcome.ok
         ? okResponse(request.id, outcome.data)
         : errorResponse(request.id, outcome.error);
