@@ -1,9 +1,9 @@
 /**
  * Driver connections, whatever carries them: the handshake (hello → welcome, PROTOCOL_VERSION checked),
- * app-level ping, navigation and tab-closed pushes, answers to forwarded requests, replay of pending
- * requests on (re)connect, tabs a page opened (opened-tabs.ts), and what a disconnect means (epochs forgotten; after a grace period, pending
- * requests fail and a CDP browser's tabs are dropped). Handlers are attached synchronously, before any
- * await, so no early message is lost.
+ * app-level ping, navigation, tab-opened (opened-tabs.ts) and tab-closed pushes, answers to forwarded
+ * requests, replay of pending requests on (re)connect, and what a disconnect means (epochs forgotten;
+ * after a grace period, pending requests fail and a CDP browser's tabs are dropped). Handlers are
+ * attached synchronously, before any await, so no early message is lost.
  */
 import {
   DriverMessageSchema,

@@ -1,7 +1,8 @@
 /**
  * What an action did besides its own result: whether the tab navigated, whether a JavaScript dialog
- * opened, which tabs its page opened, and whether the page closed its own tab meanwhile. A dialog blocks the renderer, so the CDP call that caused it would not answer until
- * someone handles the dialog: we race every action against the dialog and answer as soon as it opens.
+ * opened, which tabs its page opened, and whether the page closed its own tab meanwhile. A dialog
+ * blocks the renderer, so the CDP call that caused it would not answer until someone handles the
+ * dialog: we race every action against the dialog and answer as soon as it opens.
  */
 import { DriverFailure, fail } from '@bproxy/driver';
 import { failIfHuman } from './human';
