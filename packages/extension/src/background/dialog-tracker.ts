@@ -96,16 +96,19 @@ export class DialogTracker {
     }
     try {
       await this.chrome.debugger.sendCommand({ tabId }, 'Page.enable');
-      // As the CDP driver does: keys and clipboard writes reach a tab that is not in front.
-      await this.chrome.debugger.sendCommand({ tabId }, 'Emulation.setFocusEmulationEnabled', {
-        enabled: true,
-      });
-      this.attached.add(tabId);
-      return { ok: true };
     } catch (error) {
       this.log.debug('debugger_page_enable_failed', { tabId, error: messageOf(error) });
       return { ok: false, reason: messageOf(error) };
     }
+    this.attached.add(tabId);
+    // As the CDP driver does: keys and clipboard writes reach a tab that is not in front. Without it
+    // input still works in the tab the user looks at.
+    await this.chrome.debugger
+      .sendCommand({ tabId }, 'Emulation.setFocusEmulationEnabled', { enabled: true })
+      .catch((error: unknown) =>
+        this.log.debug('focus_emulation_failed', { tabId, error: messageOf(error) }),
+      );
+    return { ok: true };
   }
 
   async ensureAttached(tabId: number): Promise<boolean> {
