@@ -33,8 +33,33 @@ const PACKAGES = {
   },
   // The bridge relays CDP: of the CDP package it may use the lower half (transports, finding Chrome) only.
   bridge: { imports: ['@bproxy/protocol', '@bproxy/cdp/wire', 'ws', 'pino'], node: true },
-  // `bproxy mcp` loads its package lazily, from its own bundle (src/mcp/entry.ts).
-  cli: { imports: ['@bproxy/protocol', '@bproxy/client', '@bproxy/mcp', 'commander'], node: true },
+  agent: {
+    imports: [
+      '@bproxy/protocol',
+      '@bproxy/client',
+      '@bproxy/tools',
+      'zod',
+      '@anthropic-ai/sdk',
+      'openai',
+      '@github/copilot-sdk',
+    ],
+    node: true,
+  },
+  // The agent (and node-pty) come in behind the handler factories, loaded on first use.
+  'native-host': { imports: ['@bproxy/protocol', '@bproxy/client', '@bproxy/agent'], node: true },
+  // `bproxy mcp` and `bproxy agent` load their packages lazily, from their own bundles (src/mcp,
+  // src/agent); `bproxy host` loads the native host's registration the same way.
+  cli: {
+    imports: [
+      '@bproxy/protocol',
+      '@bproxy/client',
+      '@bproxy/mcp',
+      '@bproxy/agent',
+      '@bproxy/native-host/registration',
+      'commander',
+    ],
+    node: true,
+  },
 };
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

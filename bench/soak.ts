@@ -52,7 +52,17 @@ const server = await buildServer({
   extensionTokens: { get: () => extensionToken, set: async () => undefined },
   logger: log.logger,
   tmpRoot: home,
-  launchers: browserLaunchers({ browser: 'headless', attach: null, cdpUrl: null }, home),
+  launchers: browserLaunchers(
+    {
+      browser: 'headless',
+      attach: null,
+      cdpUrl: null,
+      cdpMode: 'shared',
+      maxBrowsers: 1,
+      browserIdleMs: null,
+    },
+    home,
+  ),
   // Answers are kept for retries 10 min by default: a bounded cache that would still be filling at the
   // end of a 10-minute run. Kept 60 s here so that every bounded cache is full after ~2 min and what
   // grows after that is a leak.

@@ -1,4 +1,4 @@
 /** Types of build.mjs, for tests that build the bundles themselves. */
 export declare function build(options?: {
   outdir?: string;
-}): Promise<{ cli: string; daemon: string; bridge: string }>;
+}): Promise<{ cli: string; daemon: string; bridge: string; mcp: string; agent: string; nativeHost: string }>;

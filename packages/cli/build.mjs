@@ -1,6 +1,7 @@
-// Builds the `bproxy` CLI, the daemon it starts and the bundles its heavier commands load (mcp, bridge):
-// self-contained ESM bundles side by side in dist/, so that `service start` finds the daemon at
-// new URL('./daemon.mjs', import.meta.url) and each command finds its bundle the same way.
+// Builds the `bproxy` CLI, the daemon it starts, the bundles its heavier commands load (mcp, agent,
+// bridge) and the native messaging host: self-contained ESM bundles side by side in dist/, so that
+// `service start` finds the daemon at new URL('./daemon.mjs', import.meta.url) and each command (and
+// the host) finds its bundle the same way.
 import { build as esbuild } from 'esbuild';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -37,6 +38,12 @@ export async function build(options = {}) {
       entryPoints: [join(here, 'src', 'mcp', 'entry.ts')],
       outfile: join(outdir, 'mcp.mjs'),
     }),
+    // `bproxy agent` loads this one alone (the agent's configuration files).
+    esbuild({
+      ...common,
+      entryPoints: [join(here, 'src', 'agent', 'entry.ts')],
+      outfile: join(outdir, 'agent.mjs'),
+    }),
     // `bproxy bridge` and the bproxy-bridge executable load this one; its watchdog runs on its own.
     esbuild({
       ...common,
@@ -47,6 +54,22 @@ export async function build(options = {}) {
       ...common,
       entryPoints: [join(here, '..', 'bridge', 'src', 'watchdog-main.ts')],
       outfile: join(outdir, 'bridge-watchdog.mjs'),
+    }),
+    // The native messaging host the browsers start (through the launcher `bproxy host install` writes),
+    // and the agent it imports when a chat begins. The model SDKs stay outside: they are loaded from
+    // node_modules for the provider in use only (the Copilot SDK finds its runtime through its own
+    // package), and the PTY's native addon cannot be bundled.
+    esbuild({
+      ...common,
+      entryPoints: [join(here, '..', 'native-host', 'src', 'entry.ts')],
+      outfile: join(outdir, 'native-host.mjs'),
+      external: ['@lydell/node-pty'],
+    }),
+    esbuild({
+      ...common,
+      entryPoints: [join(here, '..', 'agent', 'src', 'index.ts')],
+      outfile: join(outdir, 'agent-runtime.mjs'),
+      external: ['@anthropic-ai/sdk', 'openai', '@github/copilot-sdk'],
     }),
     esbuild({
       ...common,
@@ -68,6 +91,8 @@ export async function build(options = {}) {
     bridge: bridgeExecutable,
     daemon: join(outdir, 'daemon.mjs'),
     mcp: join(outdir, 'mcp.mjs'),
+    agent: join(outdir, 'agent.mjs'),
+    nativeHost: join(outdir, 'native-host.mjs'),
   };
 }
 

@@ -42,6 +42,7 @@ export async function build() {
     entryPoints: {
       background: join(here, 'src', 'background', 'index.ts'),
       popup: join(here, 'src', 'popup', 'popup.ts'),
+      panel: join(here, 'src', 'panel', 'panel.ts'),
     },
     outdir: out,
     bundle: true,
@@ -56,7 +57,8 @@ export async function build() {
 
   const manifest = JSON.parse(readFileSync(join(here, 'manifest.json'), 'utf8'));
   writeFileSync(join(out, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  for (const file of ['popup.html', 'popup.css']) copyFileSync(join(here, 'static', file), join(out, file));
+  for (const file of ['popup.html', 'popup.css', 'panel.html', 'panel.css'])
+    copyFileSync(join(here, 'static', file), join(out, file));
   copyFileSync(pageScript, join(out, 'page.js'));
   for (const size of ICON_SIZES) writeFileSync(join(out, 'icons', `icon-${size}.png`), iconPng(size));
 

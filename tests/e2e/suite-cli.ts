@@ -50,6 +50,11 @@ export class Cli {
     this.env = { ...process.env, BPROXY_HOME: this.home, BPROXY_PORT: '0', BPROXY_SESSION: '' };
   }
 
+  /** Environment for every later command and the daemon it starts (BPROXY_CDP_URL, …). */
+  setEnv(vars: Record<string, string>): void {
+    this.env = { ...this.env, ...vars };
+  }
+
   /** The port of the next `service start` (a restart on the same port keeps the extension's wsUrl valid). */
   usePort(port: number): void {
     this.env = { ...this.env, BPROXY_PORT: String(port) };

@@ -4,10 +4,12 @@
  */
 import { Command } from 'commander';
 import { BPROXY_VERSION } from '@bproxy/protocol/plain';
+import { agentCommand } from './commands/agent';
 import { bridgeCommand } from './commands/bridge';
 import { pairCommand } from './commands/pair';
 import { callCommand, debugCommand } from './commands/debug';
 import { helpCommand } from './commands/help';
+import { hostCommand, setupCommand } from './commands/host';
 import { interactionCommands } from './commands/interaction';
 import { mcpCommand } from './commands/mcp';
 import { navigationCommands } from './commands/navigation';
@@ -61,8 +63,13 @@ export const GROUPS: readonly Group[] = [
     commands: () => [...interactionCommands(), ...waitingCommands()],
   },
   { heading: 'Debugging:', names: ['debug', 'call'], commands: () => [debugCommand(), callCommand()] },
-  { heading: 'Agents:', names: ['mcp', 'help'], commands: () => [mcpCommand(), helpCommand()] },
+  {
+    heading: 'Agents:',
+    names: ['mcp', 'agent', 'help'],
+    commands: () => [mcpCommand(), agentCommand(), helpCommand()],
+  },
   { heading: 'CDP tools:', names: ['bridge'], commands: () => [bridgeCommand()] },
+  { heading: 'Browser setup:', names: ['setup', 'host'], commands: () => [setupCommand(), hostCommand()] },
 ];
 
 /** Global options that take a value (the word after them is not the command). */

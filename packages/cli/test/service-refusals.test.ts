@@ -104,9 +104,24 @@ describe('service start refuses unsafe state and reports why', () => {
       /BPROXY_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"/,
     ],
     ['BPROXY_EXTENSION_ID', 'abc', /BPROXY_EXTENSION_ID must be a Chrome extension id \(32 letters a-p\)/],
+    ['BPROXY_IDLE_EXIT', '900', /BPROXY_IDLE_EXIT must be a period like 500ms, 30s, 5m or 2h.*got "900"/],
+    ['BPROXY_BROWSER_IDLE', '5 minutes', /BPROXY_BROWSER_IDLE must be a period like/],
+    ['BPROXY_CDP_MODE', 'pool', /BPROXY_CDP_MODE must be shared or per-session, got "pool"/],
   ])('%s=%s is refused with a message naming the variable', async (name, value, message) => {
     const home = h.home();
     const start = await h.run(['service', 'start'], { home, env: { [name]: value } });
+    expect(start.code).toBe(1);
+    expect(start.stderr).toMatch(message);
+    expect(existsSync(join(home, 'bproxy.pid'))).toBe(false);
+  });
+
+  it.each([
+    [['--cdp-max-browsers', '0'], /--cdp-max-browsers must be a whole number from 1 to 1000, got "0"/],
+    [['--cdp-mode', 'per-session'], /--cdp-mode and --cdp-max-browsers need a CDP URL/],
+    [['--browser-idle', '300'], /--browser-idle must be a period like 500ms, 30s, 5m or 2h/],
+  ])('service start %j is refused with a plain message', async (args, message) => {
+    const home = h.home();
+    const start = await h.run(['service', 'start', '--browser', 'none', ...args], { home });
     expect(start.code).toBe(1);
     expect(start.stderr).toMatch(message);
     expect(existsSync(join(home, 'bproxy.pid'))).toBe(false);

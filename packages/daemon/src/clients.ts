@@ -5,7 +5,7 @@
  * A reconnect with the same instanceId takes over the record (and its tabs and pending requests);
  * a second live connection with the same id replaces the first.
  */
-import type { BproxyForwardedRequest, HelloMessage } from '@bproxy/protocol';
+import type { BproxyForwardedRequest, HelloMessage, SessionId } from '@bproxy/protocol';
 import type { DriverTransport } from './server-options';
 
 export interface ClientRecord {
@@ -22,6 +22,8 @@ export interface ClientRecord {
   disconnectedMono: number | null;
   /** Launcher that started this client, if any (its name answers to --browser). */
   launcher?: string;
+  /** The one session this browser serves (a farm's browser per session); others never see it. */
+  session?: SessionId;
   /** Label used in logs (`ws_client`), e.g. client-3. */
   label: string;
 }
@@ -36,7 +38,7 @@ export class ClientRegistry {
   attach(
     hello: HelloMessage,
     transport: DriverTransport,
-    launcher?: string,
+    started: { launcher?: string; session?: SessionId } = {},
   ): { record: ClientRecord; displaced: DriverTransport | null } {
     const existing = this.clients.get(hello.client.instanceId);
     const displaced = existing?.transport ?? null;
@@ -51,7 +53,8 @@ export class ClientRegistry {
       label: `client-${++this.counter}`,
     };
     if (hello.client.version !== undefined) record.version = hello.client.version;
-    if (launcher !== undefined) record.launcher = launcher;
+    if (started.launcher !== undefined) record.launcher = started.launcher;
+    if (started.session !== undefined) record.session = started.session;
     record.transport = transport;
     record.connectedAt = this.clock.now();
     record.connectedMono = this.clock.monotonic();
@@ -86,13 +89,19 @@ export class ClientRegistry {
     return this.all().filter((c) => c.transport !== null);
   }
 
+  /** A browser every session may use, by its name or its launcher's; a session's own browser is not one. */
   byName(name: string): ClientRecord | undefined {
-    return this.all().find((c) => c.name === name || c.launcher === name);
+    return this.all().find((c) => c.session === undefined && (c.name === name || c.launcher === name));
   }
 
-  /** Without a name: the most recently connected extension, else the most recently connected CDP browser. */
+  /**
+   * Without a name: the most recently connected extension, else the most recently connected CDP
+   * browser — of those every session may use.
+   */
   pickDefault(): ClientRecord | undefined {
-    const live = this.connected().sort((a, b) => b.connectedMono - a.connectedMono);
+    const live = this.connected()
+      .filter((c) => c.session === undefined)
+      .sort((a, b) => b.connectedMono - a.connectedMono);
     return live.find((c) => c.kind === 'extension') ?? live[0];
   }
 

@@ -17,13 +17,17 @@ export function debugStatus(deps: CommandRouteDeps): DriverOutcome {
       tabs: deps.sessions.tabsOfClient(c.key).length,
     };
     if (c.version !== undefined) info.version = c.version;
+    if (c.session !== undefined) info.session = c.session;
+    const closesInMs = deps.launchers.idle.closesInMs(c.key);
+    if (closesInMs !== undefined) info.closesInMs = closesInMs;
     return info;
   });
   for (const name of deps.launchers.names()) {
-    if (!deps.clients.all().some((c) => c.launcher === name)) {
+    if (!deps.clients.all().some((c) => c.launcher === name && c.session === undefined)) {
       clients.push({ name, kind: 'cdp', connected: false, connectedAt: 0, tabs: 0 });
     }
   }
+  const remoteBrowsers = deps.launchers.remoteBrowsers();
   return {
     ok: true,
     data: {
@@ -37,6 +41,13 @@ export function debugStatus(deps: CommandRouteDeps): DriverOutcome {
       pending: deps.pending.inFlight,
       handles: deps.handles.size,
       paired: deps.paired(),
+      lifetime: {
+        implicit: deps.idleExit !== null,
+        idleExitMs: deps.idleExit?.afterMs ?? null,
+        exitInMs: deps.idleExit?.exitInMs(1) ?? null,
+        browserIdleMs: deps.launchers.idle.afterMs,
+      },
+      ...(remoteBrowsers === undefined ? {} : { remoteBrowsers }),
     },
   };
 }

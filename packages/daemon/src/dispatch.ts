@@ -75,6 +75,7 @@ async function pace(
   }
   if (delay > 0) {
     deps.logger.info({ id: ctx.request.id, event: 'pacing_wait', delay_ms: delay });
+    if (ctx.trail) ctx.trail.waitedMs = delay;
     await sleep(delay);
   }
   return null;
@@ -140,6 +141,7 @@ async function sendAtTurn(
   }
   const target = resolveTarget();
   if ('ok' in target) return target;
+  if (ctx.trail && target.tab) ctx.trail.tab = target.tab;
   let forwardedParams = params;
   if (session && target.tab) {
     const resolved = resolveTargets(deps, session.id, target.tab.handle, params);

@@ -13,9 +13,11 @@ import {
   type DriverMessage,
   type HelloMessage,
   type BproxyError,
-  type SharedTab,
+  type UserResult,
   type UserRequest,
+  type SessionId,
 } from '@bproxy/protocol';
+import type { BrowserState } from './browser-state';
 import type { ClientRecord, ClientRegistry } from './clients';
 import { ElementHandles } from './element-handles';
 import type { Logger } from './logger';
@@ -34,9 +36,11 @@ function responseId(raw: unknown): string | null {
 export type UserRequestHandler = (
   record: ClientRecord,
   request: UserRequest,
-) => Promise<{ ok: true; data: SharedTab } | { ok: false; error: BproxyError }>;
+) => Promise<{ ok: true; result: UserResult } | { ok: false; error: BproxyError }>;
 
 export interface DriverDeps {
+  /** Told about (re)connections and tabs that closed, to push the sessions each browser holds. */
+  browserState?: BrowserState;
   clients: ClientRegistry;
   pending: PendingRequests;
   sessions: SessionRegistry;
@@ -44,6 +48,13 @@ export interface DriverDeps {
   logger: Logger;
   graceMs: number;
   helloTimeoutMs?: number;
+}
+
+/** Where a driver connection comes from: a socket's peer, or a launcher of the daemon (for a session). */
+export interface DriverMeta {
+  remote: string;
+  launcher?: string;
+  session?: SessionId;
 }
 
 export class DriverConnections {
@@ -62,10 +73,7 @@ export class DriverConnections {
    * Takes a new driver transport. Resolves with its client record after a valid hello, or null if the
    * connection closed or failed the handshake first.
    */
-  accept(
-    transport: DriverTransport,
-    meta: { remote: string; launcher?: string },
-  ): Promise<ClientRecord | null> {
+  accept(transport: DriverTransport, meta: DriverMeta): Promise<ClientRecord | null> {
     const { deps } = this;
     this.open.add(transport);
     let record: ClientRecord | null = null;
@@ -138,11 +146,7 @@ export class DriverConnections {
     this.graceTimers.clear();
   }
 
-  private handshake(
-    transport: DriverTransport,
-    hello: HelloMessage,
-    meta: { remote: string; launcher?: string },
-  ): ClientRecord | null {
+  private handshake(transport: DriverTransport, hello: HelloMessage, meta: DriverMeta): ClientRecord | null {
     const { deps } = this;
     if (hello.protocolVersion !== PROTOCOL_VERSION) {
       transport.send({
@@ -155,12 +159,16 @@ export class DriverConnections {
       transport.close('protocol_mismatch');
       return null;
     }
-    const { record, displaced } = deps.clients.attach(hello, transport, meta.launcher);
+    const { record, displaced } = deps.clients.attach(hello, transport, {
+      ...(meta.launcher === undefined ? {} : { launcher: meta.launcher }),
+      ...(meta.session === undefined ? {} : { session: meta.session }),
+    });
     const grace = this.graceTimers.get(record.key);
     if (grace) clearTimeout(grace);
     this.graceTimers.delete(record.key);
     if (displaced && displaced !== transport) displaced.close('replaced');
     transport.send({ type: 'welcome', protocolVersion: PROTOCOL_VERSION, clientName: record.name });
+    deps.browserState?.welcomed(record.key);
     deps.logger.info({
       event: 'ws_connect',
       ws_client: record.label,
@@ -202,6 +210,7 @@ export class DriverConnections {
               ? 'was lost when its browser went away'
               : 'was closed in the browser';
           deps.sessions.removeTab(tab, why);
+          deps.browserState?.changed();
         }
         return;
       }
@@ -227,7 +236,7 @@ export class DriverConnections {
           if (record.transport !== transport) return;
           transport.send(
             outcome.ok
-              ? { type: 'user_answer', requestId: msg.requestId, ok: true, data: outcome.data }
+              ? { type: 'user_answer', requestId: msg.requestId, ok: true, result: outcome.result }
               : { type: 'user_answer', requestId: msg.requestId, ok: false, error: outcome.error },
           );
         });

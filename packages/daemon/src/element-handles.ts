@@ -32,6 +32,8 @@ interface HandleRecord {
   epoch: number;
   url: string;
   target: ElementTarget;
+  /** What the read called the element (for the browser's activity feed); never sent to a driver. */
+  name?: string;
   expiresAt: number;
 }
 
@@ -106,6 +108,7 @@ export class ElementHandles {
     sourceAction: string,
     prefix: ElementHandlePrefix,
     targets: ElementTarget[],
+    names: readonly (string | undefined)[] = [],
   ): ElementHandle[] {
     const scopeKey = `${scope.session}/${scope.tab}/${prefix}`;
     this.dropBatch(scopeKey, 'replaced');
@@ -115,8 +118,9 @@ export class ElementHandles {
     const counterKey = `${scope.session}/${prefix}`;
     let counter = this.counters.get(counterKey) ?? 0;
     const expiresAt = this.monotonic() + HANDLE_TTL_MS;
-    for (const target of targets.slice(0, HANDLE_SCOPE_CAP)) {
+    for (const [i, target] of targets.slice(0, HANDLE_SCOPE_CAP).entries()) {
       const handle = `${prefix}${++counter}` as ElementHandle;
+      const name = names[i];
       this.handles.set(handleKey(scope.session, handle), {
         handle,
         session: scope.session,
@@ -125,6 +129,7 @@ export class ElementHandles {
         epoch: page.epoch,
         url: page.url,
         target,
+        ...(name === undefined || name === '' ? {} : { name: name.slice(0, 200) }),
         expiresAt,
       });
       minted.push(handle);
@@ -147,6 +152,11 @@ export class ElementHandles {
       lastHandle: minted[minted.length - 1],
     });
     return minted;
+  }
+
+  /** What the read that minted a live handle called its element, if it said. */
+  nameOf(session: SessionId, handle: string): string | undefined {
+    return this.handles.get(handleKey(session, handle))?.name;
   }
 
   /** Resolves a handle for an action on `tab` (the tab the action will run in). */

@@ -1,8 +1,9 @@
 /**
- * The daemon process: `node daemon.mjs [--status-fd N] [browser options]`, started detached by
- * `bproxy service start` or in the foreground by hand. It owns process-level concerns only —
- * signals, the start report, last-resort error handlers — and leaves the order of startup and
- * cleanup to lifecycle/start-daemon.ts.
+ * The daemon process: `node daemon.mjs [--status-fd N] [--implicit] [browser options]`, started
+ * detached by `bproxy service start` (or, with --implicit, by a client such as `bproxy mcp`) or in the
+ * foreground by hand. It owns process-level concerns only — signals, the idle exit of an implicit
+ * daemon, the start report, last-resort error handlers — and leaves the order of startup and cleanup
+ * to lifecycle/start-daemon.ts. Every way out (signal, idle) is the same stop: drain, files removed.
  */
 import {
   describeError,
@@ -20,8 +21,8 @@ import { buildServer } from './server';
 import { browserChoice, browserLaunchers } from './lifecycle/browser-launchers';
 
 let daemon: RunningDaemon | null = null;
-/** A signal that arrived while starting: honoured once the daemon is up, so its files are cleaned. */
-let signalWhileStarting: NodeJS.Signals | null = null;
+/** A stop (signal, idle) that came while starting: honoured once the daemon is up, so its files are cleaned. */
+let stopWhileStarting: string | null = null;
 let reporter: StartReporter = openStartReporter(null);
 
 function fail(error: unknown): void {
@@ -67,8 +68,19 @@ process.on('unhandledRejection', (reason) => {
 for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
   process.on(signal, () => {
     if (daemon) stopAndExit(signal, 0);
-    else signalWhileStarting ??= signal;
+    else stopWhileStarting ??= signal;
   });
+}
+
+/** An implicit daemon nobody has used for the idle-exit period stops exactly as `service stop` stops it. */
+function onIdleExit(idleMs: number): void {
+  const reason = `idle for ${Math.round(idleMs / 1000)} s with no agent request`;
+  if (!daemon) {
+    stopWhileStarting ??= reason;
+    return;
+  }
+  daemon.logger.info({ event: 'idle_exit', idle_ms: idleMs });
+  stopAndExit(reason, 0);
 }
 
 async function main(): Promise<void> {
@@ -77,10 +89,16 @@ async function main(): Promise<void> {
     reporter = openStartReporter(findStatusFd(process.argv.slice(2)));
     const args = parseDaemonArgs(process.argv.slice(2));
     const config = loadConfig(process.env);
-    const launchers = browserLaunchers(browserChoice(args, process.env), config.home);
-    daemon = await startDaemon(config, { buildServer, createLogger, launchers });
+    const choice = browserChoice(args, process.env);
+    daemon = await startDaemon(config, {
+      buildServer,
+      createLogger,
+      launchers: browserLaunchers(choice, config.home),
+      browserIdleMs: choice.browserIdleMs,
+      ...(args.implicit ? { onIdleExit } : {}),
+    });
     reporter.report({ ok: true, pid: daemon.pid, port: daemon.port });
-    if (signalWhileStarting !== null) stopAndExit(signalWhileStarting, 0);
+    if (stopWhileStarting !== null) stopAndExit(stopWhileStarting, 0);
   } catch (error) {
     fail(error);
     // Whatever a half-built server left open must not keep a failed daemon alive.

@@ -62,6 +62,12 @@ export class PendingRequests {
     return this.entries.size;
   }
 
+  /** Whether a request sent to this driver still waits for its answer. */
+  hasEntriesFor(clientKey: string): boolean {
+    for (const entry of this.entries.values()) if (entry.clientKey === clientKey) return true;
+    return false;
+  }
+
   /** Resolves once nothing is admitted (used by shutdown to drain). */
   whenIdle(): Promise<void> {
     if (this.admitted === 0) return Promise.resolve();

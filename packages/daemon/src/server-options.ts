@@ -12,12 +12,36 @@ export interface ExtensionTokenStore {
   set(token: string): Promise<void>;
 }
 
-/** Options of the embedded/attached/remote CDP browsers the daemon can start on demand. */
-export interface BrowserLauncher {
+/**
+ * What the daemon may do with a browser it starts:
+ * - `launched`: its own (the embedded Chromium): closed after the browser-idle period with no tab,
+ *   launched again on the next tab open;
+ * - `attached`, `remote`: someone else's browser, one connection shared by every session: never closed;
+ * - `per-session`: a remote endpoint that hands out a browser per connection (a farm): each session gets
+ *   its own, opened on its first tab open and closed with the session (or when idle), at most
+ *   `maxBrowsers` at once.
+ */
+export type LauncherKind = 'launched' | 'attached' | 'remote' | 'per-session';
+
+interface LauncherBase {
   /** A readable name for `debug.status` and `--browser`, e.g. "headless". */
   readonly name: string;
-  /** Starts (or reconnects to) the browser and returns the daemon's end of its driver transport. */
-  start(): Promise<DriverTransport>;
+  /** Starts (or connects to) the browser and returns the daemon's end of its driver transport. */
+  start(options: LaunchOptions): Promise<DriverTransport>;
+}
+
+/** One browser the daemon can start on demand (per-session: one per session, up to a cap). */
+export type BrowserLauncher =
+  | (LauncherBase & { readonly kind: Exclude<LauncherKind, 'per-session'> })
+  | (LauncherBase & { readonly kind: 'per-session'; readonly maxBrowsers: number });
+
+export interface LaunchOptions {
+  /** The client name the driver says hello with (per-session: one per session). */
+  name: string;
+  /** A fresh identity: per-session browsers are distinct clients of one endpoint. */
+  instanceId?: string;
+  /** Longest the connection may take: remote endpoints get the request's time left (a farm may queue). */
+  connectTimeoutMs: number;
 }
 
 export interface ServerOptions {
@@ -35,6 +59,14 @@ export interface ServerOptions {
   onPairingConsumed?: () => void;
   /** Browsers started on first use when no extension is connected (the embedded headless one first). */
   launchers?: BrowserLauncher[];
+  /** How long a browser the daemon opened may have no tab before it is closed; default null (never). */
+  browserIdleMs?: number | null;
+  /**
+   * Present for an implicitly started daemon: `onIdle` is called once no agent request has arrived or
+   * been in flight for `afterMs` (null: never); the lifecycle then stops the daemon as `service stop`
+   * would. Absent: the daemon stays until stopped.
+   */
+  idleExit?: { afterMs: number | null; onIdle(idleMs: number): void };
   /** Test seams; production uses the defaults. */
   clock?: { now(): number; monotonic(): number };
   random?: () => number;

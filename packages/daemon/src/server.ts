@@ -7,10 +7,13 @@ import websocket from '@fastify/websocket';
 import { WS_MAX_PAYLOAD, WS_SUBPROTOCOL, makeError } from '@bproxy/protocol';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { passesGate } from './auth';
+import { ActivityLog } from './activity';
+import { BrowserState } from './browser-state';
 import { ClientRegistry } from './clients';
 import { systemClock } from './clock';
 import { DriverConnections } from './drivers';
 import { ElementHandles } from './element-handles';
+import { IdleExit } from './idle-exit';
 import { Launchers } from './launchers';
 import { PairingCodes } from './pairing';
 import { PairingRateLimit } from './pairing-rate-limit';
@@ -99,8 +102,28 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
     () => clock.now(),
   );
   const graceMs = opts.reconnectGraceMs ?? 15_000;
-  const drivers = new DriverConnections({ clients, pending, sessions, handles, logger, graceMs });
-  const launchers = new Launchers(opts.launchers ?? [], clients, drivers, logger);
+  const activity = new ActivityLog(() => clock.now());
+  const browserState = new BrowserState(sessions, clients, activity);
+  const drivers = new DriverConnections({
+    clients,
+    pending,
+    sessions,
+    handles,
+    logger,
+    graceMs,
+    browserState,
+  });
+  const launchers = new Launchers(opts.launchers ?? [], {
+    clients,
+    drivers,
+    sessions,
+    pending,
+    logger,
+    clock,
+    browserIdleMs: opts.browserIdleMs ?? null,
+  });
+  sessions.onTabsChanged = (clientKey) => launchers.tabsChanged(clientKey);
+  const idleExit = opts.idleExit ? new IdleExit(clock, opts.idleExit.afterMs, opts.idleExit.onIdle) : null;
   const codes = new PairingCodes(clock);
   const deps: CommandRouteDeps = {
     sessions,
@@ -110,6 +133,7 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
     queues: new TabQueues(),
     handles,
     launchers,
+    idleExit,
     traces: new TraceRing(200),
     logger,
     clock,
@@ -120,6 +144,8 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
     port: () => boundPort,
     paired: () => opts.extensionTokens.get() !== null,
     issuePairingCode: () => codes.issue(),
+    activity,
+    browserState,
   };
   drivers.userRequests = userRequestHandler(deps);
   const wsSockets = new Set<DriverTransport>();
@@ -158,7 +184,11 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
       : shuttingDown
         ? { status: 503, body: errorResponse(null, makeError('SHUTTING_DOWN', 'the daemon is stopping')) }
         : null;
-    if (!refusal) return;
+    if (!refusal) {
+      // An agent came by (even with a body the route will refuse): the idle period starts over.
+      if (req.method === 'POST' && req.url.split('?')[0] === '/') idleExit?.touch();
+      return;
+    }
     if (!allowed) logger.warn({ event: 'gate_rejected', method: req.method, path: req.url.split('?')[0] });
     if (req.headers.upgrade !== undefined) {
       // A refused upgrade gets a plain HTTP answer on the raw socket, which is then closed: the
@@ -237,6 +267,8 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
     async shutdown(drainMs = 10_000) {
       if (shuttingDown) return;
       shuttingDown = true;
+      idleExit?.stop();
+      launchers.idle.clear();
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([pending.whenIdle(), new Promise<void>((r) => (timer = setTimeout(r, drainMs)))]);
       if (timer) clearTimeout(timer);

@@ -73,6 +73,8 @@ export class SessionRegistry {
   private readonly sessions = new Map<SessionId, SessionRecord>();
   private readonly byRawTab = new Map<string, TabRecord>();
   private readonly ids = new SessionIdentifiers();
+  /** Told which browser gained or lost a tab (the idle countdown of browsers the daemon opened). */
+  onTabsChanged: (clientKey: string) => void = () => {};
 
   constructor(private readonly defaultPacing: PacingMode) {}
 
@@ -130,6 +132,7 @@ export class SessionRegistry {
     const record: TabRecord = { handle, session: session.id, ...tab };
     session.tabs.set(handle, record);
     this.byRawTab.set(rawKey(tab.clientKey, tab.rawTabId), record);
+    this.onTabsChanged(tab.clientKey);
     return record;
   }
 
@@ -160,6 +163,7 @@ export class SessionRegistry {
   removeTab(tab: TabRecord, why?: string): void {
     const session = this.sessions.get(tab.session);
     this.byRawTab.delete(rawKey(tab.clientKey, tab.rawTabId));
+    this.onTabsChanged(tab.clientKey);
     if (!session) return;
     session.tabs.delete(tab.handle);
     session.notes = session.notes.filter((note) => note.about !== tab.handle);
@@ -224,6 +228,8 @@ export class SessionRegistry {
   delete(session: SessionRecord): void {
     for (const tab of session.tabs.values()) this.byRawTab.delete(rawKey(tab.clientKey, tab.rawTabId));
     this.sessions.delete(session.id);
+    for (const clientKey of new Set([...session.tabs.values()].map((t) => t.clientKey)))
+      this.onTabsChanged(clientKey);
   }
 
   tabsOfClient(clientKey: string): TabRecord[] {

@@ -171,6 +171,12 @@ export class FakeExtension {
         return { ok: true, data: { url: 'http://x/', title: 'Page', navigated: false } };
       case 'navigate':
         return { ok: true, data: { url: String(req.params.url), title: 'Page' } };
+      case 'scroll':
+        return { ok: true, data: { x: 0, y: 120, atTop: false, atBottom: false } };
+      case 'select':
+        return { ok: true, data: { url: 'http://x/', title: 'Page', navigated: false, selected: ['a'] } };
+      case 'wait':
+        return { ok: true, data: { url: 'http://x/', title: 'Page', waitedMs: 1 } };
       default:
         return { ok: true, data: { url: 'http://x/', title: 'Page' } };
     }

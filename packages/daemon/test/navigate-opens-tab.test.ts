@@ -84,6 +84,7 @@ describe('navigate with no current tab', () => {
     let launched = 0;
     const launcher = {
       name: 'headless',
+      kind: 'launched' as const,
       start: () => {
         launched++;
         return Promise.reject(new Error('not in this test'));

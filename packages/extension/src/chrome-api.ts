@@ -66,10 +66,26 @@ export interface MessageSender {
   tab?: Tab;
 }
 
+/** A chrome.runtime.Port: to the native host, or between the worker and an extension page. */
+export interface PortLike {
+  readonly name: string;
+  postMessage(message: unknown): void;
+  disconnect(): void;
+  onMessage: ChromeEvent<(message: unknown) => void>;
+  onDisconnect: ChromeEvent<() => void>;
+  /** Set by Chrome on a port from another part of the extension. */
+  readonly sender?: MessageSender;
+}
+
 export interface ChromeApi {
   runtime: {
     id: string;
     getManifest(): { version: string };
+    /** Starts the native host and opens a port to it (one process per port). */
+    connectNative(application: string): PortLike;
+    /** Why the last callback-style call or port failed ("Specified native messaging host not found."). */
+    readonly lastError?: { message?: string } | undefined;
+    onConnect: ChromeEvent<(port: PortLike) => void>;
     onStartup: ChromeEvent<() => void>;
     onInstalled: ChromeEvent<() => void>;
     onMessage: ChromeEvent<
@@ -101,6 +117,20 @@ export interface ChromeApi {
       options: { format?: 'png' | 'jpeg'; quality?: number },
     ): Promise<string>;
     onRemoved: ChromeEvent<(tabId: number) => void>;
+    /** Puts tabs into a group (a new one unless groupId is given); answers the group's id. */
+    group(options: { tabIds: number[]; groupId?: number }): Promise<number>;
+    ungroup(tabIds: number[]): Promise<void>;
+  };
+  tabGroups: {
+    update(
+      groupId: number,
+      props: { title?: string; color?: 'blue' | 'orange' | 'grey'; collapsed?: boolean },
+    ): Promise<unknown>;
+  };
+  action: {
+    setBadgeText(details: { text: string }): Promise<void>;
+    setBadgeBackgroundColor(details: { color: string }): Promise<void>;
+    setTitle(details: { title: string }): Promise<void>;
   };
   windows: {
     update(windowId: number, props: { focused?: boolean }): Promise<unknown>;

@@ -24,18 +24,19 @@ function connection(
 ) {
   const sockets = socketRecorder();
   let n = 0;
-  const onTabReleased = vi.fn();
+  const onPush = vi.fn();
   const conn = new Connection({
     socketFactory: sockets.factory,
     prove,
-    onTabReleased,
+    onPush,
+    onProofFailed: vi.fn(),
     pairing: new PairingStore(storage, () => `instance${++n}-abcdefgh`),
     log: new WorkerLog(100, Date.now, false),
     random: () => 0.5,
     clientInfo: async () => ({ kind: 'extension' as const, name: 'chrome', version: '0.1.0' }),
     onRequest,
   });
-  return { conn, sockets, onRequest, onTabReleased };
+  return { conn, sockets, onRequest, onPush };
 }
 
 const tick = (ms = 0) => vi.advanceTimersByTimeAsync(ms);
@@ -253,13 +254,9 @@ describe('daemon connection', () => {
     const answer = c.conn.userRequest({ kind: 'share_tab', tabId: 9, url: 'https://a.test/', title: 'A' });
     const sent = socket.sentOfType('user_request')[0] as { requestId: string; request: unknown };
     expect(sent.request).toEqual({ kind: 'share_tab', tabId: 9, url: 'https://a.test/', title: 'A' });
-    socket.receive({
-      type: 'user_answer',
-      requestId: sent.requestId,
-      ok: true,
-      data: { session: 'abcdef', tab: 't1', created: true },
-    });
-    expect(await answer).toEqual({ ok: true, data: { session: 'abcdef', tab: 't1', created: true } });
+    const result = { kind: 'share_tab', shared: { session: 'abcdef', tab: 't1', created: true } };
+    socket.receive({ type: 'user_answer', requestId: sent.requestId, ok: true, result });
+    expect(await answer).toEqual({ ok: true, result });
   });
 
   it('fails a user request at once while disconnected, and when the connection drops before the answer', async () => {
@@ -274,10 +271,14 @@ describe('daemon connection', () => {
     expect(await pending).toMatchObject({ ok: false, reason: expect.stringMatching(/lost/) });
   });
 
-  it('hands a released tab to the worker', async () => {
+  it('hands what the daemon pushes to the worker', async () => {
     const c = connection(await paired());
     const socket = await connectAndWelcome(c);
     socket.receive({ type: 'tab_released', tabId: 12 });
-    expect(c.onTabReleased).toHaveBeenCalledWith(12);
+    socket.receive({ type: 'sessions', sessions: [] });
+    expect(c.onPush.mock.calls).toEqual([
+      [{ type: 'tab_released', tabId: 12 }],
+      [{ type: 'sessions', sessions: [] }],
+    ]);
   });
 });

@@ -55,6 +55,8 @@ export function fakeChrome(): ChromeApi & { local: MemoryStorage; session: Memor
     runtime: {
       id: 'oajmbecmcoogehkeimcopdfcilgnicbm',
       getManifest: () => ({ version: '0.1.0' }),
+      connectNative: unexpected('runtime.connectNative'),
+      onConnect: new FakeEvent(),
       onStartup: new FakeEvent(),
       onInstalled: new FakeEvent(),
       onMessage: new FakeEvent(),
@@ -71,8 +73,16 @@ export function fakeChrome(): ChromeApi & { local: MemoryStorage; session: Memor
       reload: unexpected('tabs.reload'),
       captureVisibleTab: unexpected('tabs.captureVisibleTab'),
       onRemoved: new FakeEvent(),
+      group: unexpected('tabs.group'),
+      ungroup: unexpected('tabs.ungroup'),
     },
     windows: { update: unexpected('windows.update') },
+    tabGroups: { update: unexpected('tabGroups.update') },
+    action: {
+      setBadgeText: async () => undefined,
+      setBadgeBackgroundColor: async () => undefined,
+      setTitle: async () => undefined,
+    },
     webNavigation: {
       onBeforeNavigate: new FakeEvent(),
       onCommitted: new FakeEvent(),

@@ -3,6 +3,10 @@
  * the server's pacing, its browser and a label naming the client, passed on every call so tools never
  * take a session argument, and closed — with its tabs — when the client goes away. Two connections therefore never
  * share tabs or handles: the daemon scopes both to the session.
+ *
+ * Given an existing session instead (`bproxy mcp --session ID`: the in-browser agent's Claude Code,
+ * bound to the tab the user shared), every call runs in that one, and it is never closed here: it
+ * belongs to whoever created it.
  */
 import type { ToolError } from '@bproxy/tools';
 import type { DaemonLink } from './daemon-link';
@@ -20,7 +24,11 @@ export class ConnectionSession {
     private readonly label: () => string,
     /** The browser the session's tabs open in (`bproxy mcp --browser NAME`); default: the daemon's choice. */
     private readonly browser?: string,
-  ) {}
+    /** An existing session to use (and never close) instead of creating one. */
+    private readonly fixed?: string,
+  ) {
+    if (fixed !== undefined) this.current = Promise.resolve(fixed);
+  }
 
   /** The session id if one was created (no daemon call). */
   async existing(): Promise<string | undefined> {
@@ -46,7 +54,8 @@ export class ConnectionSession {
 
   /** Forgets the session without closing it (the daemon that held it is gone). */
   forget(): void {
-    this.current = null;
+    // A given session is the caller's: the daemon answers SESSION_NOT_FOUND for it from now on.
+    if (this.fixed === undefined) this.current = null;
   }
 
   private async create(): Promise<string> {
@@ -66,6 +75,7 @@ export class ConnectionSession {
 
   /** Closes the session and its tabs (best effort: the daemon may already be gone). */
   async close(): Promise<void> {
+    if (this.fixed !== undefined) return;
     const id = await this.existing();
     this.current = null;
     if (id === undefined) return;

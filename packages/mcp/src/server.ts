@@ -28,6 +28,8 @@ export interface McpServerOptions {
   readonly pacing: Pacing;
   /** A connected browser to open tabs in (the paired Chrome's name); default: the daemon's choice. */
   readonly browser?: string;
+  /** Use this existing session (never closed by the server) instead of creating one per connection. */
+  readonly session?: string;
 }
 
 const INSTRUCTIONS = `Drive a real browser. Workflow: navigate {url} (opens a tab when none is open; tab_open for more tabs) → snapshot (outline with handles like el3, ln2) → act by handle (click, fill, type, press, select, hover) → after a navigation, snapshot again: old handles are stale. Replies say what changed (navigation, dialog) instead of returning the page. Errors end with "What to do". HUMAN_REQUIRED means a person must act in the browser first; then session_resume.`;
@@ -58,7 +60,13 @@ export class BproxyMcpServer {
       { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
     );
     this.link = new DaemonLink(options.client);
-    this.session = new ConnectionSession(this.link, options.pacing, () => this.label(), options.browser);
+    this.session = new ConnectionSession(
+      this.link,
+      options.pacing,
+      () => this.label(),
+      options.browser,
+      options.session,
+    );
     this.link.onReconnect = () => this.session.forget();
     this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools }));
     this.server.setRequestHandler(CallToolRequestSchema, async (request) =>
@@ -70,7 +78,8 @@ export class BproxyMcpServer {
   private withNotice(reply: ToolReply): ToolReply {
     if (this.answered) return reply;
     this.answered = true;
-    if (this.options.pacing !== 'human') return reply;
+    // A given session keeps the pacing its creator chose; the notice would be a guess.
+    if (this.options.pacing !== 'human' || this.options.session !== undefined) return reply;
     return { ...reply, content: [...reply.content, { type: 'text', text: HUMAN_PACING_NOTICE }] };
   }
 
@@ -125,6 +134,8 @@ export async function runMcpServer(options: McpServerOptions): Promise<void> {
     process.stdin.on('close', finish);
     process.once('SIGINT', finish);
     process.once('SIGTERM', finish);
+    // A closed terminal: its MCP client is gone, and so must this connection's session and tabs be.
+    process.once('SIGHUP', finish);
     mcp.server.onclose = finish;
   });
   await mcp.server.connect(new StdioServerTransport());

@@ -115,6 +115,20 @@ export const ERROR_CATALOGUE = {
     when: 'The browser serving this tab went away and did not come back before the deadline',
     hint: 'Check the browser; open a new tab with `bproxy tab open`',
   },
+  BROWSER_UNAVAILABLE: {
+    category: 'transport',
+    retry: true,
+    status: 503,
+    when: 'No browser could be started: its launch failed, or a farm refused, queued or timed out',
+    hint: 'Retry in a moment; the message says what the browser or the farm answered (a farm at its own limit refuses or queues: lower --cdp-max-browsers to match it)',
+  },
+  TOO_MANY_BROWSERS: {
+    category: 'transport',
+    retry: true,
+    status: 429,
+    when: 'All remote browsers the daemon may open (--cdp-max-browsers) are held by sessions',
+    hint: 'Retry when another session has closed, or close one you no longer need (`bproxy -s ID session close`)',
+  },
   SESSION_REQUIRED: {
     category: 'policy',
     retry: false,
@@ -319,6 +333,36 @@ export const ERROR_CATALOGUE = {
     status: null,
     when: 'The client failed on its own side (a file it could not write, an unexpected error)',
     hint: 'Read the message; the daemon was not involved',
+  },
+
+  // Reported by the in-browser agent (native host) about a chat; the daemon never sends these.
+  AGENT_NOT_CONFIGURED: {
+    category: 'validation',
+    retry: false,
+    status: null,
+    when: 'The in-browser agent has no model provider configured, or its key is missing',
+    hint: 'Run `bproxy agent config --provider NAME` (keys from stdin or an environment variable)',
+  },
+  MODEL_ERROR: {
+    category: 'transport',
+    retry: true,
+    status: null,
+    when: "The agent's model provider failed: refused the key, rate limited, unreachable or a broken stream",
+    hint: 'Read the message; check the provider, model and key with `bproxy agent config`',
+  },
+  CHAT_QUEUE_FULL: {
+    category: 'policy',
+    retry: true,
+    status: null,
+    when: 'A chat already has 5 messages waiting behind its running turn',
+    hint: 'Wait for the queued messages to run, or stop the chat',
+  },
+  TURN_LIMIT: {
+    category: 'policy',
+    retry: false,
+    status: null,
+    when: 'An agent turn reached its step cap and was ended',
+    hint: 'Send a narrower request, or continue with a new message',
   },
 } as const satisfies Record<string, ErrorSpec>;
 

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { BproxyForwardedRequestSchema } from './envelope';
 import { BproxyErrorSchema } from './errors';
+import { ActivityEntrySchema, BrowserSessionSchema } from './activity';
 import { RawTabIdSchema, SessionIdSchema, TabHandleSchema } from './ids';
+import { SessionInfoSchema } from './schemas/common';
+import { SessionCloseResult } from './schemas/session-tab';
 
 /** Driver → daemon. The first message on a socket must be `hello`. */
 export const HelloMessageSchema = z.strictObject({
@@ -62,6 +65,14 @@ export const UserRequestSchema = z.discriminatedUnion('kind', [
     url: z.string().max(8192),
     title: z.string().max(1024),
   }),
+  /** Resume a session paused for a human (CAPTCHA, login wall, or the user's own take-over). */
+  z.strictObject({ kind: z.literal('resume'), session: SessionIdSchema }),
+  /** Pause a session so the user can act undisturbed: agents get HUMAN_REQUIRED until resumed. */
+  z.strictObject({ kind: z.literal('take_over'), session: SessionIdSchema }),
+  /** Close a session: its tabs closed, the ones the user shared released. */
+  z.strictObject({ kind: z.literal('close_session'), session: SessionIdSchema }),
+  /** The activity entries after `after` (the panel (re)opening), and whether some were dropped. */
+  z.strictObject({ kind: z.literal('activity'), after: z.number().int().min(0) }),
 ]);
 export type UserRequest = z.infer<typeof UserRequestSchema>;
 export const UserRequestMessageSchema = z.strictObject({
@@ -104,12 +115,28 @@ export const SharedTabSchema = z.strictObject({
   created: z.boolean(),
 });
 export type SharedTab = z.infer<typeof SharedTabSchema>;
+
+/** What a user request answers, by its kind. */
+export const UserResultSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('share_tab'), shared: SharedTabSchema }),
+  z.strictObject({ kind: z.literal('resume'), info: SessionInfoSchema }),
+  z.strictObject({ kind: z.literal('take_over'), info: SessionInfoSchema }),
+  z.strictObject({ kind: z.literal('close_session'), closed: SessionCloseResult }),
+  z.strictObject({
+    kind: z.literal('activity'),
+    entries: z.array(ActivityEntrySchema),
+    /** Entries after `after` were dropped from the ring before this answer. */
+    gap: z.boolean(),
+  }),
+]);
+export type UserResult = z.infer<typeof UserResultSchema>;
+
 export const UserAnswerMessageSchema = z.discriminatedUnion('ok', [
   z.strictObject({
     type: z.literal('user_answer'),
     requestId: z.string(),
     ok: z.literal(true),
-    data: SharedTabSchema,
+    result: UserResultSchema,
   }),
   z.strictObject({
     type: z.literal('user_answer'),
@@ -125,6 +152,16 @@ export const TabReleasedMessageSchema = z.strictObject({
   type: z.literal('tab_released'),
   tabId: RawTabIdSchema,
 });
+/** A new activity entry concerning this browser's tabs. */
+export const ActivityMessageSchema = z.strictObject({
+  type: z.literal('activity'),
+  entry: ActivityEntrySchema,
+});
+/** The sessions holding this browser's tabs, sent whenever one of them changes (and after welcome). */
+export const SessionsMessageSchema = z.strictObject({
+  type: z.literal('sessions'),
+  sessions: z.array(BrowserSessionSchema),
+});
 
 export const DaemonMessageSchema = z.union([
   WelcomeMessageSchema,
@@ -133,6 +170,8 @@ export const DaemonMessageSchema = z.union([
   ErrorMessageSchema,
   UserAnswerMessageSchema,
   TabReleasedMessageSchema,
+  ActivityMessageSchema,
+  SessionsMessageSchema,
 ]);
 export type DaemonMessage = z.infer<typeof DaemonMessageSchema>;
 

@@ -62,7 +62,7 @@ describe('error catalogue', () => {
     }
   });
 
-  it('holds the codes the CLI and the MCP server report about their own side, marked client-only', () => {
+  it('holds the codes the clients (CLI, MCP server, in-browser agent) report about their own side, marked client-only', () => {
     const clientOnly = Object.entries(ERROR_CATALOGUE)
       .filter(([, spec]) => spec.status === null)
       .map(([code]) => code);
@@ -73,6 +73,10 @@ describe('error catalogue', () => {
       'UNSAFE_STATE_FILE',
       'BAD_RESPONSE',
       'LOCAL_ERROR',
+      'AGENT_NOT_CONFIGURED',
+      'MODEL_ERROR',
+      'CHAT_QUEUE_FULL',
+      'TURN_LIMIT',
     ]);
     expect(httpStatusOf('USAGE')).toBe(500); // never sent; a daemon that did would be failing
   });

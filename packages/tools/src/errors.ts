@@ -46,6 +46,10 @@ export const TOOL_HINTS: Readonly<Partial<Record<ErrorCode, string>>> = {
     'Tell the user what the page needs (reason above) and ask them to do it in the browser, then call session_resume. In the headless browser nobody can: tell the user to run `bproxy mcp --browser NAME` with their paired Chrome',
   NO_EXTENSION: 'No browser is available: start the daemon with a browser, or pair the extension',
   BROWSER_DISCONNECTED: 'The browser went away; call tab_open to open a new tab',
+  BROWSER_UNAVAILABLE:
+    'No browser could be had just now (the message says why): call again in a moment; if it keeps failing, tell the user',
+  TOO_MANY_BROWSERS:
+    'Every remote browser is in use by other sessions: call again in a minute, or tell the user the cap is reached',
 };
 
 /** A failure the surface found itself (bad arguments, an unknown tool): its own hint is the right one. */

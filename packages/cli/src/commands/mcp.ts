@@ -10,7 +10,7 @@ import { examples } from '../invoke';
 import { besideCli } from '../runtime';
 
 interface McpModule {
-  serveMcp(options: { pacing: 'human' | 'fast'; browser?: string }): Promise<void>;
+  serveMcp(options: { pacing: 'human' | 'fast'; browser?: string; session?: string }): Promise<void>;
 }
 
 function isMcpModule(value: unknown): value is McpModule {
@@ -39,12 +39,20 @@ export function mcpCommand(): Command {
         'bproxy mcp                                      # in an MCP client configuration',
         'bproxy mcp --pacing fast                        # no human-like delays',
         'bproxy mcp --browser chrome                     # your paired Chrome instead of the headless one',
+        'bproxy mcp --session m4q7z2                     # act in an existing session (a tab you shared)',
       )}
 Every client connection gets its own session; its tabs are closed when the client disconnects.
+A daemon this command starts stops by itself once no agent has used it for BPROXY_IDLE_EXIT
+(default 15m; off: never), and its browser closes after BPROXY_BROWSER_IDLE without a tab (default 5m).
+With -s/--session ID the server acts in that existing session instead, and leaves it open.
 Logs go to stderr; stdout carries only MCP messages.
 `,
     )
-    .action(async (opts: { pacing: 'human' | 'fast'; browser?: string }) => {
+    .action(async (opts: { pacing: 'human' | 'fast'; browser?: string }, command: Command) => {
+      // The global -s/--session, given explicitly: BPROXY_SESSION alone does not bind the server.
+      const session = command.optsWithGlobals<{ session?: string }>().session;
+      if (session !== undefined && !/^[a-z2-7]{6}$/.test(session))
+        throw usageError(`--session must be a session id like m4q7z2, got "${session}"`);
       // Next to this bundle on Node, next to the executable when compiled.
       const bundle = besideCli('mcp.mjs');
       if (!existsSync(bundle))
@@ -52,8 +60,10 @@ Logs go to stderr; stdout carries only MCP messages.
       const mod: unknown = await import(pathToFileURL(bundle).href);
       if (!isMcpModule(mod))
         throw usageError('the MCP bundle does not export serveMcp', 'Run `npm run build`');
-      await mod.serveMcp(
-        opts.browser === undefined ? { pacing: opts.pacing } : { pacing: opts.pacing, browser: opts.browser },
-      );
+      await mod.serveMcp({
+        pacing: opts.pacing,
+        ...(opts.browser === undefined ? {} : { browser: opts.browser }),
+        ...(session === undefined ? {} : { session }),
+      });
     });
 }

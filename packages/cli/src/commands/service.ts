@@ -24,7 +24,18 @@ export function serviceCommand(): Command {
     .option('--attach <target>', 'attach to a running Chrome: its debugging port, user-data-dir or ws:// URL')
     .option(
       '--cdp-url <url>',
-      'connect to a remote CDP endpoint (browserless, Selenium Grid, any DevTools URL)',
+      'connect to a remote CDP endpoint (browserless, Selenium Grid, any DevTools URL); with a token, use BPROXY_CDP_URL',
+    )
+    .addOption(
+      new Option(
+        '--cdp-mode <mode>',
+        'shared: one remote browser for every session; per-session: a browser farm gives each session its own',
+      ).choices(['shared', 'per-session']),
+    )
+    .option('--cdp-max-browsers <n>', 'per-session: remote browsers open at once, at most (default 5)')
+    .option(
+      '--browser-idle <period>',
+      'close a browser bproxy opened after this long without a tab (default 5m; off: never)',
     )
     .addHelpText(
       'after',
@@ -35,26 +46,42 @@ export function serviceCommand(): Command {
         'bproxy service start --attach 9222             # a Chrome started with --remote-debugging-port=9222',
         'bproxy service start --attach ~/.config/chromium',
         'BPROXY_CDP_URL=wss://farm.example/?token=… bproxy service start',
+        'BPROXY_CDP_URL=wss://farm.example/?token=… bproxy service start --cdp-mode per-session --cdp-max-browsers 10',
       )}
 Environment: BPROXY_HOME (default ~/.bproxy), BPROXY_PORT (default 9615, 0 = any free port),
 BPROXY_LOG_LEVEL (fatal|error|warn|info|debug|trace|silent), BPROXY_EXTENSION_ID,
 BPROXY_BROWSER (headless|headed|none), BPROXY_ATTACH, BPROXY_CDP_URL (keeps credentials out of argv),
+BPROXY_CDP_MODE, BPROXY_CDP_MAX_BROWSERS, BPROXY_BROWSER_IDLE (like the options above),
 CHROME_PATH (the browser binary to launch).
+The daemon stays until \`bproxy service stop\`; one that \`bproxy mcp\` started stops by itself after
+BPROXY_IDLE_EXIT (default 15m, off: never) without agent requests.
 Output: {"running":true,"pid":…,"port":…,"pairingCode":"ABCD-EFGH","pairingExpiresAt":…}
 `,
     )
     .action(
       async (
-        opts: { browser?: 'headless' | 'headed' | 'none'; attach?: string; cdpUrl?: string },
+        opts: {
+          browser?: 'headless' | 'headed' | 'none';
+          attach?: string;
+          cdpUrl?: string;
+          cdpMode?: 'shared' | 'per-session';
+          cdpMaxBrowsers?: string;
+          browserIdle?: string;
+        },
         cmd: Command,
       ) => {
         const { serviceStart } = await import('../service/service-commands');
-        const browser = {
-          browser: opts.browser ?? null,
-          attach: opts.attach ?? null,
-          cdpUrl: opts.cdpUrl ?? null,
-        };
-        await serviceStart(browser, globalOptions(cmd).pretty);
+        await serviceStart(
+          {
+            browser: opts.browser ?? null,
+            attach: opts.attach ?? null,
+            cdpUrl: opts.cdpUrl ?? null,
+            cdpMode: opts.cdpMode ?? null,
+            cdpMaxBrowsers: opts.cdpMaxBrowsers ?? null,
+            browserIdle: opts.browserIdle ?? null,
+          },
+          globalOptions(cmd).pretty,
+        );
       },
     );
 

@@ -5,7 +5,11 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { DEFAULT_EXTENSION_ID, DEFAULT_PORT } from '@bproxy/protocol/plain';
+import { parseDuration } from './duration';
 import { LifecycleError } from './errors';
+
+/** How long an implicitly started daemon waits without agents before it stops (BPROXY_IDLE_EXIT). */
+export const DEFAULT_IDLE_EXIT_MS = 15 * 60_000;
 
 export const LOG_LEVEL_NAMES = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevelName = (typeof LOG_LEVEL_NAMES)[number];
@@ -17,6 +21,11 @@ export interface DaemonConfig {
   readonly port: number;
   readonly logLevel: LogLevelName;
   readonly extensionId: string;
+  /**
+   * A daemon started implicitly (`--implicit`: by `bproxy mcp`, a native host) stops after this long
+   * with no agent request; null (`off`) keeps it up. A daemon started by `service start` ignores it.
+   */
+  readonly idleExitMs: number | null;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -70,11 +79,17 @@ export function parseExtensionId(raw: string | undefined): string {
   return raw;
 }
 
+export function parseIdleExit(raw: string | undefined): number | null {
+  if (raw === undefined || raw === '') return DEFAULT_IDLE_EXIT_MS;
+  return parseDuration('BPROXY_IDLE_EXIT', raw);
+}
+
 export function loadConfig(env: Env = process.env): DaemonConfig {
   return {
     home: resolveHome(env),
     port: parsePort(env.BPROXY_PORT),
     logLevel: parseLogLevel(env.BPROXY_LOG_LEVEL),
     extensionId: parseExtensionId(env.BPROXY_EXTENSION_ID),
+    idleExitMs: parseIdleExit(env.BPROXY_IDLE_EXIT),
   };
 }

@@ -1,31 +1,65 @@
 /**
  * The daemon process's own arguments. Configuration comes from the environment (config.ts); argv
  * carries only how it was started and which browser to provide — never a secret, since argv is
- * readable by every user on the machine.
+ * readable by every user on the machine. Browser options given here win over their BPROXY_*
+ * variables (resolved by the daemon).
  */
+import { parseDuration } from './duration';
 import { LifecycleError } from './errors';
 
 export type BrowserMode = 'headless' | 'headed' | 'none';
 
+/** A remote CDP endpoint: one browser shared by every session, or one browser per session (a farm). */
+export type CdpMode = 'shared' | 'per-session';
+
 export interface DaemonArgs {
   /** Inherited pipe for the start report (start-report.ts); null when run in the foreground. */
   readonly statusFd: number | null;
+  /**
+   * Started on a client's behalf rather than by a person (`service start`): it stops by itself once no
+   * agent has used it for the idle-exit period (BPROXY_IDLE_EXIT).
+   */
+  readonly implicit: boolean;
   /** The browser the daemon launches when no extension is connected (default headless). */
   readonly browser: BrowserMode | null;
   /** A running Chrome to attach to: its debugging port, its user-data-dir, or a DevTools ws URL. */
   readonly attach: string | null;
   /** A remote CDP endpoint (browser farm); endpoints with credentials belong in the environment. */
   readonly cdpUrl: string | null;
+  /** How the remote endpoint is used (default shared). */
+  readonly cdpMode: CdpMode | null;
+  /** per-session: how many remote browsers may be open at once. */
+  readonly cdpMaxBrowsers: number | null;
+  /** How long a browser the daemon opened may sit with no tab before it is closed (`5m`, `off`). */
+  readonly browserIdle: string | null;
 }
 
+export type BrowserArgs = Omit<DaemonArgs, 'statusFd' | 'implicit'>;
+
 const USAGE =
-  'usage: daemon [--status-fd N] [--browser headless|headed|none] [--attach PORT|DIR|URL] [--cdp-url URL]';
+  'usage: daemon [--status-fd N] [--implicit] [--browser headless|headed|none] [--attach PORT|DIR|URL] [--cdp-url URL] [--cdp-mode shared|per-session] [--cdp-max-browsers N] [--browser-idle PERIOD]';
+
+export function parseCdpMode(name: string, raw: string): CdpMode {
+  if (raw !== 'shared' && raw !== 'per-session')
+    throw new LifecycleError('config', `${name} must be shared or per-session, got "${raw}"`);
+  return raw;
+}
+
+export function parseMaxBrowsers(name: string, raw: string): number {
+  if (!/^[0-9]{1,4}$/.test(raw) || Number(raw) < 1 || Number(raw) > 1000)
+    throw new LifecycleError('config', `${name} must be a whole number from 1 to 1000, got "${raw}"`);
+  return Number(raw);
+}
 
 export function parseDaemonArgs(argv: readonly string[]): DaemonArgs {
   let statusFd: number | null = null;
+  let implicit = false;
   let browser: BrowserMode | null = null;
   let attach: string | null = null;
   let cdpUrl: string | null = null;
+  let cdpMode: CdpMode | null = null;
+  let cdpMaxBrowsers: number | null = null;
+  let browserIdle: string | null = null;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string => {
@@ -41,6 +75,9 @@ export function parseDaemonArgs(argv: readonly string[]): DaemonArgs {
         statusFd = Number(raw);
         break;
       }
+      case '--implicit':
+        implicit = true;
+        break;
       case '--browser': {
         const raw = value();
         if (raw !== 'headless' && raw !== 'headed' && raw !== 'none')
@@ -54,19 +91,35 @@ export function parseDaemonArgs(argv: readonly string[]): DaemonArgs {
       case '--cdp-url':
         cdpUrl = value();
         break;
+      case '--cdp-mode':
+        cdpMode = parseCdpMode('--cdp-mode', value());
+        break;
+      case '--cdp-max-browsers':
+        cdpMaxBrowsers = parseMaxBrowsers('--cdp-max-browsers', value());
+        break;
+      case '--browser-idle':
+        browserIdle = value();
+        parseDuration('--browser-idle', browserIdle);
+        break;
       default:
         throw new LifecycleError('config', `unknown daemon argument "${arg}"; ${USAGE}`);
     }
   }
-  return { statusFd, browser, attach, cdpUrl };
+  return { statusFd, implicit, browser, attach, cdpUrl, cdpMode, cdpMaxBrowsers, browserIdle };
 }
 
 /** The argv `service start` passes on for browser options (the inverse of parseDaemonArgs). */
-export function browserArgs(args: Pick<DaemonArgs, 'browser' | 'attach' | 'cdpUrl'>): string[] {
+export function browserArgs(args: Partial<BrowserArgs>): string[] {
   const out: string[] = [];
-  if (args.browser !== null) out.push('--browser', args.browser);
-  if (args.attach !== null) out.push('--attach', args.attach);
-  if (args.cdpUrl !== null) out.push('--cdp-url', args.cdpUrl);
+  const add = (flag: string, value: string | number | null | undefined) => {
+    if (value !== null && value !== undefined) out.push(flag, String(value));
+  };
+  add('--browser', args.browser);
+  add('--attach', args.attach);
+  add('--cdp-url', args.cdpUrl);
+  add('--cdp-mode', args.cdpMode);
+  add('--cdp-max-browsers', args.cdpMaxBrowsers);
+  add('--browser-idle', args.browserIdle);
   return out;
 }
 

@@ -7,6 +7,7 @@
 export * from './config';
 export * from './daemon-args';
 export * from './daemon-token';
+export * from './duration';
 export * from './errors';
 export * from './lockfile';
 export * from './pairing-file';

@@ -15,7 +15,7 @@ import { resolve as resolvePath } from 'node:path';
 import type { Readable } from 'node:stream';
 import { StartOutputSchema } from '@bproxy/protocol';
 import { loadConfig, type Env } from '../lifecycle/config';
-import { browserArgs, type DaemonArgs } from '../lifecycle/daemon-args';
+import { browserArgs, type BrowserArgs } from '../lifecycle/daemon-args';
 import { LifecycleError } from '../lifecycle/errors';
 import { readPairingFile } from '../lifecycle/pairing-file';
 import { statePaths } from '../lifecycle/paths';
@@ -30,9 +30,14 @@ const STATUS_FD = 3;
 
 export type StartOutput = ReturnType<typeof StartOutputSchema.parse>;
 
-export interface StartOptions extends Partial<Pick<DaemonArgs, 'browser' | 'attach' | 'cdpUrl'>> {
+export interface StartOptions extends Partial<BrowserArgs> {
   /** The daemon bundle (daemon.mjs) shipped with the calling program; $BPROXY_DAEMON overrides it. */
   readonly script: string;
+  /**
+   * Started for a client that needs one (`bproxy mcp`, a native host), not by a person: the daemon
+   * stops by itself after BPROXY_IDLE_EXIT without agents. Default false: it stays until stopped.
+   */
+  readonly implicit?: boolean;
   /** The environment the daemon starts with (BPROXY_HOME, BPROXY_PORT, …); default process.env. */
   readonly env?: Env;
 }
@@ -132,21 +137,16 @@ export async function startDaemon(options: StartOptions): Promise<StartOutput> {
     );
   }
   const daemon = daemonCommand(options, env);
-  const browser = {
-    browser: options.browser ?? null,
-    attach: options.attach ?? null,
-    cdpUrl: options.cdpUrl ?? null,
-  };
-  const child = spawn(
-    daemon.runtime,
-    [daemon.script, '--status-fd', String(STATUS_FD), ...browserArgs(browser)],
-    {
-      detached: true,
-      stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
-      // The absolute home goes in the environment: the daemon and `isOurDaemon` both read it there.
-      env: { ...env, BPROXY_HOME: config.home },
-    },
-  );
+  const { script: _script, env: _env, implicit, cdpUrl, ...browser } = options;
+  const argv = [daemon.script, '--status-fd', String(STATUS_FD), ...browserArgs(browser)];
+  if (implicit === true) argv.push('--implicit');
+  const child = spawn(daemon.runtime, argv, {
+    detached: true,
+    stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+    // The absolute home goes in the environment: the daemon and `isOurDaemon` both read it there. So
+    // does a CDP URL: farm URLs carry tokens, and a long-lived daemon's argv is readable by every user.
+    env: { ...env, BPROXY_HOME: config.home, ...(cdpUrl ? { BPROXY_CDP_URL: cdpUrl } : {}) },
+  });
   child.unref();
   const report = await waitForReport(child, paths.logs);
   if (!report.ok) throw new LifecycleError(report.kind, report.message);

@@ -3,23 +3,36 @@ import { join, resolve } from 'node:path';
 import { DEFAULT_EXTENSION_ID, DEFAULT_PORT } from '@bproxy/protocol';
 import { describe, expect, it } from 'vitest';
 import {
+  DEFAULT_IDLE_EXIT_MS,
   loadConfig,
   parseExtensionId,
+  parseIdleExit,
   parseLogLevel,
   parsePort,
   resolveHome,
 } from '../../src/lifecycle/config';
-import { findStatusFd, parseDaemonArgs } from '../../src/lifecycle/daemon-args';
+import { browserArgs, findStatusFd, parseDaemonArgs } from '../../src/lifecycle/daemon-args';
+import { parseDuration } from '../../src/lifecycle/duration';
 import { LifecycleError } from '../../src/lifecycle/errors';
 
 describe('daemon configuration from the environment', () => {
-  it('defaults to ~/.bproxy, port 9615, level info and the published extension id', () => {
+  it('defaults to ~/.bproxy, port 9615, level info, the published extension id and a 15 min idle exit', () => {
     expect(loadConfig({})).toEqual({
       home: join(homedir(), '.bproxy'),
       port: DEFAULT_PORT,
       logLevel: 'info',
       extensionId: DEFAULT_EXTENSION_ID,
+      idleExitMs: 15 * 60_000,
     });
+    expect(DEFAULT_IDLE_EXIT_MS).toBe(15 * 60_000);
+  });
+
+  it('reads the idle exit as a period with its unit, or off', () => {
+    expect(parseIdleExit('90s')).toBe(90_000);
+    expect(parseIdleExit('off')).toBeNull();
+    expect(() => loadConfig({ BPROXY_IDLE_EXIT: '600' })).toThrow(
+      'BPROXY_IDLE_EXIT must be a period like 500ms, 30s, 5m or 2h (at most 168h), or off; got "600"',
+    );
   });
 
   it('resolves a relative BPROXY_HOME to an absolute path', () => {
@@ -52,14 +65,69 @@ describe('daemon configuration from the environment', () => {
   });
 });
 
+describe('periods', () => {
+  it.each([
+    ['250ms', 250],
+    ['30s', 30_000],
+    ['5m', 300_000],
+    ['2h', 7_200_000],
+    ['168h', 604_800_000],
+  ])('reads %s as %i ms', (raw, ms) => {
+    expect(parseDuration('X', raw)).toBe(ms);
+  });
+
+  it.each(['300', '0s', '5 m', '1.5h', '-1s', '5M', '169h', '1d', ''])('refuses %j', (raw) => {
+    expect(() => parseDuration('BPROXY_BROWSER_IDLE', raw)).toThrow(LifecycleError);
+    expect(() => parseDuration('BPROXY_BROWSER_IDLE', raw)).toThrow(`BPROXY_BROWSER_IDLE must be a period`);
+  });
+});
+
 describe('daemon arguments', () => {
   it('parses the status fd and the browser options', () => {
     expect(parseDaemonArgs(['--status-fd', '3', '--browser', 'none', '--attach', '9222'])).toEqual({
       statusFd: 3,
+      implicit: false,
       browser: 'none',
       attach: '9222',
       cdpUrl: null,
+      cdpMode: null,
+      cdpMaxBrowsers: null,
+      browserIdle: null,
     });
+  });
+
+  it('says how it was started and how a remote endpoint is used, and passes the browser options on as given', () => {
+    const argv = [
+      '--implicit',
+      '--cdp-url',
+      'ws://farm:3000/',
+      '--cdp-mode',
+      'per-session',
+      '--cdp-max-browsers',
+      '3',
+      '--browser-idle',
+      '2m',
+    ];
+    const args = parseDaemonArgs(argv);
+    expect(args).toMatchObject({
+      implicit: true,
+      cdpUrl: 'ws://farm:3000/',
+      cdpMode: 'per-session',
+      cdpMaxBrowsers: 3,
+      browserIdle: '2m',
+    });
+    expect(['--implicit', ...browserArgs(args)]).toEqual(argv);
+  });
+
+  it('refuses a cap that is not a whole number from 1 to 1000, and an unknown mode or period', () => {
+    for (const bad of ['0', '1001', '2.5', 'ten'])
+      expect(() => parseDaemonArgs(['--cdp-max-browsers', bad])).toThrow(
+        `--cdp-max-browsers must be a whole number from 1 to 1000, got "${bad}"`,
+      );
+    expect(() => parseDaemonArgs(['--cdp-mode', 'pooled'])).toThrow(
+      '--cdp-mode must be shared or per-session, got "pooled"',
+    );
+    expect(() => parseDaemonArgs(['--browser-idle', '5'])).toThrow('--browser-idle must be a period');
   });
 
   it('refuses unknown arguments and bad values with a usage line', () => {

@@ -1,35 +1,69 @@
 /**
  * The browsers the daemon can start itself, from `service start` options (argv) or the environment
- * (BPROXY_BROWSER, BPROXY_ATTACH, BPROXY_CDP_URL — argv wins). The first launcher is the default one,
- * started on first use when no extension is connected: a configured remote endpoint, else an attached
- * Chrome, else the embedded headless Chromium. Each runs the CDP driver in-process over a linked
- * transport pair, so the daemon sees it as one more client.
+ * (BPROXY_BROWSER, BPROXY_ATTACH, BPROXY_CDP_URL, BPROXY_CDP_MODE, BPROXY_CDP_MAX_BROWSERS,
+ * BPROXY_BROWSER_IDLE — argv wins). The first launcher is the default one, started on first use when
+ * no extension is connected: a configured remote endpoint (shared, or one browser per session), else
+ * an attached Chrome, else the embedded headless Chromium. Each runs the CDP driver in-process over a
+ * linked transport pair, so the daemon sees it as one more client.
  */
 import { mkdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { createLinkedTransportPair, type DaemonMessage, type DriverMessage } from '@bproxy/protocol';
 import type { CdpDriverOptions } from '@bproxy/cdp';
-import { type DaemonArgs, type Env, LifecycleError } from '@bproxy/client/lifecycle';
-import type { BrowserLauncher, DriverTransport } from '../server-options';
+import {
+  type BrowserArgs,
+  type CdpMode,
+  type Env,
+  LifecycleError,
+  parseCdpMode,
+  parseDuration,
+  parseMaxBrowsers,
+} from '@bproxy/client/lifecycle';
+import type { BrowserLauncher, DriverTransport, LaunchOptions } from '../server-options';
+
+/** A browser with no tab for this long is closed (a launched one, or a session's farm browser). */
+export const DEFAULT_BROWSER_IDLE_MS = 5 * 60_000;
+/** Remote browsers a per-session endpoint may hand out at once unless told otherwise. */
+export const DEFAULT_MAX_BROWSERS = 5;
 
 export interface BrowserChoice {
   browser: 'headless' | 'headed' | 'none';
   attach: string | null;
   cdpUrl: string | null;
+  cdpMode: CdpMode;
+  maxBrowsers: number;
+  /** null: never closed for idleness. */
+  browserIdleMs: number | null;
 }
 
-export function browserChoice(
-  args: Pick<DaemonArgs, 'browser' | 'attach' | 'cdpUrl'>,
-  env: Env,
-): BrowserChoice {
+export function browserChoice(args: BrowserArgs, env: Env): BrowserChoice {
   const browser = args.browser ?? (env.BPROXY_BROWSER || 'headless');
   if (browser !== 'headless' && browser !== 'headed' && browser !== 'none') {
     throw new LifecycleError('config', `BPROXY_BROWSER must be headless, headed or none, got "${browser}"`);
   }
+  const cdpUrl = args.cdpUrl ?? (env.BPROXY_CDP_URL || null);
+  const cdpMode =
+    args.cdpMode ?? (env.BPROXY_CDP_MODE ? parseCdpMode('BPROXY_CDP_MODE', env.BPROXY_CDP_MODE) : 'shared');
+  const maxBrowsers =
+    args.cdpMaxBrowsers ??
+    (env.BPROXY_CDP_MAX_BROWSERS
+      ? parseMaxBrowsers('BPROXY_CDP_MAX_BROWSERS', env.BPROXY_CDP_MAX_BROWSERS)
+      : DEFAULT_MAX_BROWSERS);
+  if (cdpUrl === null && (args.cdpMode !== null || args.cdpMaxBrowsers !== null))
+    throw new LifecycleError('config', '--cdp-mode and --cdp-max-browsers need a CDP URL (--cdp-url)');
+  const browserIdleMs =
+    args.browserIdle !== null
+      ? parseDuration('--browser-idle', args.browserIdle)
+      : env.BPROXY_BROWSER_IDLE
+        ? parseDuration('BPROXY_BROWSER_IDLE', env.BPROXY_BROWSER_IDLE)
+        : DEFAULT_BROWSER_IDLE_MS;
   return {
     browser,
     attach: args.attach ?? (env.BPROXY_ATTACH || null),
-    cdpUrl: args.cdpUrl ?? (env.BPROXY_CDP_URL || null),
+    cdpUrl,
+    cdpMode,
+    maxBrowsers,
+    browserIdleMs,
   };
 }
 
@@ -52,31 +86,50 @@ function remoteOptions(url: string): CdpDriverOptions {
   return { mode: 'remote', wsUrl: url };
 }
 
-function cdpLauncher(name: string, options: CdpDriverOptions): BrowserLauncher {
-  return {
-    name,
-    async start(): Promise<DriverTransport> {
-      const [daemonEnd, driverEnd] = createLinkedTransportPair<DriverMessage, DaemonMessage>();
-      // Loaded on first use: a daemon serving only the extension never pays for the CDP driver.
-      const { startCdpDriver } = await import('@bproxy/cdp');
-      // The driver says hello once its browser is up; the daemon's end keeps it until accepted.
-      await startCdpDriver({ ...options, name }, driverEnd);
-      return daemonEnd;
+/** Starts the CDP driver in-process on `options`; the daemon's end of its transport is the result. */
+async function startDriver(options: CdpDriverOptions, launch: LaunchOptions): Promise<DriverTransport> {
+  const [daemonEnd, driverEnd] = createLinkedTransportPair<DriverMessage, DaemonMessage>();
+  // Loaded on first use: a daemon serving only the extension never pays for the CDP driver.
+  const { startCdpDriver } = await import('@bproxy/cdp');
+  // The driver says hello once its browser is up; the daemon's end keeps it until accepted.
+  await startCdpDriver(
+    {
+      ...options,
+      name: launch.name,
+      connectTimeoutMs: launch.connectTimeoutMs,
+      ...(launch.instanceId === undefined ? {} : { instanceId: launch.instanceId }),
     },
-  };
+    driverEnd,
+  );
+  return daemonEnd;
 }
 
 export function browserLaunchers(choice: BrowserChoice, home: string): BrowserLauncher[] {
   const launchers: BrowserLauncher[] = [];
-  if (choice.cdpUrl !== null) launchers.push(cdpLauncher('remote', remoteOptions(choice.cdpUrl)));
-  if (choice.attach !== null) launchers.push(cdpLauncher('attached', attachOptions(choice.attach)));
+  if (choice.cdpUrl !== null) {
+    const options = remoteOptions(choice.cdpUrl);
+    const start = (launch: LaunchOptions) => startDriver(options, launch);
+    launchers.push(
+      choice.cdpMode === 'per-session'
+        ? { name: 'remote', kind: 'per-session', maxBrowsers: choice.maxBrowsers, start }
+        : { name: 'remote', kind: 'remote', start },
+    );
+  }
+  if (choice.attach !== null) {
+    const options = attachOptions(choice.attach);
+    launchers.push({ name: 'attached', kind: 'attached', start: (launch) => startDriver(options, launch) });
+  }
   if (choice.browser !== 'none') {
     const profilesDir = join(home, 'profiles');
     mkdirSync(profilesDir, { recursive: true, mode: 0o700 });
     const headless = choice.browser === 'headless';
     const options: CdpDriverOptions = { mode: 'launch', headless, profilesDir };
     if (process.env.CHROME_PATH) options.executablePath = process.env.CHROME_PATH;
-    launchers.push(cdpLauncher(headless ? 'headless' : 'chromium', options));
+    launchers.push({
+      name: headless ? 'headless' : 'chromium',
+      kind: 'launched',
+      start: (launch) => startDriver(options, launch),
+    });
   }
   return launchers;
 }

@@ -30,6 +30,13 @@ export interface StartDeps {
   buildServer(opts: ServerOptions): Promise<DaemonServer>;
   createLogger(options: LoggerOptions): { logger: Logger; destination: DailyFileDestination | null };
   launchers?: BrowserLauncher[];
+  /** How long a browser the daemon opened may sit without a tab (null: never closed for that). */
+  browserIdleMs?: number | null;
+  /**
+   * An implicit start (`--implicit`): called once no agent has used the daemon for config.idleExitMs;
+   * the caller stops the daemon the way a signal does. Absent: the daemon stays until stopped.
+   */
+  onIdleExit?: (idleMs: number) => void;
   /** Seam for tests that run the lifecycle inside the test process. */
   isOurDaemon?: DaemonIdentityCheck;
 }
@@ -88,6 +95,8 @@ export async function startDaemon(config: DaemonConfig, deps: StartDeps): Promis
       },
     };
     if (deps.launchers) options.launchers = deps.launchers;
+    if (deps.browserIdleMs !== undefined) options.browserIdleMs = deps.browserIdleMs;
+    if (deps.onIdleExit) options.idleExit = { afterMs: config.idleExitMs, onIdle: deps.onIdleExit };
     server = await deps.buildServer(options);
     let port: number;
     try {

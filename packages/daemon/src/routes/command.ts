@@ -14,7 +14,8 @@ import { withSessionNotes } from '../session-notes';
 import { recordAnswer, refusedFacts, type AnswerFacts } from './answer-record';
 import { execute } from './execute';
 import { errorResponse, okResponse, statusOf } from './responses';
-import type { CommandRouteDeps } from './types';
+import { recordAction } from './activity-trail';
+import type { CommandContext, CommandRouteDeps } from './types';
 
 export const COMMAND_BODY_LIMIT = 1024 * 1024;
 
@@ -59,10 +60,11 @@ export function registerCommandRoute(
     });
     logRequestPayload(deps.logger, request.id, request);
     const run = async (): Promise<BproxyResponse> => {
-      const ctx = {
+      const ctx: CommandContext = {
         request,
         receivedMono: startMono,
         deadlineMono: startMono + (request.deadline - receivedAt),
+        trail: {},
       };
       let outcome: DriverOutcome;
       if (ctx.deadlineMono <= startMono) {
@@ -87,6 +89,8 @@ export function registerCommandRoute(
           };
         }
       }
+      recordAction(deps, ctx, outcome);
+      deps.browserState.changed();
       const response = outcome.ok
         ? okResponse(request.id, outcome.data)
         : errorResponse(request.id, outcome.error);
@@ -94,7 +98,8 @@ export function registerCommandRoute(
       recordAnswer(deps, facts, response);
       return response;
     };
-    const pending = run();
+    // In flight until the action ends, whether or not the agent is still listening: the idle exit waits.
+    const pending = deps.idleExit ? deps.idleExit.during(run) : run();
     ledger.record(request.id, print, pending);
     const response = await pending;
     return reply.code(statusOf(response)).send(response);

@@ -2,6 +2,7 @@
 import { HumanDetectionSchema, type BproxyError } from '@bproxy/protocol';
 import type { DriverOutcome } from '../pending';
 import type { SessionRecord, TabRecord } from '../sessions';
+import { recordSessionEvent } from './activity-trail';
 import type { CommandContext, CommandRouteDeps } from './types';
 
 /**
@@ -25,6 +26,7 @@ export function pauseForHuman(
     tab !== undefined && found.success ? { tab, found: found.data } : undefined,
   );
   deps.logger.info({ id: ctx.request.id, event: 'session_paused', session: session.id });
+  recordSessionEvent(deps, session, 'pause', error.message);
   if (!named) return { ok: false, error: { ...error, reason: error.message } };
   const message = `${error.message} (session ${session.id} is paused)`;
   return {

@@ -26,7 +26,13 @@ export function mintFromResult(
 
   if (action === 'links') {
     const result = data as LinksDriverResult;
-    const handles = deps.handles.mint(scope, action, 'ln', result.links.map(target));
+    const handles = deps.handles.mint(
+      scope,
+      action,
+      'ln',
+      result.links.map(target),
+      result.links.map((l) => `link "${l.text}"`),
+    );
     const links = handles.map((handle, i) => {
       const link = result.links[i];
       return { handle, text: link?.text ?? '', href: link?.href ?? '' };
@@ -35,7 +41,13 @@ export function mintFromResult(
   }
   if (action === 'elements') {
     const result = data as ElementsDriverResult;
-    const handles = deps.handles.mint(scope, action, 'el', result.elements.map(target));
+    const handles = deps.handles.mint(
+      scope,
+      action,
+      'el',
+      result.elements.map(target),
+      result.elements.map((e) => `${e.role} "${e.name}"`),
+    );
     const elements = handles.map((handle, i) => {
       const {
         ref: _ref,

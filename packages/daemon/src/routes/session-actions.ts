@@ -5,6 +5,7 @@ import type { ActionParams, PacingMode, SessionId, TabHandle } from '@bproxy/pro
 import type { DriverOutcome } from '../pending';
 import type { SessionRecord } from '../sessions';
 import { closeTab, forgetTab } from './tab-actions';
+import { recordSessionEvent } from './activity-trail';
 import { fail } from './responses';
 import type { CommandContext, CommandRouteDeps } from './types';
 
@@ -57,7 +58,9 @@ export function sessionUnbind(deps: CommandRouteDeps, session: SessionRecord): D
 }
 
 export function sessionResume(deps: CommandRouteDeps, session: SessionRecord): DriverOutcome {
+  const wasPaused = session.paused;
   deps.sessions.resume(session);
+  if (wasPaused) recordSessionEvent(deps, session, 'resume');
   return { ok: true, data: deps.sessions.info(session) };
 }
 
@@ -70,6 +73,7 @@ export async function sessionClose(
   ctx: CommandContext,
   session: SessionRecord,
 ): Promise<DriverOutcome> {
+  recordSessionEvent(deps, session, 'close');
   const closedTabs: TabHandle[] = [];
   const forgottenTabs: TabHandle[] = [];
   const releasedTabs: TabHandle[] = [];
@@ -88,10 +92,14 @@ export async function sessionClose(
   return { ok: true, data: { session: session.id, closedTabs, forgottenTabs, releasedTabs } };
 }
 
-/** Forgets a session whose tabs are already gone: its handles, its record, its tmpDir. */
+/**
+ * Forgets a session whose tabs are already gone: its handles, its record, its tmpDir, and the browser
+ * that was its own (a farm's).
+ */
 export function destroySession(deps: CommandRouteDeps, session: SessionRecord): void {
   deps.handles.invalidateSession(session.id, 'session_closed');
   deps.sessions.delete(session);
+  deps.launchers.releaseSession(session.id);
   rmSync(session.tmpDir, { recursive: true, force: true });
 }
 

@@ -3,32 +3,40 @@
  * (which opens one), and the closes behind tab.close / session.close.
  */
 import { createHash } from 'node:crypto';
-import type { ActionParams, DriverTab, RequestId, TabInfo } from '@bproxy/protocol';
+import type { ActionParams, DriverTab, RequestId, SessionId, TabInfo } from '@bproxy/protocol';
 import type { ClientRecord } from '../clients';
 import { forward } from '../dispatch';
 import { ElementHandles } from '../element-handles';
+import { BrowserStartError } from '../launchers';
 import type { DriverOutcome } from '../pending';
 import type { SessionRecord, TabRecord } from '../sessions';
 import { fail } from './responses';
 import { pauseForHuman } from './human-pause';
-import { createSession } from './session-actions';
+import { createSession, destroySession } from './session-actions';
 import type { CommandContext, CommandRouteDeps } from './types';
 
-/** --browser NAME, else the most recent extension, else a connected CDP browser, else launch the default one. */
+/**
+ * --browser NAME, else the most recent extension, else a connected CDP browser, else launch the default
+ * one. A launcher that gives each session its own browser (a farm) answers for the session, which
+ * `owner` names (creating it when tab.open came without one).
+ */
 async function chooseClient(
   deps: CommandRouteDeps,
+  ctx: CommandContext,
   name: string | undefined,
+  owner: () => SessionId,
 ): Promise<ClientRecord | DriverOutcome> {
   if (name !== undefined) {
+    if (deps.launchers.isPerSession(name)) return launch(deps, ctx, name, owner);
     const known = deps.clients.byName(name);
     if (known && (known.transport || deps.clients.inGrace(known, deps.graceMs))) return known;
-    if (deps.launchers.has(name))
-      return (await launch(deps, name)) ?? fail('BROWSER_DISCONNECTED', `browser "${name}" failed to start`);
+    if (deps.launchers.has(name)) return launch(deps, ctx, name, owner);
     return fail(
       'BROWSER_NOT_FOUND',
       `no browser named "${name}" (connected: ${
         deps.clients
           .connected()
+          .filter((c) => c.session === undefined)
           .map((c) => c.name)
           .join(', ') || 'none'
       })`,
@@ -36,21 +44,27 @@ async function chooseClient(
   }
   const picked = deps.clients.pickDefault();
   if (picked) return picked;
-  if (deps.launchers.names().length > 0) {
-    return (await launch(deps)) ?? fail('NO_EXTENSION', 'the default browser failed to start');
-  }
+  if (deps.launchers.names().length > 0) return launch(deps, ctx, undefined, owner);
   return fail(
     'NO_EXTENSION',
     'no browser is connected: pair the extension or start the daemon with a browser',
   );
 }
 
-async function launch(deps: CommandRouteDeps, name?: string): Promise<ClientRecord | null> {
+async function launch(
+  deps: CommandRouteDeps,
+  ctx: CommandContext,
+  name: string | undefined,
+  owner: () => SessionId,
+): Promise<ClientRecord | DriverOutcome> {
   try {
-    return await deps.launchers.ensure(name);
-  } catch (err) {
-    deps.logger.warn({ event: 'browser_launch_failed', err: String(err) });
-    return null;
+    return (
+      (await deps.launchers.ensure(name, owner, ctx.deadlineMono)) ??
+      fail('NO_EXTENSION', 'no browser is connected')
+    );
+  } catch (error) {
+    if (error instanceof BrowserStartError) return fail(error.code, error.message);
+    throw error;
   }
 }
 
@@ -67,36 +81,56 @@ export async function tabOpen(
   session: SessionRecord | null,
   params: ActionParams<'tab.open'>,
 ): Promise<DriverOutcome> {
-  const chosen = await chooseClient(deps, params.browser ?? session?.browser);
-  if ('ok' in chosen) return chosen;
-  if (session?.paused) {
-    return fail('HUMAN_REQUIRED', `session ${session.id} is paused: ${session.pauseReason ?? ''}`, {
-      reason: session.pauseReason ?? '',
+  // Without -s the session is created by the answer, so that a failed open leaves none behind — unless
+  // the browser is the session's own (a farm's): then it exists first, and goes again if the open fails.
+  const early: { session?: SessionRecord } = {};
+  const owner = () => (session ?? (early.session ??= createSession(deps, {}))).id;
+  const chosen = await chooseClient(deps, ctx, params.browser ?? session?.browser, owner);
+  const discardEarly = () => {
+    if (early.session) destroySession(deps, early.session);
+  };
+  if ('ok' in chosen) {
+    discardEarly();
+    return chosen;
+  }
+  const release = deps.launchers.idle.hold(chosen.key);
+  try {
+    if (session?.paused) {
+      return fail('HUMAN_REQUIRED', `session ${session.id} is paused: ${session.pauseReason ?? ''}`, {
+        reason: session.pauseReason ?? '',
+      });
+    }
+    const forwardedParams: Record<string, unknown> = { url: params.url ?? 'about:blank' };
+    if (params.active !== undefined) forwardedParams.active = params.active;
+    // Paced like any navigation. Without -s the session is new: its first action goes at once, and the
+    // slot it took (now) starts its pacing clock, so the agent's next action waits its turn.
+    const sentAt = deps.clock.monotonic();
+    if (early.session) early.session.lastPacedAt = sentAt;
+    const outcome = await forward(deps, ctx, session, () => ({ client: chosen }), forwardedParams);
+    if (!outcome.ok) {
+      if (outcome.error.code !== 'HUMAN_REQUIRED') {
+        discardEarly();
+        return outcome;
+      }
+      const paused = session ?? early.session ?? sessionOfOpen(deps, sentAt);
+      return pauseForHuman(deps, ctx, paused, outcome.error, !session);
+    }
+    const opened = outcome.data as DriverTab;
+    const owning = session ?? early.session ?? sessionOfOpen(deps, sentAt);
+    const tab = deps.sessions.addTab(owning, {
+      clientKey: chosen.key,
+      rawTabId: opened.tabId,
+      url: opened.url,
+      title: opened.title,
+      pinned: opened.pinned ?? false,
     });
+    deps.sessions.bind(owning, tab.handle);
+    deps.handles.observePage(ElementHandles.pageKey(chosen.key, opened.tabId), opened.url);
+    if (ctx.trail) ctx.trail.tab = tab;
+    return { ok: true, data: deps.sessions.tabInfo(tab, chosen.name) };
+  } finally {
+    release();
   }
-  const forwardedParams: Record<string, unknown> = { url: params.url ?? 'about:blank' };
-  if (params.active !== undefined) forwardedParams.active = params.active;
-  // Paced like any navigation. Without -s the session is created by the answer: its first action goes
-  // at once, and the slot it took (now) starts its pacing clock, so the agent's next action waits its
-  // turn. Creating it only then keeps a failed open from leaving a session behind.
-  const sentAt = deps.clock.monotonic();
-  const outcome = await forward(deps, ctx, session, () => ({ client: chosen }), forwardedParams);
-  if (!outcome.ok) {
-    if (outcome.error.code !== 'HUMAN_REQUIRED') return outcome;
-    return pauseForHuman(deps, ctx, session ?? sessionOfOpen(deps, sentAt), outcome.error, !session);
-  }
-  const opened = outcome.data as DriverTab;
-  const owner = session ?? sessionOfOpen(deps, sentAt);
-  const tab = deps.sessions.addTab(owner, {
-    clientKey: chosen.key,
-    rawTabId: opened.tabId,
-    url: opened.url,
-    title: opened.title,
-    pinned: opened.pinned ?? false,
-  });
-  deps.sessions.bind(owner, tab.handle);
-  deps.handles.observePage(ElementHandles.pageKey(chosen.key, opened.tabId), opened.url);
-  return { ok: true, data: deps.sessions.tabInfo(tab, chosen.name) };
 }
 
 /**

@@ -1,13 +1,16 @@
 /** What every command handler gets: the object graph built once by buildServer. */
 import type { BproxyRequest } from '@bproxy/protocol';
+import type { ActivityLog } from '../activity';
+import type { BrowserState } from '../browser-state';
 import type { ClientRegistry } from '../clients';
 import type { Clock } from '../clock';
 import type { DriverConnections } from '../drivers';
 import type { ElementHandles } from '../element-handles';
+import type { IdleExit } from '../idle-exit';
 import type { Launchers } from '../launchers';
 import type { Logger } from '../logger';
 import type { PendingRequests } from '../pending';
-import type { SessionRegistry } from '../sessions';
+import type { SessionRegistry, TabRecord } from '../sessions';
 import type { TabQueues } from '../tab-queues';
 import type { TraceRing } from '../traces';
 
@@ -19,6 +22,8 @@ export interface CommandRouteDeps {
   queues: TabQueues;
   handles: ElementHandles;
   launchers: Launchers;
+  /** Present when the daemon was started implicitly: it stops once no agent has used it for a while. */
+  idleExit: IdleExit | null;
   traces: TraceRing;
   logger: Logger;
   clock: Clock;
@@ -30,6 +35,10 @@ export interface CommandRouteDeps {
   paired(): boolean;
   /** A fresh one-time pairing code (the previous one is retired). */
   issuePairingCode(): { code: string; issuedAt: number; expiresAt: number };
+  /** What browsers are shown of agents' work (the side panel's feed). */
+  activity: ActivityLog;
+  /** Pushes each extension the sessions holding its tabs when they change. */
+  browserState: BrowserState;
 }
 
 /** One request on its way through the daemon. */
@@ -39,4 +48,6 @@ export interface CommandContext {
   deadlineMono: number;
   /** When the request arrived, on the monotonic clock. */
   receivedMono: number;
+  /** Filled in on the way, for the activity feed: the tab it ran in and how long pacing held it. */
+  trail?: { tab?: TabRecord; waitedMs?: number };
 }

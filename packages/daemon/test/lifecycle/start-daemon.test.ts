@@ -13,7 +13,7 @@ let home: string;
 let config: DaemonConfig;
 beforeEach(() => {
   home = join(mkdtempSync(join(tmpdir(), 'bproxy-start-')), 'home');
-  config = { home, port: 0, logLevel: 'silent', extensionId: 'a'.repeat(32) };
+  config = { home, port: 0, logLevel: 'silent', extensionId: 'a'.repeat(32), idleExitMs: null };
 });
 afterEach(() => {
   rmSync(join(home, '..'), { recursive: true, force: true });

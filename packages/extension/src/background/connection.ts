@@ -15,11 +15,12 @@ import {
   WS_SUBPROTOCOL,
   wsAuthProtocol,
   type BproxyError,
+  type DaemonMessage,
   type DriverMessage,
   type DriverResponseMessage,
   type HelloMessage,
-  type UserAnswerMessage,
   type UserRequest,
+  type UserResult,
 } from '@bproxy/protocol';
 import { Backoff, DEFAULT_BACKOFF } from './backoff';
 import type { ProofOutcome } from './daemon-proof';
@@ -33,6 +34,8 @@ export type ConnectionState = 'idle' | 'unpaired' | 'connecting' | 'connected' |
 export interface ConnectionStatus {
   state: ConnectionState;
   paired: boolean;
+  /** How the current pairing was made: a code the user typed, or the native host. */
+  pairedVia: 'code' | 'host' | null;
   wsUrl: string | null;
   /** Why the last attempt or connection ended, in words for people. */
   lastError: string | null;
@@ -51,8 +54,13 @@ export interface ConnectionOptions {
   random: () => number;
   clientInfo: () => Promise<Omit<HelloMessage['client'], 'instanceId'>>;
   onRequest: (request: unknown, reply: (message: DriverResponseMessage) => void) => void;
-  /** The daemon let go of a tab the user had shared. */
-  onTabReleased: (tabId: number) => void;
+  /**
+   * What the daemon tells this browser unasked: a shared tab released, an activity entry, the state of
+   * the sessions holding its tabs.
+   */
+  onPush: (message: DaemonPush) => void;
+  /** The server on the paired port did not prove itself (the native host may know better). */
+  onProofFailed: (outcome: Extract<ProofOutcome, { ok: false }>) => void;
   now?: () => number;
   pingIntervalMs?: number;
   pongTimeoutMs?: number;
@@ -69,14 +77,15 @@ const OUTBOX_LIMIT = 100;
 /** A user request (sharing a tab) the daemon has not answered within this long fails. */
 const USER_REQUEST_TIMEOUT_MS = 10_000;
 
-export type UserAnswer =
-  { ok: true; data: Extract<UserAnswerMessage, { ok: true }>['data'] } | { ok: false; reason: string };
+export type UserAnswer = { ok: true; result: UserResult } | { ok: false; reason: string };
+export type DaemonPush = Extract<DaemonMessage, { type: 'tab_released' | 'activity' | 'sessions' }>;
 
 export class Connection {
   private state: ConnectionState = 'idle';
   private socket: SocketLike | null = null;
   private readonly backoff: Backoff;
   private wsUrl: string | null = null;
+  private pairedVia: 'code' | 'host' | null = null;
   private lastError: string | null = null;
   private stopReason: string | null = null;
   private connectedAt: number | null = null;
@@ -111,6 +120,7 @@ export class Connection {
     return {
       state: this.state,
       paired: this.state !== 'unpaired' && this.wsUrl !== null,
+      pairedVia: this.state !== 'unpaired' && this.wsUrl !== null ? this.pairedVia : null,
       wsUrl: this.wsUrl,
       lastError: this.lastError,
       stopReason: this.stopReason,
@@ -138,6 +148,16 @@ export class Connection {
         void this.connect();
         return;
     }
+  }
+
+  /**
+   * Something says the daemon is there now (the native host saw it start): try at once, whatever the
+   * backoff says. A live or opening connection is left alone.
+   */
+  retryNow(): void {
+    if (this.state !== 'waiting' && this.state !== 'idle') return;
+    this.clearRetry();
+    void this.connect();
   }
 
   /** After a new pairing: drop whatever we had and connect with the new token at once. */
@@ -202,6 +222,7 @@ export class Connection {
       return;
     }
     this.wsUrl = pairing.wsUrl;
+    this.pairedVia = pairing.pairedVia ?? 'code';
     let hello: HelloMessage;
     try {
       hello = {
@@ -225,6 +246,7 @@ export class Connection {
     if (!proof.ok) {
       if (proof.kind !== 'unreachable') this.opts.log.warn('daemon_unproven', { reason: proof.message });
       this.fail(proof.message);
+      this.opts.onProofFailed(proof);
       return;
     }
     let socket: SocketLike;
@@ -286,12 +308,14 @@ export class Connection {
       case 'user_answer':
         this.userRequests.get(msg.requestId)?.(
           msg.ok
-            ? { ok: true, data: msg.data }
+            ? { ok: true, result: msg.result }
             : { ok: false, reason: `${msg.error.code}: ${msg.error.message}` },
         );
         return;
       case 'tab_released':
-        this.opts.onTabReleased(msg.tabId);
+      case 'activity':
+      case 'sessions':
+        this.opts.onPush(msg);
         return;
     }
   }

@@ -17,6 +17,8 @@ const StoredPairingSchema = z.strictObject({
   wsUrl: z.string(),
   nonce: z.string(),
   pairedAt: z.number(),
+  /** How the code was had: typed by the user, or handed over by the native host. */
+  pairedVia: z.enum(['code', 'host']).optional(),
 });
 export type StoredPairing = z.infer<typeof StoredPairingSchema>;
 
@@ -50,7 +52,7 @@ export class PairingStore {
   }
 
   /** Stores a bootstrap from /pair/claim unless it is malformed, replayed, foreign or of another protocol. */
-  async accept(bootstrap: unknown, now: number): Promise<AcceptResult> {
+  async accept(bootstrap: unknown, now: number, via: 'code' | 'host' = 'code'): Promise<AcceptResult> {
     const parsed = PairBootstrapSchema.safeParse(bootstrap);
     if (!parsed.success)
       return { ok: false, reason: 'the daemon answered with a malformed pairing bootstrap' };
@@ -73,6 +75,7 @@ export class PairingStore {
       wsUrl: data.wsUrl,
       nonce: data.nonce,
       pairedAt: now,
+      pairedVia: via,
     });
     if (!pairing.success)
       return { ok: false, reason: 'the daemon answered with a malformed extension token' };
@@ -81,6 +84,22 @@ export class PairingStore {
       [NONCES_KEY]: [...nonces, data.nonce].slice(-MAX_NONCES),
     });
     return { ok: true, pairing: pairing.data };
+  }
+
+  /**
+   * The daemon the pairing belongs to now listens on another port (the native host read it from
+   * BPROXY_HOME). Same token: the daemon proof on the new port still decides whether it is ours.
+   */
+  async movePort(port: number): Promise<StoredPairing | null> {
+    const current = await this.load();
+    if (!current) return null;
+    const url = new URL(current.wsUrl);
+    if (url.port === String(port)) return current;
+    url.port = String(port);
+    const moved = { ...current, wsUrl: url.toString() };
+    if (!isLoopbackWsUrl(moved.wsUrl)) return current;
+    await this.local.set({ [PAIRING_KEY]: moved });
+    return moved;
   }
 
   async forget(): Promise<void> {

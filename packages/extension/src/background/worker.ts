@@ -5,6 +5,7 @@
  */
 import { PROTOCOL_VERSION } from '@bproxy/protocol';
 import type { ChromeApi } from '../chrome-api';
+import type { PanelAnswer } from '../shared/panel-messages';
 import { PopupMessageSchema, type PairAnswer, type ShareAnswer, type WorkerStatus } from '../shared/messages';
 import { Connection } from './connection';
 import type { DriverContext } from './context';
@@ -13,7 +14,11 @@ import { DialogTracker } from './dialog-tracker';
 import { DrivenTabs } from './driven-tabs';
 import { messageOf } from './errors';
 import { ExecutedTable, DEFAULT_TABLE_OPTIONS } from './executed-table';
+import { BrowserView } from './browser-view';
 import { Executor } from './executor';
+import { PanelRelay } from './panel-relay';
+import { HostPairing } from './host-pairing';
+import { NativeHost } from './native-host';
 import { WorkerLog } from './log';
 import { NavigationTracker } from './navigation-tracker';
 import { OpenedTabs } from './opened-tabs';
@@ -39,6 +44,7 @@ export interface WorkerOptions {
 
 export interface Worker {
   connection: Connection;
+  host: NativeHost;
   executor: Executor;
   log: WorkerLog;
   status(): WorkerStatus;
@@ -72,6 +78,8 @@ export function startWorker(options: WorkerOptions): Worker {
     log.warn('executed_table_storage_failed', { error: messageOf(error) }),
   );
   const executor = new Executor(ctx, table);
+  const host = new NativeHost({ chrome, log, extensionVersion: version, now });
+  const browserView = new BrowserView(chrome, log);
   const connection = new Connection({
     socketFactory: options.socketFactory,
     prove: (wsUrl, token) => proveDaemon(options.fetch, wsUrl, token, PROOF_TIMEOUT_MS),
@@ -90,15 +98,23 @@ export function startWorker(options: WorkerOptions): Worker {
         if (response) reply(response);
       });
     },
-    onTabReleased: (tabId) => {
-      log.info('tab_released', { tabId });
-      tabs.delete(tabId);
-      void dialogs.detach(tabId);
+    // hostPairing is built right below; the connection only reports after its first attempt.
+    onProofFailed: (outcome) => hostPairing.onProofFailed(outcome),
+    onPush: (message) => {
+      if (message.type === 'tab_released') {
+        log.info('tab_released', { tabId: message.tabId });
+        tabs.delete(message.tabId);
+        void dialogs.detach(message.tabId);
+      }
+      browserView.onPush(message);
     },
   });
 
+  const hostPairing = new HostPairing({ host, pairing, connection, log, now, fetch: options.fetch });
+  hostPairing.install();
+
   /** The user's "Share this tab": the tab joins a session the daemon makes, and is driven from now on. */
-  const share = async (tabId: number): Promise<ShareAnswer> => {
+  const share = async (tabId: number): Promise<PanelAnswer> => {
     let tab;
     try {
       tab = await chrome.tabs.get(tabId);
@@ -112,9 +128,11 @@ export function startWorker(options: WorkerOptions): Worker {
       title: (tab.title ?? '').slice(0, 1024),
     });
     if (!answer.ok) return answer;
+    if (answer.result.kind !== 'share_tab')
+      return { ok: false, reason: 'the daemon answered something else' };
     tabs.add(tabId);
-    log.info('tab_shared', { tabId, session: answer.data.session });
-    return { ok: true, session: answer.data.session, tab: answer.data.tab };
+    log.info('tab_shared', { tabId, session: answer.result.shared.session });
+    return answer;
   };
 
   nav.install(chrome);
@@ -122,7 +140,12 @@ export function startWorker(options: WorkerOptions): Worker {
   installPushes(chrome, tabs, connection, now);
   opened.install(chrome, connection);
 
-  const wake = () => connection.ensureConnected();
+  const wake = () => {
+    connection.ensureConnected();
+    // Connecting to the host (once, or again after a pause when it was missing) syncs the daemon's
+    // port and pairs an unpaired browser; a connected host costs nothing here.
+    void host.ensure();
+  };
   chrome.runtime.onStartup.addListener(wake);
   chrome.runtime.onInstalled.addListener(wake);
   chrome.alarms.onAlarm.addListener(wake);
@@ -133,10 +156,22 @@ export function startWorker(options: WorkerOptions): Worker {
 
   const status = (): WorkerStatus => ({
     ...connection.status(),
+    host: host.status(),
+    autoPairing: hostPairing.status(),
     drivenTabs: tabs.size,
     inFlight: table.inFlightCount,
     version,
   });
+
+  const panels = new PanelRelay({
+    chrome,
+    log,
+    connection,
+    host,
+    view: browserView,
+    share,
+  });
+  panels.install();
 
   chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
     if (sender.id !== chrome.runtime.id) return undefined;
@@ -149,7 +184,16 @@ export function startWorker(options: WorkerOptions): Worker {
       return undefined;
     }
     if (msg.type === 'share') {
-      void share(msg.tabId).then(sendResponse);
+      void share(msg.tabId).then((answer) =>
+        sendResponse(
+          (answer.ok && answer.result.kind === 'share_tab'
+            ? { ok: true, session: answer.result.shared.session, tab: answer.result.shared.tab }
+            : {
+                ok: false,
+                reason: answer.ok ? 'the daemon answered something else' : answer.reason,
+              }) satisfies ShareAnswer,
+        ),
+      );
       return true;
     }
     if (msg.type === 'unpair') {
@@ -174,5 +218,5 @@ export function startWorker(options: WorkerOptions): Worker {
 
   log.info('worker_started', { version, protocolVersion: PROTOCOL_VERSION });
   wake();
-  return { connection, executor, log, status };
+  return { connection, host, executor, log, status };
 }

@@ -4,7 +4,7 @@
  */
 import { DEFAULT_PORT } from '@bproxy/protocol';
 import type { PairAnswer, PopupMessage, ShareAnswer, WorkerStatus } from '../shared/messages';
-import { claimPairing, parsePort, probeDaemon } from './pair-client';
+import { claimPairing, parsePort, probeDaemon } from '../shared/pair-client';
 import { PopupView } from './view';
 
 const POLL_MS = 1_000;
@@ -13,9 +13,14 @@ interface RuntimeLike {
   sendMessage(message: PopupMessage): Promise<unknown>;
 }
 interface TabsLike {
-  query(q: { active: boolean; lastFocusedWindow: boolean }): Promise<{ id?: number }[]>;
+  query(q: { active: boolean; lastFocusedWindow: boolean }): Promise<{ id?: number; windowId?: number }[]>;
 }
-const platform = (globalThis as unknown as { chrome: { runtime: RuntimeLike; tabs: TabsLike } }).chrome;
+interface SidePanelLike {
+  open(options: { windowId: number }): Promise<void>;
+}
+const platform = (
+  globalThis as unknown as { chrome: { runtime: RuntimeLike; tabs: TabsLike; sidePanel?: SidePanelLike } }
+).chrome;
 const runtime = platform.runtime;
 
 const view = new PopupView();
@@ -115,10 +120,21 @@ async function shareTab(): Promise<void> {
 }
 
 view.shareButton.addEventListener('click', () => void shareTab());
-view.copyButton.addEventListener('click', () => {
-  void navigator.clipboard.writeText(view.sharedLine.textContent ?? '').then(
-    () => view.sayShare('Copied.', 'ok'),
-    () => view.sayShare('Could not copy: select the line and copy it by hand.', 'warn'),
+// sidePanel.open() needs the user's gesture: it is called in the click itself, with the window known
+// beforehand (an await before it would lose the gesture).
+let frontWindow: number | null = null;
+void platform.tabs.query({ active: true, lastFocusedWindow: true }).then(([front]) => {
+  frontWindow = front?.windowId ?? null;
+});
+view.openPanel.addEventListener('click', () => {
+  const side = platform.sidePanel;
+  if (!side || frontWindow === null) {
+    view.say('This browser cannot open the side panel here (Chrome 116 and later have one).', 'bad');
+    return;
+  }
+  side.open({ windowId: frontWindow }).then(
+    () => window.close(),
+    (error: unknown) => view.say(`Could not open the side panel: ${String(error)}`, 'bad'),
   );
 });
 view.form.addEventListener('submit', (event) => void pair(event));

@@ -19,6 +19,7 @@ export class PopupView {
   readonly pairButton = element<HTMLButtonElement>('pair');
   readonly unpairButton = element<HTMLButtonElement>('unpair');
   readonly shareButton = element<HTMLButtonElement>('share-button');
+  readonly openPanel = element<HTMLButtonElement>('open-panel');
   readonly copyButton = element<HTMLButtonElement>('copy-line');
   private readonly shareSection = element('share');
   private readonly shared = element('shared');
@@ -30,6 +31,8 @@ export class PopupView {
   private readonly connection = element('connection');
   private readonly daemon = element('daemon');
   private readonly tabs = element('tabs');
+  private readonly host = element('host');
+  private readonly hostHint = element('host-hint');
   private readonly problem = element('problem');
   private readonly message = element('pair-message');
   private readonly title = element('pair-title');
@@ -37,7 +40,12 @@ export class PopupView {
 
   showStatus(status: WorkerStatus, reachable: boolean | null): void {
     this.version.textContent = `v${status.version}`;
-    this.set(this.paired, status.paired ? 'yes' : 'no', status.paired ? 'ok' : 'warn');
+    this.set(
+      this.paired,
+      status.paired ? (status.pairedVia === 'host' ? 'yes, by the native host' : 'yes, with a code') : 'no',
+      status.paired ? 'ok' : 'warn',
+    );
+    this.showHost(status);
     const [text, tone] = connectionText(status);
     this.set(this.connection, text, tone);
     this.tabs.textContent = `${status.drivenTabs}${status.inFlight > 0 ? ` (${status.inFlight} action${status.inFlight > 1 ? 's' : ''} running)` : ''}`;
@@ -49,6 +57,13 @@ export class PopupView {
     this.pairButton.textContent = status.paired ? 'Re-pair' : 'Pair';
     this.unpairButton.hidden = !status.paired;
     this.showDaemon(reachable);
+  }
+
+  private showHost(status: WorkerStatus): void {
+    const [text, tone, hint] = hostText(status);
+    this.set(this.host, text, tone);
+    this.hostHint.hidden = hint === '';
+    this.hostHint.textContent = hint;
   }
 
   private showDaemon(reachable: boolean | null): void {
@@ -116,5 +131,34 @@ function connectionText(status: WorkerStatus): [string, Tone] {
       return ['stopped', 'bad'];
     case 'unpaired':
       return ['not paired', 'warn'];
+  }
+}
+
+/** The native host row, and what to do about it. */
+function hostText(status: WorkerStatus): [string, Tone, string] {
+  const { host, autoPairing } = status;
+  switch (host.state) {
+    case 'connected': {
+      const failed = autoPairing.state === 'failed' ? `Automatic pairing failed: ${autoPairing.reason}` : '';
+      return [`connected${host.hostVersion ? ` (v${host.hostVersion})` : ''}`, 'ok', failed];
+    }
+    case 'idle':
+    case 'connecting':
+      return ['starting…', 'warn', ''];
+    case 'missing':
+      return [
+        'not installed',
+        'warn',
+        'Run `npx bproxy setup` once on this computer: the browser then pairs itself and finds the daemon on its own. Pairing with a code below works without it.',
+      ];
+    case 'forbidden':
+      return [
+        'refused',
+        'bad',
+        'The native host is registered for another extension id: run `npx bproxy host install --extension-id ' +
+          'THIS_ID` (see chrome://extensions), or `npx bproxy setup` for the default id.',
+      ];
+    case 'failed':
+      return ['failed', 'bad', host.lastError ?? 'The native host stopped; see BPROXY_HOME/host/host.log.'];
   }
 }

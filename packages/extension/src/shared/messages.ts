@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import type { ConnectionStatus } from '../background/connection';
+import type { AutoPairState } from '../background/host-pairing';
+import type { HostStatus } from '../background/native-host';
 
 export const PopupMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('status') }),
@@ -15,6 +17,10 @@ export const PopupMessageSchema = z.discriminatedUnion('type', [
 export type PopupMessage = z.infer<typeof PopupMessageSchema>;
 
 export interface WorkerStatus extends ConnectionStatus {
+  /** The native host: connected, not installed (`bproxy setup`), refused, failed. */
+  host: HostStatus;
+  /** The last automatic pairing through the host. */
+  autoPairing: AutoPairState;
   drivenTabs: number;
   inFlight: number;
   version: string;

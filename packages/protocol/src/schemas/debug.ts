@@ -1,5 +1,6 @@
 /** Debug actions: traces, status, the driver log. */
 import { z } from 'zod';
+import { SessionIdSchema } from '../ids';
 import { SessionInfoSchema } from './common';
 
 // --- debug --------------------------------------------------------------------------------------------
@@ -28,6 +29,26 @@ export const ClientInfoSchema = z.strictObject({
   connectedAt: z.number(),
   tabs: z.number().int(),
   version: z.string().optional(),
+  /** A remote browser of one session only (a farm's browser, --cdp-mode per-session). */
+  session: SessionIdSchema.optional(),
+  /** A browser the daemon opened, with no tab open: how long until it is closed. */
+  closesInMs: z.number().int().optional(),
+});
+/** What keeps the daemon and its browsers running (see the README, "What keeps bproxy running"). */
+export const LifetimeSchema = z.strictObject({
+  /** Started for a client (`bproxy mcp`) rather than by `bproxy service start`: it stops when idle. */
+  implicit: z.boolean(),
+  /** How long an implicit daemon waits without agent requests before it stops; null: never. */
+  idleExitMs: z.number().int().nullable(),
+  /** Time left before it stops; null while a request is in flight, or when it never stops by itself. */
+  exitInMs: z.number().int().nullable(),
+  /** How long a browser the daemon opened may sit without a tab before it is closed; null: never. */
+  browserIdleMs: z.number().int().nullable(),
+});
+/** --cdp-mode per-session: the remote browsers open now, and the cap. */
+export const RemoteBrowsersSchema = z.strictObject({
+  open: z.number().int(),
+  max: z.number().int(),
 });
 export const DebugStatusResult = z.strictObject({
   version: z.string(),
@@ -40,6 +61,8 @@ export const DebugStatusResult = z.strictObject({
   pending: z.number().int(),
   handles: z.number().int(),
   paired: z.boolean(),
+  lifetime: LifetimeSchema,
+  remoteBrowsers: RemoteBrowsersSchema.optional(),
 });
 export const DebugLogParams = z.strictObject({ limit: z.number().int().min(1).max(500).optional() });
 export const DebugLogResult = z.strictObject({ entries: z.array(z.record(z.string(), z.unknown())) });

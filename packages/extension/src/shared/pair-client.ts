@@ -55,7 +55,7 @@ function failure(code: ClaimFailure): ClaimOutcome {
 export async function claimPairing(
   portInput: string,
   codeInput: string,
-  fetchImpl: typeof fetch = fetch,
+  fetchImpl: (url: string, init: RequestInit) => Promise<Response> = (url, init) => fetch(url, init),
 ): Promise<ClaimOutcome> {
   const port = parsePort(portInput);
   if (port === null) return failure('PORT');
@@ -86,7 +86,10 @@ export async function claimPairing(
 }
 
 /** Any HTTP answer (the gate's 401 included) proves the daemon listens on that port. */
-export async function probeDaemon(origin: string, fetchImpl: typeof fetch = fetch): Promise<boolean> {
+export async function probeDaemon(
+  origin: string,
+  fetchImpl: (url: string, init: RequestInit) => Promise<Response> = (url, init) => fetch(url, init),
+): Promise<boolean> {
   try {
     await fetchImpl(`${origin}/`, { method: 'GET', cache: 'no-store' });
     return true;

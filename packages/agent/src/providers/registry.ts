@@ -1,0 +1,71 @@
+/**
+ * Which provider serves a configuration, built on first use and kept while the configuration (the
+ * provider, its base URL and key) stays the same. Each provider's SDK is imported only when that
+ * provider is chosen, so the host never loads the others. Tests replace any factory.
+ */
+import type { AgentConfig } from '../config/agent-config';
+import type { ProviderName } from '../config/provider-names';
+import type { AgentLogger } from '../logger';
+import type { AgentPaths } from '../paths';
+import type { Env } from '@bproxy/client';
+import { runLoop } from './loop';
+import type { ChatModel, Provider } from './provider';
+
+export interface ProviderContext {
+  readonly config: AgentConfig;
+  readonly key: string | null;
+  readonly paths: AgentPaths;
+  readonly env: Env;
+  readonly logger: AgentLogger;
+  /** One model call's limit. */
+  readonly modelTimeoutMs: number;
+  /** How Claude Code starts bproxy's MCP server: argv of `bproxy` (e.g. [node, .../bproxy.mjs]). */
+  readonly bproxyCommand: readonly string[];
+}
+
+export type ProviderFactory = (context: ProviderContext) => Promise<Provider>;
+
+export function loopProvider(model: ChatModel): Provider {
+  return { runTurn: (request) => runLoop(model, request), close: async () => {} };
+}
+
+export const DEFAULT_PROVIDERS: Readonly<Record<ProviderName, ProviderFactory>> = {
+  async anthropic(context) {
+    const { AnthropicModel } = await import('./anthropic');
+    return loopProvider(
+      new AnthropicModel({
+        key: context.key,
+        baseUrl: context.config.baseUrl,
+        timeoutMs: context.modelTimeoutMs,
+      }),
+    );
+  },
+  async openai(context) {
+    const { OpenAiModel } = await import('./openai');
+    return loopProvider(
+      new OpenAiModel({
+        key: context.key,
+        baseUrl: context.config.baseUrl,
+        timeoutMs: context.modelTimeoutMs,
+      }),
+    );
+  },
+  async copilot(context) {
+    const { CopilotProvider } = await import('./copilot');
+    return new CopilotProvider({
+      gitHubToken: context.key,
+      workingDirectory: context.paths.files,
+      env: context.env,
+      logger: context.logger,
+    });
+  },
+  async 'claude-code'(context) {
+    const { ClaudeCodeProvider } = await import('./claude-code');
+    return new ClaudeCodeProvider({
+      env: context.env,
+      workingDirectory: context.paths.files,
+      bproxyCommand: context.bproxyCommand,
+      logger: context.logger,
+    });
+  },
+};

@@ -1,0 +1,138 @@
+/**
+ * The browser tools: bproxy actions from the one catalogue (@bproxy/tools), run through the daemon
+ * client in the session of the tab the user shared, so pacing, the paused state, handles and every
+ * gate apply as they do for an outside agent. Arguments are checked by the catalogue, results
+ * rendered by its one-line replies, and every successful reply — it carries page text: titles,
+ * snapshots, dialog messages — reaches the model fenced as untrusted data.
+ *
+ * Hidden here (an outside agent has them): `session_resume`, because a pause is the user's to end in
+ * their own tab, not the agent's; `debug_last`, whose traces cover every session of the daemon, not
+ * only this one; and `debug_log`, the driver's log, which is bproxy's diagnostics, not the user's task.
+ */
+import type { Answer } from '@bproxy/client';
+import { isClientError } from '@bproxy/client';
+import { actionDef, formatIssues, hintOf, type ActionName } from '@bproxy/protocol';
+import {
+  TOOLS_BY_NAME,
+  buildTools,
+  checkToolArgs,
+  errorReply,
+  successReply,
+  toolTimeoutMs,
+  type ToolDefinition,
+  type ToolError,
+} from '@bproxy/tools';
+import { fenceUntrusted } from '../system-prompt';
+import { failure, firstLine, replyImage, replyText, type ToolRun } from './tool-result';
+
+/** The one method of the daemon client the agent uses (DaemonClient fits; tests may pass their own). */
+export interface ActionCaller {
+  call(
+    action: string,
+    params: Record<string, unknown>,
+    options: { session?: string; timeoutMs?: number },
+  ): Promise<Answer>;
+}
+
+export const HIDDEN_BROWSER_TOOLS: ReadonlySet<string> = new Set([
+  'session_resume',
+  'debug_last',
+  'debug_log',
+]);
+
+/** Reads whose reply is the page itself: the panel gets their size, not their text. */
+const READS = new Set(['snapshot', 'text', 'elements', 'links', 'inspect', 'tab_list', 'screenshot']);
+
+/** Hints for this surface where the catalogue's tool hints speak to an outside agent. */
+const AGENT_HINTS: Partial<Record<ToolError['code'], string>> = {
+  HUMAN_REQUIRED:
+    'Stop here and tell the user what the page needs (the reason above): they do it in their tab and resume the session from bproxy. Do not retry until then.',
+  SESSION_NOT_FOUND:
+    "The shared tab's session is gone (bproxy restarted, or the user ended it): tell the user to share the tab again",
+  TAB_NOT_FOUND: 'The shared tab is gone: navigate opens a new one, or ask the user to share a tab again',
+};
+
+export function browserToolDefinitions(): ToolDefinition[] {
+  return buildTools().filter((tool) => !HIDDEN_BROWSER_TOOLS.has(tool.name));
+}
+
+export function isBrowserTool(name: string): boolean {
+  return TOOLS_BY_NAME.has(name) && !HIDDEN_BROWSER_TOOLS.has(name);
+}
+
+export async function runBrowserTool(
+  caller: ActionCaller,
+  name: string,
+  args: Record<string, unknown>,
+  session: string,
+): Promise<ToolRun> {
+  const spec = TOOLS_BY_NAME.get(name);
+  if (spec === undefined || HIDDEN_BROWSER_TOOLS.has(name))
+    return failure('UNKNOWN_ACTION', `UNKNOWN_ACTION: no tool named "${name}"`);
+  const checked = checkToolArgs(spec, args);
+  if (!checked.ok) return failure('BAD_REQUEST', replyText(checked.reply));
+  const outcome = await callAction(
+    caller,
+    spec.action,
+    checked.params,
+    session,
+    toolTimeoutMs(spec, checked.params),
+  );
+  if (!outcome.ok) {
+    const hint = AGENT_HINTS[outcome.error.code];
+    const reply =
+      hint === undefined ? errorReply(outcome.error) : errorReply({ ...outcome.error, hint }, false);
+    return failure(outcome.error.code, replyText(reply), outcome.error.reason);
+  }
+  const reply = successReply(spec.name, checked.params, outcome.data);
+  const text = replyText(reply);
+  const image = replyImage(reply);
+  return {
+    ok: true,
+    content: text === '' ? `${name}: done` : fenceUntrusted(name, text),
+    summary: image === undefined ? panelSummary(name, true, text) : `${name}: an image`,
+    ...(image === undefined ? {} : { image }),
+  };
+}
+
+/** The panel's line for a browser tool's reply: a read's size (never the page), else the reply's first line. */
+export function panelSummary(name: string, ok: boolean, text: string): string {
+  return ok && READS.has(name) ? `${name}: ${text.length} characters` : firstLine(text);
+}
+
+type CallOutcome = { ok: true; data: unknown } | { ok: false; error: ToolError };
+
+/** One action through the daemon client; a local failure is an outcome too, never an exception. */
+async function callAction(
+  caller: ActionCaller,
+  action: ActionName,
+  params: Record<string, unknown>,
+  session: string,
+  timeoutMs: number,
+): Promise<CallOutcome> {
+  let answer: Answer;
+  try {
+    answer = await caller.call(action, params, { session, timeoutMs });
+  } catch (error) {
+    if (!isClientError(error)) throw error;
+    return { ok: false, error: { code: error.code, message: error.message, hint: error.hint } };
+  }
+  if (!answer.ok) {
+    const { code, message, hint, reason } = answer.error;
+    return {
+      ok: false,
+      error: {
+        code,
+        message,
+        ...(hint === undefined ? {} : { hint }),
+        ...(reason === undefined ? {} : { reason }),
+      },
+    };
+  }
+  const result = actionDef(action).result.safeParse(answer.data);
+  if (!result.success) {
+    const message = `the ${action} result is outside the protocol: ${formatIssues(result.error, answer.data)}`;
+    return { ok: false, error: { code: 'BAD_RESPONSE', message, hint: hintOf('BAD_RESPONSE') } };
+  }
+  return { ok: true, data: result.data };
+}

@@ -1,0 +1,127 @@
+/**
+ * The entry of dist/agent.mjs, the bundle `bproxy agent` loads (kept apart so that the agent's code
+ * never weighs on the CLI's other commands). `agentConfig` reads and writes BPROXY_HOME/agent's
+ * config.json and keys.json through @bproxy/agent/config — the same files and checks the native host's
+ * agent uses. It answers with a result object rather than throwing: this bundle's error classes are
+ * not the CLI's.
+ */
+import { mkdirSync } from 'node:fs';
+import { checkStateHome, isLifecycleError, resolveHome, type Env } from '@bproxy/client/lifecycle';
+import {
+  PROVIDERS,
+  agentPaths,
+  isAgentError,
+  isConfigured,
+  isProviderName,
+  readConfig,
+  readConfigFile,
+  readKey,
+  writeConfigFile,
+  writeKey,
+} from '@bproxy/agent/config';
+import type { ErrorCode } from '@bproxy/protocol/plain';
+
+export interface AgentConfigChanges {
+  readonly provider?: string;
+  readonly fast?: string;
+  readonly strong?: string;
+  /** A URL, or '' to go back to the provider's default endpoint. */
+  readonly baseUrl?: string;
+  /** A key read from stdin or an environment variable by the command, never from argv. */
+  readonly key?: string;
+  readonly clearKey?: boolean;
+}
+
+export type AgentConfigOutcome =
+  | { readonly ok: true; readonly shown: Record<string, unknown> }
+  | { readonly ok: false; readonly code: ErrorCode; readonly usage: boolean; readonly message: string };
+
+function usage(message: string): AgentConfigOutcome {
+  return { ok: false, code: 'USAGE', usage: true, message };
+}
+
+function validUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+export function agentConfig(env: Env, changes: AgentConfigChanges): AgentConfigOutcome {
+  try {
+    const home = resolveHome(env);
+    if (!checkStateHome(home)) mkdirSync(home, { recursive: true, mode: 0o700 });
+    const paths = agentPaths(home);
+    const file = readConfigFile(paths);
+    const provider = changes.provider ?? file.provider;
+    if (changes.provider !== undefined && !isProviderName(changes.provider))
+      return usage(
+        `--provider must be one of ${Object.keys(PROVIDERS).join(', ')}, got "${changes.provider}"`,
+      );
+    if (provider === null || !isProviderName(provider)) {
+      if (Object.keys(changes).length > 0) return usage('choose a provider first: --provider NAME');
+    } else {
+      const info = PROVIDERS[provider];
+      if (changes.baseUrl !== undefined && changes.baseUrl !== '' && !info.takesBaseUrl)
+        return usage(`the ${provider} provider takes no --base-url`);
+      if (changes.baseUrl !== undefined && changes.baseUrl !== '' && !validUrl(changes.baseUrl))
+        return usage(`--base-url must be an http:// or https:// URL, got "${changes.baseUrl}"`);
+      if ((changes.key !== undefined || changes.clearKey === true) && !info.takesKey)
+        return usage(`the ${provider} provider takes no key (it uses its own login)`);
+      const switching = changes.provider !== undefined && changes.provider !== file.provider;
+      if (Object.keys(changes).length > 0) {
+        writeConfigFile(paths, {
+          ...file,
+          provider,
+          // Model names and the endpoint belong to a provider: switching starts from its defaults.
+          models: {
+            ...(switching ? {} : file.models),
+            ...(changes.fast === undefined ? {} : { fast: changes.fast }),
+            ...(changes.strong === undefined ? {} : { strong: changes.strong }),
+          },
+          baseUrl:
+            changes.baseUrl !== undefined
+              ? changes.baseUrl === ''
+                ? null
+                : changes.baseUrl
+              : switching
+                ? null
+                : file.baseUrl,
+        });
+        if (changes.key !== undefined) writeKey(paths, provider, changes.key);
+        if (changes.clearKey === true) writeKey(paths, provider, null);
+      }
+    }
+    const config = readConfig(paths);
+    const hasKey =
+      config.provider !== null &&
+      PROVIDERS[config.provider].takesKey &&
+      readKey(paths, config.provider) !== null;
+    return {
+      ok: true,
+      shown: {
+        provider: config.provider,
+        models: config.models,
+        baseUrl: config.baseUrl,
+        key:
+          config.provider === null || !PROVIDERS[config.provider].takesKey
+            ? 'not used'
+            : hasKey
+              ? 'set'
+              : 'unset',
+        configured: isConfigured(config, hasKey),
+        toolsOff: Object.entries(config.tools)
+          .filter(([, on]) => !on)
+          .map(([name]) => name),
+        files: { config: paths.config, keys: paths.keys },
+      },
+    };
+  } catch (error) {
+    if (isAgentError(error)) return { ok: false, code: error.code, usage: false, message: error.message };
+    if (isLifecycleError(error))
+      return { ok: false, code: 'UNSAFE_STATE_FILE', usage: false, message: error.message };
+    throw error;
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * `bproxy host install|uninstall|status` (the native messaging host's registration with the browsers)
+ * and `bproxy setup` (the one command a user runs once). The work lives in ../host/host-commands.ts,
+ * imported only when one of these runs.
+ */
+import { Command } from 'commander';
+import { globalOptions } from '../global-options';
+import { examples } from '../invoke';
+
+/** The names `--browser` takes (a test keeps this list equal to the registration's table). */
+export const BROWSER_NAMES_HELP =
+  'chrome, chrome-beta, chrome-dev, chrome-canary, chromium, edge, edge-beta, edge-dev, edge-canary, brave, vivaldi';
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+export interface RegistrationFlags {
+  readonly browser: string[];
+  readonly extensionId?: string;
+}
+
+function withRegistrationFlags(command: Command, verb: string): Command {
+  return command
+    .option('--browser <name>', `${verb} this browser only (repeatable): ${BROWSER_NAMES_HELP}`, collect, [])
+    .option('--extension-id <id>', 'the extension allowed to start the host (default: the bproxy extension)');
+}
+
+export function hostCommand(): Command {
+  const host = new Command('host')
+    .description('register the native messaging host (com.bproxy.host) with your browsers')
+    .addHelpText(
+      'after',
+      `${examples('bproxy host install', 'bproxy host status --pretty', 'bproxy host uninstall')}
+The host lets the extension find (or start) the daemon and pair itself, with no code to type.
+Registration is per user: a manifest in each browser's NativeMessagingHosts folder (Linux, macOS) or
+a key under HKEY_CURRENT_USER (Windows), pointing at a launcher in BPROXY_HOME/host.
+`,
+    );
+
+  withRegistrationFlags(
+    host
+      .command('install')
+      .description('register the host with every Chromium-family browser installed for this user'),
+    'register with',
+  )
+    .addHelpText(
+      'after',
+      `${examples('bproxy host install', 'bproxy host install --browser chrome --browser brave')}
+Output: {"launcher":…,"node":…,"registered":[{"browser","name","location","replaced"}],"skipped":[…]}
+`,
+    )
+    .action(async (opts: RegistrationFlags, cmd: Command) => {
+      const { hostInstall } = await import('../host/host-commands');
+      await hostInstall(opts, globalOptions(cmd).pretty);
+    });
+
+  host
+    .command('uninstall')
+    .description('remove exactly what `host install` wrote (never a registration that is not ours)')
+    .option(
+      '--browser <name>',
+      `unregister this browser only (repeatable): ${BROWSER_NAMES_HELP}`,
+      collect,
+      [],
+    )
+    .addHelpText('after', `${examples('bproxy host uninstall', 'bproxy host uninstall --browser edge')}`)
+    .action(async (opts: { browser: string[] }, cmd: Command) => {
+      const { hostUninstall } = await import('../host/host-commands');
+      await hostUninstall(opts, globalOptions(cmd).pretty);
+    });
+
+  withRegistrationFlags(
+    host
+      .command('status')
+      .description('per browser: installed, registered, stale, and whether the host starts and answers'),
+    'report on',
+  )
+    .addHelpText(
+      'after',
+      `${examples('bproxy host status', 'bproxy host status --browser chrome --pretty')}
+Runs each registered launcher once, as the browser would, and checks that it answers hello.
+Output: {"ok":…,"browsers":[{"browser","installed","registered","stale","problems","answers"}],…}
+`,
+    )
+    .action(async (opts: RegistrationFlags, cmd: Command) => {
+      const { hostStatusCommand } = await import('../host/host-commands');
+      await hostStatusCommand(opts, globalOptions(cmd).pretty);
+    });
+  return host;
+}
+
+export function setupCommand(): Command {
+  return withRegistrationFlags(
+    new Command('setup').description(
+      'one-time setup: build if needed, register the native host, say where to load the extension from',
+    ),
+    'set up',
+  )
+    .addHelpText(
+      'after',
+      `${examples('bproxy setup --pretty', 'npm run setup                                    # from a fresh clone')}
+After it, load the extension (it prints the folder) and the browser pairs itself with the daemon.
+`,
+    )
+    .action(async (opts: RegistrationFlags, cmd: Command) => {
+      const { setup } = await import('../host/setup');
+      await setup(opts, globalOptions(cmd).pretty);
+    });
+}

@@ -1,0 +1,199 @@
+/**
+ * What the user asks for in the browser's UI, over the extension's connection: sharing a tab (it joins
+ * a new session as t1, bound; closing the session releases it), resuming, taking over and closing a
+ * session of its own tabs, and reading the activity feed; and what the daemon pushes unasked — the
+ * sessions holding the browser's tabs, and an activity entry per action there. Agents have no way
+ * onto this channel, and a browser cannot touch a session that holds none of its tabs.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DaemonMessage } from '@bproxy/protocol';
+import { FakeExtension, okData, startDaemon, until, type TestDaemon } from './harness';
+
+let daemon: TestDaemon;
+let ext: FakeExtension;
+beforeEach(async () => {
+  daemon = await startDaemon();
+  ext = new FakeExtension(daemon);
+  await ext.connect();
+});
+afterEach(async () => {
+  await ext.drop();
+  await daemon.close();
+});
+
+async function share(tabId: number, requestId = `r${tabId}`): Promise<DaemonMessage> {
+  return ask({ kind: 'share_tab', tabId, url: 'https://mail.example/inbox', title: 'Inbox' }, requestId);
+}
+
+let asked = 0;
+async function ask(
+  request: Record<string, unknown>,
+  requestId = `q${++asked}`,
+  from = ext,
+): Promise<DaemonMessage> {
+  from.send({ type: 'user_request', requestId, request });
+  let answer: DaemonMessage | undefined;
+  await until(() => {
+    answer = from.messages.find((m) => m.type === 'user_answer' && m.requestId === requestId);
+    return answer !== undefined;
+  }, 'the user answer');
+  if (!answer) throw new Error('unreachable');
+  return answer;
+}
+
+function sharedSession(answer: DaemonMessage): string {
+  if (answer.type !== 'user_answer' || !answer.ok || answer.result.kind !== 'share_tab')
+    throw new Error(`expected a shared tab, got ${JSON.stringify(answer)}`);
+  return answer.result.shared.session;
+}
+
+describe('sharing a tab from the browser', () => {
+  it('puts the tab into a new bound session that agents drive, and answers the same session again', async () => {
+    const answer = await share(77);
+    expect(answer).toMatchObject({
+      type: 'user_answer',
+      ok: true,
+      result: { kind: 'share_tab', shared: { tab: 't1', created: true } },
+    });
+    const session = sharedSession(answer);
+    const { sessions } = okData<{ sessions: { session: string; state: string; tab: string }[] }>(
+      await daemon.call('session.list'),
+    );
+    expect(sessions).toEqual([expect.objectContaining({ session, state: 'bound', tab: 't1' })]);
+
+    okData(await daemon.call('text', {}, session));
+    expect(ext.received.at(-1)).toMatchObject({ action: 'text', target: { tabId: 77 } });
+
+    const again = await share(77, 'again');
+    expect(again).toMatchObject({ ok: true, result: { shared: { session, tab: 't1', created: false } } });
+  });
+
+  it('releases a shared tab when its session closes: not closed, and its browser is told', async () => {
+    const session = sharedSession(await share(78));
+    const closed = okData<{ closedTabs: string[]; releasedTabs: string[] }>(
+      await daemon.call('session.close', {}, session),
+    );
+    expect(closed).toMatchObject({ closedTabs: [], releasedTabs: ['t1'] });
+    expect(ext.received.some((r) => r.action === 'tab.close')).toBe(false);
+    await until(() => ext.messages.some((m) => m.type === 'tab_released'), 'the release');
+    expect(ext.messages.find((m) => m.type === 'tab_released')).toEqual({ type: 'tab_released', tabId: 78 });
+  });
+
+  it('refuses a share that does not come from an extension', async () => {
+    const handler = daemon.server.deps.drivers.userRequests;
+    if (!handler) throw new Error('no user-request handler');
+    const cdp = { ...daemon.server.deps.clients.all()[0], kind: 'cdp' } as Parameters<typeof handler>[0];
+    const answer = await handler(cdp, { kind: 'share_tab', tabId: 5, url: 'about:blank', title: '' });
+    expect(answer).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
+    expect(okData<{ sessions: unknown[] }>(await daemon.call('session.list')).sessions).toEqual([]);
+  });
+
+  it('answers a malformed share with a protocol error and shares nothing', async () => {
+    ext.send({ type: 'user_request', requestId: 'bad', request: { kind: 'share_tab', tabId: 'seven' } });
+    await until(() => ext.messages.some((m) => m.type === 'error'), 'the error');
+    expect(okData<{ sessions: unknown[] }>(await daemon.call('session.list')).sessions).toEqual([]);
+  });
+});
+
+describe('the hand-off controls of the user', () => {
+  it('takes a session over and resumes it: agents get HUMAN_REQUIRED with the reason in between', async () => {
+    const { session } = okData<{ session: string }>(await daemon.call('tab.open', { url: 'http://x/' }));
+    const taken = await ask({ kind: 'take_over', session });
+    expect(taken).toMatchObject({ ok: true, result: { kind: 'take_over', info: { paused: true } } });
+    const refused = await daemon.call('text', {}, session);
+    expect(refused.ok ? null : refused.error).toMatchObject({
+      code: 'HUMAN_REQUIRED',
+      reason: expect.stringMatching(/user took over/),
+    });
+    expect(await ask({ kind: 'resume', session })).toMatchObject({
+      ok: true,
+      result: { kind: 'resume', info: { paused: false } },
+    });
+    okData(await daemon.call('text', {}, session));
+  });
+
+  it('closes a session of its tabs from the browser', async () => {
+    const { session } = okData<{ session: string }>(await daemon.call('tab.open', { url: 'http://x/' }));
+    const closed = await ask({ kind: 'close_session', session });
+    expect(closed).toMatchObject({
+      ok: true,
+      result: { kind: 'close_session', closed: { closedTabs: ['t1'] } },
+    });
+    expect(ext.received.some((r) => r.action === 'tab.close')).toBe(true);
+    expect((await daemon.call('text', {}, session)).ok).toBe(false);
+  });
+
+  it('refuses to act on a session that holds none of the tabs of this browser, saying nothing more', async () => {
+    const other = new FakeExtension(daemon, undefined, 'other');
+    await other.connect();
+    try {
+      const { session } = okData<{ session: string }>(
+        await daemon.call('tab.open', { url: 'http://x/', browser: 'fake' }),
+      );
+      for (const kind of ['take_over', 'resume', 'close_session']) {
+        const answer = await ask({ kind, session }, undefined, other);
+        expect(answer).toMatchObject({ ok: false, error: { code: 'SESSION_NOT_FOUND' } });
+      }
+      expect(okData<{ paused: boolean }>(await daemon.call('session.resume', {}, session)).paused).toBe(
+        false,
+      );
+    } finally {
+      await other.drop();
+    }
+  });
+});
+
+describe('what the daemon pushes to the browser', () => {
+  it('sends the sessions holding its tabs when they change, with their state', async () => {
+    const { session } = okData<{ session: string }>(await daemon.call('tab.open', { url: 'http://x/' }));
+    const latest = () => ext.messages.filter((m) => m.type === 'sessions').at(-1);
+    await until(() => JSON.stringify(latest()).includes(session), 'the sessions push');
+    expect(latest()).toMatchObject({
+      sessions: [{ info: { session, state: 'bound', paused: false }, tabs: [{ tab: 't1', shared: false }] }],
+    });
+    await ask({ kind: 'take_over', session });
+    await until(() => JSON.stringify(latest()).includes('"paused":true'), 'the paused push');
+    okData(await daemon.call('session.close', {}, session));
+    await until(() => (latest() as { sessions: unknown[] }).sessions.length === 0, 'the empty push');
+  });
+
+  it('records every action in its tab, named by its target, with its outcome and pacing wait', async () => {
+    const { session } = okData<{ session: string }>(await daemon.call('tab.open', { url: 'http://x/' }));
+    okData(await daemon.call('elements', {}, session));
+    okData(await daemon.call('click', { target: 'el1' }, session));
+    ext.behaviour = (req) =>
+      req.action === 'click'
+        ? {
+            ok: false,
+            error: {
+              code: 'ELEMENT_NOT_INTERACTABLE',
+              category: 'page',
+              retry: true,
+              message: 'covered\nby a banner',
+            },
+          }
+        : ext.defaultAnswer(req);
+    await daemon.call('click', { target: 'el2' }, session);
+    const pushed = () =>
+      ext.messages
+        .flatMap((m) => (m.type === 'activity' ? [m.entry] : []))
+        .filter((e) => e.action === 'click');
+    await until(() => pushed().length === 2, 'two click entries');
+    expect(pushed()[0]).toMatchObject({
+      kind: 'action',
+      session,
+      tab: 't1',
+      action: 'click',
+      target: { ref: 'el1', name: 'button "A"' },
+    });
+    expect(pushed()[1]).toMatchObject({
+      target: { ref: 'el2', name: 'textbox "B"' },
+      error: { code: 'ELEMENT_NOT_INTERACTABLE', message: 'covered' },
+    });
+    const replay = await ask({ kind: 'activity', after: 0 });
+    expect(replay).toMatchObject({ ok: true, result: { kind: 'activity', gap: false } });
+    if (replay.type !== 'user_answer' || !replay.ok || replay.result.kind !== 'activity')
+      throw new Error('no replay');
+    expect(replay.result.entries.map((e) => e.action)).toEqual(['tab.open', 'elements', 'click', 'click']);
+  });
+});

@@ -1,0 +1,205 @@
+/**
+ * The worker's side of the side panel's port: every open panel hears the sessions holding this
+ * browser's tabs, each activity entry, and the native host's chat and terminal streams; what a panel
+ * asks goes to the daemon (the user's hand-off requests, an activity replay), the browser (bring a tab
+ * to the front) or the native host (chats, settings, terminals — never pairing or the daemon locator,
+ * which are the worker's own business). Only ports from this extension's own pages are accepted.
+ */
+import type { ExtensionToHost, HostToExtension } from '@bproxy/protocol';
+import type { ChromeApi, PortLike } from '../chrome-api';
+import {
+  PANEL_PORT,
+  PanelToWorkerSchema,
+  type PanelAnswer,
+  type PanelToWorker,
+  type WorkerToPanel,
+} from '../shared/panel-messages';
+import type { BrowserView } from './browser-view';
+import type { Connection } from './connection';
+import { messageOf } from './errors';
+import type { WorkerLog } from './log';
+import type { NativeHost } from './native-host';
+
+export type ShareFn = (tabId: number) => Promise<PanelAnswer>;
+
+export interface PanelRelayOptions {
+  chrome: Pick<ChromeApi, 'runtime' | 'tabs' | 'windows'>;
+  log: WorkerLog;
+  connection: Connection;
+  host: NativeHost;
+  view: BrowserView;
+  share: ShareFn;
+}
+
+/** The host messages a panel may send: chats, settings and terminals. */
+const PANEL_HOST_TYPES: ReadonlySet<ExtensionToHost['type']> = new Set([
+  'user',
+  'stop',
+  'chat.history',
+  'settings.get',
+  'settings.set',
+  'pty.open',
+  'pty.input',
+  'pty.resize',
+  'pty.detach',
+  'pty.close',
+]);
+
+/** Host messages that belong to a chat or a terminal (not to one request): every panel hears them. */
+const STREAM_TYPES: ReadonlySet<HostToExtension['type']> = new Set([
+  'delta',
+  'tool_call',
+  'tool_result',
+  'turn_done',
+  'chat.queue',
+  'pty.output',
+  'pty.exit',
+]);
+
+const STATUS_EVERY_MS = 1_000;
+
+export class PanelRelay {
+  private readonly panels = new Set<PortLike>();
+  private statusTimer: ReturnType<typeof setInterval> | null = null;
+
+  constructor(private readonly opts: PanelRelayOptions) {}
+
+  /** Wires chrome.runtime.onConnect; call in the worker's first turn. */
+  install(): void {
+    this.opts.chrome.runtime.onConnect.addListener((port) => {
+      if (port.name !== PANEL_PORT) return;
+      if (port.sender?.id !== this.opts.chrome.runtime.id) {
+        port.disconnect();
+        return;
+      }
+      this.attach(port);
+    });
+    this.opts.host.onMessage((message) => {
+      const stream = STREAM_TYPES.has(message.type);
+      const chatError =
+        message.type === 'error' && (message.chatId !== undefined || message.termId !== undefined);
+      if (stream || chatError) this.broadcast({ type: 'host', message });
+    });
+  }
+
+  get open(): number {
+    return this.panels.size;
+  }
+
+  private attach(port: PortLike): void {
+    this.panels.add(port);
+    const post = (message: WorkerToPanel) => {
+      try {
+        port.postMessage(message);
+      } catch {
+        // The panel closed while we spoke.
+      }
+    };
+    const unlisten = this.opts.view.listen({
+      sessions: (sessions) => post({ type: 'sessions', sessions }),
+      activity: (entry) => post({ type: 'activity', entry }),
+    });
+    post(this.status());
+    this.statusTimer ??= setInterval(() => this.broadcast(this.status()), STATUS_EVERY_MS);
+    port.onMessage.addListener((raw) => {
+      const parsed = PanelToWorkerSchema.safeParse(raw);
+      if (!parsed.success) {
+        this.opts.log.warn('panel_bad_message', { issues: parsed.error.issues.length });
+        return;
+      }
+      void this.handle(parsed.data, post).catch((error: unknown) =>
+        this.opts.log.warn('panel_request_failed', { error: messageOf(error) }),
+      );
+    });
+    port.onDisconnect.addListener(() => {
+      this.panels.delete(port);
+      unlisten();
+      if (this.panels.size === 0 && this.statusTimer) {
+        clearInterval(this.statusTimer);
+        this.statusTimer = null;
+      }
+    });
+  }
+
+  private async handle(message: PanelToWorker, post: (message: WorkerToPanel) => void): Promise<void> {
+    const { connection, host } = this.opts;
+    switch (message.type) {
+      case 'replay': {
+        const answer = await connection.userRequest({ kind: 'activity', after: message.after });
+        if (answer.ok && answer.result.kind === 'activity')
+          post({ type: 'replay', entries: answer.result.entries, gap: answer.result.gap });
+        return;
+      }
+      case 'user': {
+        const { request, requestId } = message;
+        let answer: PanelAnswer;
+        if (request.kind === 'share_tab') answer = await this.opts.share(request.tabId);
+        else {
+          const got = await connection.userRequest(request);
+          answer = got.ok ? { ok: true, result: got.result } : { ok: false, reason: got.reason };
+        }
+        post({ type: 'answer', requestId, answer });
+        return;
+      }
+      case 'focus': {
+        const tab = await this.opts.chrome.tabs.update(message.tabId, { active: true });
+        if (tab) await this.opts.chrome.windows.update(tab.windowId, { focused: true });
+        return;
+      }
+      case 'host': {
+        const sent = message.message;
+        if (!PANEL_HOST_TYPES.has(sent.type)) {
+          this.opts.log.warn('panel_host_refused', { type: sent.type });
+          return;
+        }
+        if ('id' in sent) {
+          const { id, ...rest } = sent;
+          const answer = await host.request(rest as Parameters<NativeHost['request']>[0]);
+          post({ type: 'host', message: 'id' in answer ? { ...answer, id } : answer });
+          return;
+        }
+        if (!host.send(sent as Parameters<NativeHost['send']>[0])) {
+          const ref =
+            'chatId' in sent ? { chatId: sent.chatId } : 'termId' in sent ? { termId: sent.termId } : {};
+          post({
+            type: 'host',
+            message: {
+              type: 'error',
+              code: 'NO_DAEMON',
+              message: `the native host is not available (${host.status().state}): run \`npx bproxy setup\``,
+              ...ref,
+            },
+          });
+        }
+        return;
+      }
+    }
+  }
+
+  private broadcast(message: WorkerToPanel): void {
+    for (const port of [...this.panels]) {
+      try {
+        port.postMessage(message);
+      } catch {
+        this.panels.delete(port);
+      }
+    }
+  }
+
+  private status(): WorkerToPanel {
+    const state = this.opts.connection.status();
+    const hostState = this.opts.host.status().state;
+    return {
+      type: 'status',
+      daemon:
+        state.state === 'connected'
+          ? 'connected'
+          : state.state === 'unpaired'
+            ? 'unpaired'
+            : state.state === 'connecting' || state.state === 'idle'
+              ? 'connecting'
+              : 'down',
+      host: hostState === 'connected' ? 'connected' : hostState === 'missing' ? 'missing' : 'unavailable',
+    };
+  }
+}

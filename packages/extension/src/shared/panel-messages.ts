@@ -1,0 +1,60 @@
+/**
+ * The side panel's port to the service worker (chrome.runtime.connect, name `panel`). The worker holds
+ * the daemon connection and the native host port; a panel asks through it and hears what concerns it:
+ * the sessions holding this browser's tabs, the activity feed, and the host's chat and terminal
+ * streams. Both ends validate every message against these schemas.
+ */
+import {
+  ActivityEntrySchema,
+  BrowserSessionSchema,
+  ExtensionToHostSchema,
+  HostToExtensionSchema,
+  SessionIdSchema,
+  UserResultSchema,
+} from '@bproxy/protocol';
+import { z } from 'zod';
+
+export const PANEL_PORT = 'panel';
+
+const RequestId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+
+/** What the panel may ask the daemon for, on the user's behalf (raw tab ids are the worker's to add). */
+export const PanelUserRequestSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('share_tab'), tabId: z.number().int().min(0) }),
+  z.strictObject({ kind: z.literal('resume'), session: SessionIdSchema }),
+  z.strictObject({ kind: z.literal('take_over'), session: SessionIdSchema }),
+  z.strictObject({ kind: z.literal('close_session'), session: SessionIdSchema }),
+]);
+export type PanelUserRequest = z.infer<typeof PanelUserRequestSchema>;
+
+export const PanelToWorkerSchema = z.discriminatedUnion('type', [
+  /** The activity entries after `after` (0: all the daemon kept). */
+  z.strictObject({ type: z.literal('replay'), after: z.number().int().min(0) }),
+  z.strictObject({ type: z.literal('user'), requestId: RequestId, request: PanelUserRequestSchema }),
+  /** Bring a tab to the front (an activity entry was clicked). */
+  z.strictObject({ type: z.literal('focus'), tabId: z.number().int().min(0) }),
+  /** A message for the native host (chat, settings, terminal). */
+  z.strictObject({ type: z.literal('host'), message: ExtensionToHostSchema }),
+]);
+export type PanelToWorker = z.infer<typeof PanelToWorkerSchema>;
+
+export const PanelAnswerSchema = z.discriminatedUnion('ok', [
+  z.strictObject({ ok: z.literal(true), result: UserResultSchema }),
+  z.strictObject({ ok: z.literal(false), reason: z.string() }),
+]);
+export type PanelAnswer = z.infer<typeof PanelAnswerSchema>;
+
+export const WorkerToPanelSchema = z.discriminatedUnion('type', [
+  /** Whether the daemon and the native host are there (the panel says what is missing). */
+  z.strictObject({
+    type: z.literal('status'),
+    daemon: z.enum(['connected', 'connecting', 'unpaired', 'down']),
+    host: z.enum(['connected', 'missing', 'unavailable']),
+  }),
+  z.strictObject({ type: z.literal('sessions'), sessions: z.array(BrowserSessionSchema) }),
+  z.strictObject({ type: z.literal('activity'), entry: ActivityEntrySchema }),
+  z.strictObject({ type: z.literal('replay'), entries: z.array(ActivityEntrySchema), gap: z.boolean() }),
+  z.strictObject({ type: z.literal('answer'), requestId: z.string(), answer: PanelAnswerSchema }),
+  z.strictObject({ type: z.literal('host'), message: HostToExtensionSchema }),
+]);
+export type WorkerToPanel = z.infer<typeof WorkerToPanelSchema>;

@@ -1,0 +1,46 @@
+/**
+ * The host process around runHost: stdout is taken for the frames before anything can print, host.log
+ * is opened in BPROXY_HOME/host, SIGTERM and SIGINT stop the host as a closed port does, and an
+ * uncaught failure is logged (never printed) before the process exits non-zero.
+ */
+import { resolveHome } from '@bproxy/client/lifecycle';
+import type { AgentMessage, HandlerFactory, TerminalMessage } from './handlers';
+import { HostLogFile, hostDir } from './host-log';
+import { runHost } from './run-host';
+import { takeStdout } from './stdout-guard';
+
+export interface HostMainOptions {
+  /** The daemon bundle (dist/daemon.mjs beside the host bundle). */
+  readonly daemonScript: string;
+  readonly agent?: HandlerFactory<AgentMessage>;
+  readonly terminal?: HandlerFactory<TerminalMessage>;
+}
+
+export async function hostMain(options: HostMainOptions): Promise<never> {
+  const env = process.env;
+  const log = new HostLogFile({ dir: hostDir(resolveHome(env)) });
+  const stdout = takeStdout(log);
+  const fatal = (kind: string) => (error: unknown) => {
+    log.error(kind, { reason: error instanceof Error ? error.message : String(error) });
+    log.close();
+    process.exit(1);
+  };
+  process.on('uncaughtException', fatal('uncaught_exception'));
+  process.on('unhandledRejection', fatal('unhandled_rejection'));
+  const stop = new AbortController();
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => stop.abort(signal));
+
+  const code = await runHost({
+    argv: process.argv.slice(2),
+    stdin: process.stdin,
+    stdout,
+    env,
+    log,
+    daemonScript: options.daemonScript,
+    agent: options.agent,
+    terminal: options.terminal,
+    signal: stop.signal,
+  });
+  log.close();
+  process.exit(code);
+}

@@ -1,0 +1,180 @@
+/**
+ * `bproxy host install`: registers com.bproxy.host with every Chromium-family browser installed for
+ * this user (or the ones named), pointing at a launcher in BPROXY_HOME/host that runs the host bundle
+ * with the absolute Node given. Writes the launcher (0755 in a 0700 folder), one manifest per browser
+ * folder (0644) or, on Windows, one manifest and a registry key per browser brand, then records all of
+ * it in install.json so that `uninstall` removes exactly this. Installing again updates in place.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute } from 'node:path';
+import { parseExtensionId } from '@bproxy/client/lifecycle';
+import { BROWSERS, BROWSER_IDS, browserSpec, type BrowserSpec } from './browsers';
+import { hostFiles, hostLocation, isInstalled, type HostLocation, type RegistrationContext } from './context';
+import { ensureFolder, writeFileAtomic } from './files';
+import { launcherText } from './launcher';
+import { buildManifest, manifestText } from './manifest';
+import { entryLocation, readRecord, writeRecord, type RecordEntry } from './record';
+import { readDefaultValue, writeDefaultValue } from './windows-registry';
+
+/** A request registration cannot carry out as asked (unknown browser, missing Node or bundle). */
+export class RegistrationError extends Error {
+  override readonly name = 'RegistrationError';
+  constructor(
+    message: string,
+    /** The command line asked for something that does not exist (a usage error), rather than a failure. */
+    readonly usage = false,
+  ) {
+    super(message);
+  }
+}
+
+export interface InstallOptions {
+  readonly context: RegistrationContext;
+  /** The absolute Node binary the launcher runs. */
+  readonly node: string;
+  /** The absolute host bundle (dist/native-host.mjs). */
+  readonly bundle: string;
+  /** Register with these browsers, installed or not; default: every browser installed here. */
+  readonly browsers?: readonly string[];
+  /** Default: BPROXY_EXTENSION_ID, else the protocol's DEFAULT_EXTENSION_ID. */
+  readonly extensionId?: string;
+}
+
+export interface InstallReport {
+  readonly launcher: string;
+  readonly node: string;
+  readonly bundle: string;
+  readonly extensionId: string;
+  /** The BPROXY_HOME baked into the launcher, or null (the host uses ~/.bproxy). */
+  readonly stateHome: string | null;
+  readonly registered: readonly {
+    readonly browser: string;
+    readonly name: string;
+    /** The manifest file, or the registry key. */
+    readonly location: string;
+    /** Another registration of com.bproxy.host was there and was replaced. */
+    readonly replaced: boolean;
+  }[];
+  readonly skipped: readonly { readonly browser: string; readonly name: string; readonly reason: string }[];
+}
+
+export function selectBrowsers(names: readonly string[] | undefined): {
+  specs: readonly BrowserSpec[];
+  explicit: boolean;
+} {
+  if (names === undefined || names.length === 0) return { specs: BROWSERS, explicit: false };
+  const specs = names.map((name) => {
+    const spec = browserSpec(name);
+    if (spec === undefined)
+      throw new RegistrationError(
+        `unknown browser "${name}"; known browsers: ${BROWSER_IDS.join(', ')}`,
+        true,
+      );
+    return spec;
+  });
+  return { specs: [...new Set(specs)], explicit: true };
+}
+
+/** The extension id given (--extension-id, else BPROXY_EXTENSION_ID), checked; default ours. */
+export function chosenExtensionId(raw: string | undefined): string {
+  try {
+    return parseExtensionId(raw);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new RegistrationError(
+      message.replace('BPROXY_EXTENSION_ID must be', 'the extension id must be'),
+      true,
+    );
+  }
+}
+
+export function describeLocation(location: HostLocation): string {
+  return location.kind === 'file' ? location.path : location.key;
+}
+
+function checkInputs(options: InstallOptions): void {
+  if (!isAbsolute(options.node) || !existsSync(options.node))
+    throw new RegistrationError(
+      `the Node binary ${options.node} does not exist (it must be an absolute path)`,
+    );
+  if (!isAbsolute(options.bundle) || !existsSync(options.bundle))
+    throw new RegistrationError(`the host bundle ${options.bundle} does not exist; run \`npm run build\``);
+}
+
+function readTextOrNull(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+export async function installHost(options: InstallOptions): Promise<InstallReport> {
+  const { context } = options;
+  checkInputs(options);
+  const extensionId = chosenExtensionId(options.extensionId ?? context.env.BPROXY_EXTENSION_ID);
+  const { specs, explicit } = selectBrowsers(options.browsers);
+  const files = hostFiles(context);
+  const rawHome = context.env.BPROXY_HOME;
+  const stateHome = rawHome !== undefined && rawHome !== '' ? context.stateHome : null;
+
+  const targets: { spec: BrowserSpec; location: HostLocation }[] = [];
+  const skipped: { browser: string; name: string; reason: string }[] = [];
+  for (const spec of specs) {
+    const location = hostLocation(context, spec);
+    if (location === null)
+      skipped.push({
+        browser: spec.id,
+        name: spec.name,
+        reason: `no ${spec.name} for this operating system`,
+      });
+    else if (!explicit && !isInstalled(context, spec))
+      skipped.push({ browser: spec.id, name: spec.name, reason: 'not installed' });
+    else targets.push({ spec, location });
+  }
+  const report = {
+    launcher: files.launcher,
+    node: options.node,
+    bundle: options.bundle,
+    extensionId,
+    stateHome,
+  };
+  if (targets.length === 0) return { ...report, registered: [], skipped };
+
+  ensureFolder(files.dir, 0o700);
+  writeFileAtomic(
+    files.launcher,
+    launcherText(context.platform, { node: options.node, bundle: options.bundle, stateHome, extensionId }),
+    0o755,
+  );
+  const manifest = manifestText(buildManifest(files.launcher, extensionId));
+  if (targets.some((target) => target.location.kind === 'registry'))
+    writeFileAtomic(files.sharedManifest, manifest, 0o644);
+
+  const registered: InstallReport['registered'][number][] = [];
+  const entries: RecordEntry[] = [];
+  for (const { spec, location } of targets) {
+    let replaced: boolean;
+    if (location.kind === 'file') {
+      const before = readTextOrNull(location.path);
+      replaced = before !== null && before !== manifest;
+      ensureFolder(dirname(location.path), 0o755);
+      writeFileAtomic(location.path, manifest, 0o644);
+      entries.push({ browser: spec.id, kind: 'file', path: location.path });
+    } else {
+      const before = await readDefaultValue(context.registry, location.key);
+      replaced = before !== null && before !== files.sharedManifest;
+      await writeDefaultValue(context.registry, location.key, files.sharedManifest);
+      entries.push({ browser: spec.id, kind: 'registry', key: location.key, manifest: files.sharedManifest });
+    }
+    registered.push({ browser: spec.id, name: spec.name, location: describeLocation(location), replaced });
+  }
+
+  // Entries of an earlier install stay, unless this one wrote the same browser at the same place.
+  const written = new Set(entries.map((entry) => `${entry.browser} ${entryLocation(entry)}`));
+  const earlier = (readRecord(files.record)?.entries ?? []).filter(
+    (entry) => !written.has(`${entry.browser} ${entryLocation(entry)}`),
+  );
+  writeRecord(files.record, { version: 1, ...report, entries: [...earlier, ...entries] });
+  return { ...report, registered, skipped };
+}

@@ -1,0 +1,71 @@
+/**
+ * BPROXY_HOME/host/install.json (0600): what `install` wrote — the launcher, the Node and bundle it
+ * runs, and each browser's manifest file or registry key — so that `uninstall` removes exactly that,
+ * and `status` can tell our registration from one that moved. Read by hand, field by field: a record
+ * that does not parse is treated as no record (nothing is removed on its word).
+ */
+import { readFileSync } from 'node:fs';
+import { writeFileAtomic } from './files';
+
+export type RecordEntry =
+  | { readonly browser: string; readonly kind: 'file'; readonly path: string }
+  | { readonly browser: string; readonly kind: 'registry'; readonly key: string; readonly manifest: string };
+
+export interface InstallRecord {
+  readonly version: 1;
+  readonly launcher: string;
+  readonly node: string;
+  readonly bundle: string;
+  readonly extensionId: string;
+  /** BPROXY_HOME baked into the launcher, or null. */
+  readonly stateHome: string | null;
+  readonly entries: readonly RecordEntry[];
+}
+
+const isString = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+function readEntry(value: unknown): RecordEntry | null {
+  if (value === null || typeof value !== 'object') return null;
+  const entry = value as Record<string, unknown>;
+  if (!isString(entry.browser)) return null;
+  if (entry.kind === 'file' && isString(entry.path))
+    return { browser: entry.browser, kind: 'file', path: entry.path };
+  if (entry.kind === 'registry' && isString(entry.key) && isString(entry.manifest))
+    return { browser: entry.browser, kind: 'registry', key: entry.key, manifest: entry.manifest };
+  return null;
+}
+
+export function readRecord(path: string): InstallRecord | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return null;
+  }
+  if (value === null || typeof value !== 'object') return null;
+  const record = value as Record<string, unknown>;
+  if (record.version !== 1 || !Array.isArray(record.entries)) return null;
+  const { launcher, node, bundle, extensionId, stateHome } = record;
+  if (!isString(launcher) || !isString(node) || !isString(bundle) || !isString(extensionId)) return null;
+  if (stateHome !== null && !isString(stateHome)) return null;
+  const entries = record.entries.map(readEntry);
+  if (entries.some((entry) => entry === null)) return null;
+  return {
+    version: 1,
+    launcher,
+    node,
+    bundle,
+    extensionId,
+    stateHome,
+    entries: entries.filter((entry): entry is RecordEntry => entry !== null),
+  };
+}
+
+export function writeRecord(path: string, record: InstallRecord): void {
+  writeFileAtomic(path, `${JSON.stringify(record, null, 2)}\n`, 0o600);
+}
+
+/** Where an entry lives, to tell two entries for the same place apart from two browsers sharing it. */
+export function entryLocation(entry: RecordEntry): string {
+  return entry.kind === 'file' ? `file:${entry.path}` : `registry:${entry.key}`;
+}

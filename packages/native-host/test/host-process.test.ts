@@ -1,0 +1,210 @@
+/**
+ * The built host as a real process on real pipes, as a browser runs it: stdout carries frames and
+ * nothing else (even when a handler prints), a caller that is not our extension is refused before
+ * stdin is read, signals and a closed port end it cleanly, and zero-touch pairing against a real
+ * daemon — started implicitly, detached, in its own process group — yields a code /pair/claim accepts.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isOurDaemon } from '@bproxy/client/lifecycle';
+import {
+  DEFAULT_EXTENSION_ID,
+  HostToExtensionSchema,
+  NativeChunkSchema,
+  PairClaimResponseSchema,
+} from '@bproxy/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FrameDecoder, frameHeader } from '../src/framing';
+import {
+  OUR_ORIGIN,
+  buildBundles,
+  cleanup,
+  daemonPidOf,
+  exitWithin,
+  spawnHost,
+  type Bundles,
+  type HostProcess,
+} from './helpers/host-process';
+import { HELLO } from './helpers/port';
+
+let bundles: Bundles | null = null;
+const homes: string[] = [];
+
+beforeAll(async () => {
+  bundles = await buildBundles();
+}, 60_000);
+afterAll(() => cleanup(homes, bundles), 30_000);
+
+function home(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bproxy-host-home-'));
+  homes.push(dir);
+  return dir;
+}
+
+function envFor(stateHome: string): Record<string, string> {
+  // As a browser starts it: no PATH to find Node on, only HOME (and BPROXY_HOME from the launcher).
+  return { HOME: stateHome, BPROXY_HOME: stateHome, BPROXY_PORT: '0' };
+}
+
+function realHost(origin: string, stateHome: string): HostProcess {
+  if (bundles === null) throw new Error('not built');
+  return spawnHost([process.execPath, bundles.nativeHost], [origin], envFor(stateHome));
+}
+
+/** Every byte of `stdout` is part of a frame holding a message of the port's protocol. */
+function expectOnlyFrames(stdout: Buffer): number {
+  const decoder = new FrameDecoder(1024 * 1024);
+  const events = decoder.push(stdout);
+  expect(decoder.end()).toEqual({ torn: false });
+  for (const event of events) {
+    expect(event.kind).toBe('message');
+    if (event.kind !== 'message') continue;
+    const known =
+      HostToExtensionSchema.safeParse(event.value).success ||
+      NativeChunkSchema.safeParse(event.value).success;
+    expect(known, JSON.stringify(event.value)).toBe(true);
+  }
+  return events.length;
+}
+
+function hostLog(stateHome: string): string {
+  return readFileSync(join(stateHome, 'host', 'host.log'), 'utf8');
+}
+
+describe('stdout of the real host process', () => {
+  it('carries frames only, through errors, refusals, an oversized message and the close', async () => {
+    const stateHome = home();
+    const host = realHost(OUR_ORIGIN, stateHome);
+    host.browser.send({ type: 'daemon.locate', id: 'early', start: false });
+    host.browser.send(HELLO);
+    host.browser.send({ type: 'daemon.locate', id: 'l1', start: false });
+    host.browser.send({ type: 'pairing.request', id: 'p1', extra: true });
+    host.browser.send({ type: 'no.such.type' });
+    host.browser.send({ type: 'user', chatId: 'c1', text: 'hello', session: 'abcdef' });
+    host.browser.send({ type: 'pty.open', termId: 't1', cols: 80, rows: 24 });
+    const oversize = 64 * 1024 * 1024 + 1;
+    host.browser.sendRaw(frameHeader(oversize));
+    await host.browser.next((m) => m.type === 'error' && m.code === 'PAYLOAD_TOO_LARGE');
+    const piece = Buffer.alloc(4 * 1024 * 1024, 0x41);
+    for (let sent = 0; sent < oversize; sent += piece.length)
+      host.browser.sendRaw(piece.subarray(0, Math.min(piece.length, oversize - sent)));
+    host.browser.send({ type: 'daemon.locate', id: 'last', start: false });
+    await host.browser.next((m) => m.type === 'daemon.location' && m.id === 'last');
+    host.child.stdin.end();
+    expect(await exitWithin(host, 10_000)).toEqual({ code: 0, signal: null });
+    expect(expectOnlyFrames(host.stdout())).toBe(9);
+    expect(host.browser.violations).toEqual([]);
+  });
+
+  it('carries frames only when a handler prints to the console and to stdout itself', async () => {
+    const stateHome = home();
+    const fixture = join(__dirname, 'fixtures', 'noisy-host.ts');
+    const host = spawnHost([process.execPath, '--import', 'tsx', fixture], [OUR_ORIGIN], envFor(stateHome));
+    host.browser.send(HELLO);
+    host.browser.send({ type: 'user', chatId: 'c1', text: 'print things', session: 'abcdef' });
+    expect(await host.browser.next((m) => m.type === 'delta', 20_000)).toEqual({
+      type: 'delta',
+      chatId: 'c1',
+      text: 'still framed',
+    });
+    host.child.stdin.end();
+    expect((await exitWithin(host, 10_000)).code).toBe(0);
+    expectOnlyFrames(host.stdout());
+    expect(host.stdout().toString('latin1')).not.toContain('SECRET-PAGE-TEXT');
+    const log = hostLog(stateHome);
+    expect(log).toContain('"event":"stray_console","method":"log"');
+    expect(log).toContain('"event":"stray_stdout_write"');
+    expect(log).not.toContain('SECRET-PAGE-TEXT');
+  }, 30_000);
+});
+
+describe('the caller-origin gate of the real process', () => {
+  it.each([
+    ['another extension', 'chrome-extension://abcdefghijklmnopabcdefghijklmnop/'],
+    ['our id without the trailing slash', `chrome-extension://${DEFAULT_EXTENSION_ID}`],
+  ])('exits non-zero for %s with stdin still open, answering nothing', async (_what, origin) => {
+    const stateHome = home();
+    const host = realHost(origin, stateHome);
+    host.browser.send(HELLO);
+    expect(await exitWithin(host, 10_000)).toEqual({ code: 1, signal: null });
+    expect(host.stdout().length).toBe(0);
+    expect(hostLog(stateHome)).toContain('"event":"caller_refused"');
+  });
+});
+
+describe('the end of the real process', () => {
+  it('comes with exit 0 on SIGTERM, logged', async () => {
+    const stateHome = home();
+    const host = realHost(OUR_ORIGIN, stateHome);
+    host.browser.send(HELLO);
+    await host.browser.next((m) => m.type === 'welcome');
+    host.child.kill('SIGTERM');
+    expect(await exitWithin(host, 10_000)).toEqual({ code: 0, signal: null });
+    expect(hostLog(stateHome)).toContain('"event":"stopping","why":"signal"');
+  });
+});
+
+describe('zero-touch pairing through the real host', () => {
+  it('starts the daemon implicitly, detached in its own process group, and hands out a code /pair/claim accepts', async () => {
+    const stateHome = home();
+    const host = realHost(OUR_ORIGIN, stateHome);
+    host.browser.send(HELLO);
+    host.browser.send({ type: 'daemon.locate', id: 'before', start: false });
+    expect(await host.browser.next((m) => m.type === 'daemon.location' && m.id === 'before')).toEqual({
+      type: 'daemon.location',
+      id: 'before',
+      running: false,
+      port: null,
+      started: false,
+    });
+
+    host.browser.send({ type: 'pairing.request', id: 'pair' });
+    const code = await host.browser.next((m) => m.type === 'pairing.code' || m.type === 'error', 20_000);
+    if (code.type !== 'pairing.code') throw new Error(JSON.stringify(code));
+    // The folder watch tells the browser the daemon appeared, without being asked.
+    expect(await host.browser.next((m) => m.type === 'daemon.location' && m.id === 'watch')).toEqual({
+      type: 'daemon.location',
+      id: 'watch',
+      running: true,
+      port: code.port,
+      started: false,
+    });
+
+    const pid = daemonPidOf(stateHome);
+    expect(pid).not.toBeNull();
+    if (pid === null) return;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const [, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    expect(Number(group)).toBe(pid);
+
+    const res = await fetch(`http://127.0.0.1:${code.port}/pair/claim`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: `chrome-extension://${DEFAULT_EXTENSION_ID}` },
+      body: JSON.stringify({ code: code.code }),
+    });
+    expect(res.status).toBe(200);
+    expect(PairClaimResponseSchema.parse(await res.json())).toMatchObject({ ok: true });
+
+    host.child.stdin.end();
+    expect((await exitWithin(host, 10_000)).code).toBe(0);
+    // The browser closing its port does not take the daemon down.
+    expect(isOurDaemon(pid, stateHome)).toBe(true);
+    expect(hostLog(stateHome)).toContain('"event":"pairing_issued"');
+    expect(hostLog(stateHome)).not.toContain(code.code);
+
+    // The next host (the browser restarted) finds the same daemon without starting one.
+    const again = realHost(OUR_ORIGIN, stateHome);
+    again.browser.send(HELLO);
+    again.browser.send({ type: 'daemon.locate', id: 'after', start: true });
+    expect(await again.browser.next((m) => m.type === 'daemon.location')).toEqual({
+      type: 'daemon.location',
+      id: 'after',
+      running: true,
+      port: code.port,
+      started: false,
+    });
+    again.child.stdin.end();
+    await exitWithin(again, 10_000);
+  }, 40_000);
+});

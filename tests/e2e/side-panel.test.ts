@@ -1,0 +1,177 @@
+/**
+ * The side panel through the real extension (its page opened as a tab for one tab of the user's: side
+ * panels do not render headless), against the real daemon and the real CLI: sharing the tab gives the
+ * session a CLI agent then drives; the feed shows the CLI's actions as they run; Take over makes agents
+ * wait with the reason, Resume lets them go on, Close ends the session and leaves the tab open; the tab
+ * group and the toolbar badge follow the session's state.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page, Worker } from 'playwright-core';
+import {
+  launchWithExtension,
+  pair,
+  serveFixtures,
+  until,
+  type ExtensionBrowser,
+  type FixtureServer,
+} from './extension-harness';
+import { expectNoChromiumLeft } from './suite-browsers';
+import { Cli } from './suite-cli';
+
+let cli: Cli;
+let browser: ExtensionBrowser;
+let pages: FixtureServer;
+
+beforeAll(async () => {
+  pages = await serveFixtures();
+  cli = new Cli('bproxy-e2e-panel-');
+  const started = await cli.start(['--browser', 'none']);
+  browser = await launchWithExtension();
+  await pair(browser, started.pairingCode, started.port);
+  await until(
+    'the extension to connect',
+    async () => {
+      const status = await cli.ok<{ clients: { kind: string; connected: boolean }[] }>(['debug', 'status']);
+      return status.clients.some((c) => c.kind === 'extension' && c.connected);
+    },
+    20_000,
+  );
+}, 90_000);
+
+afterAll(async () => {
+  const dirs = [browser?.userDataDir, cli?.home].filter((d): d is string => d !== undefined);
+  await browser?.close();
+  await cli?.dispose();
+  await pages?.close();
+  await expectNoChromiumLeft(dirs);
+}, 60_000);
+
+/** The raw id of the tab showing `url`, as the extension knows it. */
+async function tabIdOf(worker: Worker, url: string): Promise<number> {
+  const id = await worker.evaluate(async (u) => {
+    const api = (
+      globalThis as unknown as { chrome: { tabs: { query(q: object): Promise<{ id?: number }[]> } } }
+    ).chrome;
+    const [tab] = await api.tabs.query({ url: u });
+    return tab?.id ?? null;
+  }, url);
+  if (id === null) throw new Error(`no tab shows ${url}`);
+  return id;
+}
+
+/** The toolbar badge, and the title of the tab's group ('' when ungrouped). */
+async function chromeMarks(worker: Worker, tabId: number): Promise<{ badge: string; group: string }> {
+  return worker.evaluate(async (id) => {
+    const api = (
+      globalThis as unknown as {
+        chrome: {
+          action: { getBadgeText(d: object): Promise<string> };
+          tabs: { get(id: number): Promise<{ groupId: number }> };
+          tabGroups: { get(id: number): Promise<{ title?: string }> };
+        };
+      }
+    ).chrome;
+    const badge = await api.action.getBadgeText({});
+    const { groupId } = await api.tabs.get(id);
+    const group = groupId >= 0 ? ((await api.tabGroups.get(groupId)).title ?? '') : '';
+    return { badge, group };
+  }, tabId);
+}
+
+async function feed(panel: Page): Promise<string[]> {
+  return panel.$$eval('#feed li .what', (items) => items.map((i) => i.textContent ?? ''));
+}
+
+describe('the side panel', () => {
+  it('shares the tab, shows what the CLI does there live, and hands the session over and back', async () => {
+    const userPage = await browser.context.newPage();
+    await userPage.goto(pages.url('ext-form.html'));
+    const worker = await browser.worker();
+    const tabId = await tabIdOf(worker, pages.url('ext-form.html'));
+    const panel = await browser.context.newPage();
+    await panel.setViewportSize({ width: 400, height: 800 });
+    await panel.goto(`chrome-extension://${browser.extensionId}/panel.html?tab=${tabId}`);
+
+    await panel.click('#share');
+    const session = await until('the panel to show the session', async () => {
+      const text = (await panel.textContent('#session-id')) ?? '';
+      return text === '' ? undefined : text;
+    });
+    expect(await panel.textContent('#cli-command')).toBe(`bproxy -s ${session} snapshot`);
+    await cli.ok(['session', 'bind', '-s', session, '--pacing', 'fast']);
+
+    const elements = await cli.ok<{ elements: { handle: string; name: string; role: string }[] }>([
+      'elements',
+      '-s',
+      session,
+    ]);
+    const name = elements.elements.find((e) => e.role === 'textbox');
+    if (!name) throw new Error('no field on the form');
+    await cli.ok(['fill', '-s', session, name.handle, '--value', 'Ada']);
+    await until('the fill in the feed', async () => (await feed(panel)).some((w) => w.startsWith('fill')));
+    const items = await feed(panel);
+    expect(items[0]).toContain(`fill ${name.handle}`);
+    expect(items.some((w) => w.startsWith('elements'))).toBe(true);
+    expect(await panel.textContent('#feed')).not.toContain('Ada');
+    await until('the group and badge', async () => {
+      const marks = await chromeMarks(worker, tabId);
+      return marks.badge === '1' && marks.group === 'shared by the user';
+    });
+
+    await panel.click('#take-over');
+    await until(
+      'the panel to say paused',
+      async () => (await panel.textContent('#session-state')) === 'paused',
+    );
+    const refused = await cli.fail(['text', '-s', session]);
+    expect(refused.code).toBe('HUMAN_REQUIRED');
+    expect(refused.message).toMatch(/took over/);
+    await until('the paused marks', async () => {
+      const marks = await chromeMarks(worker, tabId);
+      return marks.badge === '1!' && marks.group.startsWith('⏸');
+    });
+
+    await panel.click('#resume');
+    await until(
+      'the panel to say resumed',
+      async () => (await panel.textContent('#session-state')) === 'bound',
+    );
+    expect((await cli.ok<{ text: string }>(['text', '-s', session])).text).toContain('Order form');
+    expect(await feed(panel)).toEqual(expect.arrayContaining(['resumed', 'paused — waiting for you']));
+
+    await panel.click('#close-session');
+    await until('the panel to forget the session', async () => await panel.isVisible('#tab-free'));
+    expect(userPage.isClosed()).toBe(false);
+    await until('the marks to go', async () => {
+      const marks = await chromeMarks(worker, tabId);
+      return marks.badge === '' && marks.group === '';
+    });
+    await panel.close();
+    await userPage.close();
+  }, 60_000);
+
+  it('replays the feed when it opens again, and brings an entry’s tab to the front', async () => {
+    const { session, tab } = await cli.ok<{ session: string; tab: string }>([
+      'tab',
+      'open',
+      '--url',
+      pages.url('ext-done.html'),
+    ]);
+    expect(tab).toBe('t1');
+    await cli.ok(['session', 'bind', '-s', session, '--pacing', 'fast']);
+    await cli.ok(['text', '-s', session]);
+    const panel = await browser.context.newPage();
+    await panel.goto(`chrome-extension://${browser.extensionId}/panel.html?tab=1`);
+    await panel.check('#all-tabs');
+    await until('the replayed entries', async () => (await feed(panel)).some((w) => w.startsWith('text')));
+    const before = (await browser.context.pages()).find((p) => p.url() === pages.url('ext-done.html'));
+    expect(before).toBeDefined();
+    await panel.click('#feed li:has(.what:text-is("text"))');
+    await until(
+      'the tab to come to the front',
+      async () => (await before?.evaluate(() => document.visibilityState)) === 'visible',
+    );
+    await cli.ok(['session', 'close', '-s', session]);
+    await panel.close();
+  }, 60_000);
+});
