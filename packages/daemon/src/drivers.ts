@@ -216,6 +216,8 @@ export class DriverConnections {
       }
       case 'tab_opened':
         registerOpenedTab(deps, record, msg);
+        // A tab opened after its action answered still joins the session's tab group now.
+        deps.browserState?.changed();
         return;
       case 'response': {
         const outcome = msg.ok
