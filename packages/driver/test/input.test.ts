@@ -8,6 +8,7 @@ import {
   trustedSteps,
   typeText,
   DriverFailure,
+  MOVE_WAIT_CAP_MS,
   type InputCommands,
   type InputSender,
   type TrustedPage,
@@ -122,6 +123,36 @@ describe('trusted input sequences', () => {
     await approach(quick, { pointer: { x: 0, y: 0 } }, far, false);
     expect(quick.maxInFlight).toBe(quick.sent.length);
     expect(walked.end).toEqual(far);
+  });
+
+  it('goes on with a stroke whose moves the page never answers, after a bounded wait', async () => {
+    const sent: string[] = [];
+    const frameless: InputSender = {
+      send: (_method, params) => {
+        const type = String((params as { type?: string }).type);
+        sent.push(type);
+        // A page that draws no frame answers no move; presses are answered.
+        return type === 'mouseMoved' ? new Promise(() => undefined) : Promise.resolve({});
+      },
+    };
+    const rest = { pointer: { x: 0, y: 0 } };
+    const started = Date.now();
+    const { end } = await approach(frameless, rest, { x: 600, y: 500 }, false);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(MOVE_WAIT_CAP_MS - 5);
+    expect(Date.now() - started).toBeLessThan(MOVE_WAIT_CAP_MS * 4);
+    expect(sent.length).toBeGreaterThanOrEqual(2);
+    expect(end).toEqual({ x: 600, y: 500 });
+  });
+
+  it('throws a refused move at once instead of waiting', async () => {
+    const refusing: InputSender = {
+      send: () => Promise.reject(new Error('Debugger is not attached to the tab')),
+    };
+    const started = Date.now();
+    await expect(approach(refusing, { pointer: { x: 0, y: 0 } }, { x: 600, y: 500 }, false)).rejects.toThrow(
+      /not attached/,
+    );
+    expect(Date.now() - started).toBeLessThan(MOVE_WAIT_CAP_MS);
   });
 });
 

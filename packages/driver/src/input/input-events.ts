@@ -46,6 +46,28 @@ export interface PointerRest {
 
 const BUTTON_BITS: Record<MouseButton, number> = { left: 1, right: 2, middle: 4 };
 
+/**
+ * How long a move on the pointer's way is waited for. Its answer comes with the page's next frame; a
+ * page that draws none (the first moves in a popup window of headless Chromium were answered after five seconds) would
+ * stall the stroke, so past this the sequence goes on: the renderer keeps the commands in order, and
+ * a press behind the moves flushes them.
+ */
+export const MOVE_WAIT_CAP_MS = 250;
+
+/** Waits for a sent move, up to MOVE_WAIT_CAP_MS; a refusal before then is thrown. */
+async function seen(sent: Promise<unknown>): Promise<void> {
+  sent.catch(() => undefined); // a refusal after the cap surfaces on the next command instead
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const cap = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, MOVE_WAIT_CAP_MS);
+  });
+  try {
+    await Promise.race([sent, cap]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 function moved(input: InputSender, point: PathPoint): Promise<unknown> {
   return input.send('Input.dispatchMouseEvent', {
     type: 'mouseMoved',
@@ -77,11 +99,11 @@ export async function approach(
   const way = path.slice(0, -1);
   if (eachSeen) {
     for (const point of way) {
-      await moved(input, point);
+      await seen(moved(input, point));
       rest.pointer = point;
     }
   } else if (way.length > 0) {
-    await Promise.all(way.map((point) => moved(input, point)));
+    await seen(Promise.all(way.map((point) => moved(input, point))));
     rest.pointer = way[way.length - 1] ?? rest.pointer;
   }
   return { end, travelled: way.length > 0 };
@@ -90,7 +112,7 @@ export async function approach(
 /** Moves the pointer onto `to`, every point of the way seen by the page (hover). */
 export async function mouseMove(input: InputSender, rest: PointerRest, to: PathPoint): Promise<void> {
   const { end } = await approach(input, rest, to, true);
-  await moved(input, end);
+  await seen(moved(input, end));
   rest.pointer = end;
 }
 

@@ -103,10 +103,17 @@ class DebuggerPage implements TrustedPage {
     try {
       now = markOf(await this.ctx.page.run(this.tabId, { action: 'pageInfo', params: {} }));
     } catch (error) {
-      // The document was replaced under the call, or the tab shows a page scripts may not run on.
+      // The document was replaced under the call, or the tab shows a page scripts may not run on —
+      // or the page closed its own tab (a sign-in window when it is done): then no navigation is to
+      // be waited for, and the action's closed-tab path answers at once.
       const code = error instanceof DriverFailure ? error.error.code : null;
-      if (code === 'DRIVER_ERROR' || code === 'PAGE_NOT_SCRIPTABLE') return true;
-      throw error;
+      if (code !== 'DRIVER_ERROR' && code !== 'PAGE_NOT_SCRIPTABLE') throw error;
+      const open = await this.ctx.chrome.tabs.get(this.tabId).then(
+        () => true,
+        () => false,
+      );
+      if (!open) fail('TAB_NOT_FOUND', `${this.call.action}: the page closed its tab`);
+      return true;
     }
     const before = this.mark;
     return (
