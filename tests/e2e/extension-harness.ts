@@ -76,17 +76,24 @@ export interface ExtensionBrowser {
   close(): Promise<void>;
 }
 
-/** `frameExtension`: load the frame extension too (FRAME_EXTENSION_PAGE). */
-export async function launchWithExtension(
-  options: { frameExtension?: boolean } = {},
-): Promise<ExtensionBrowser> {
+export interface LaunchOptions {
+  /** The profile folder (default: a fresh temporary one); it is removed on close either way. */
+  userDataDir?: string;
+  /** The browser's environment, which native hosts it starts inherit (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+  /** Load the frame extension too (FRAME_EXTENSION_PAGE). */
+  frameExtension?: boolean;
+}
+
+export async function launchWithExtension(options: LaunchOptions = {}): Promise<ExtensionBrowser> {
   if (!existsSync(join(EXTENSION_DIR, 'manifest.json')))
     throw new Error('build the extension first: node scripts/build.mjs');
   const extensions = [EXTENSION_DIR, ...(options.frameExtension === true ? [FRAME_EXTENSION_DIR] : [])];
-  const userDataDir = mkdtempSync(join(tmpdir(), 'bproxy-ext-e2e-'));
+  const userDataDir = options.userDataDir ?? mkdtempSync(join(tmpdir(), 'bproxy-ext-e2e-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: chromePath(),
     headless: true,
+    ...(options.env ? { env: options.env } : {}),
     // Playwright turns the popup blocker off; a user's Chrome has it on, and tests show that only a real
     // gesture gets past it.
     ignoreDefaultArgs: ['--disable-extensions', '--disable-popup-blocking'],

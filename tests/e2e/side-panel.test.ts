@@ -16,6 +16,7 @@ import {
   type FixtureServer,
 } from './extension-harness';
 import { expectNoChromiumLeft } from './suite-browsers';
+import { PANEL_SIZE, screenshot } from './screenshots';
 import { Cli } from './suite-cli';
 
 let cli: Cli;
@@ -89,7 +90,7 @@ describe('the side panel', () => {
     const worker = await browser.worker();
     const tabId = await tabIdOf(worker, pages.url('ext-form.html'));
     const panel = await browser.context.newPage();
-    await panel.setViewportSize({ width: 400, height: 800 });
+    await panel.setViewportSize(PANEL_SIZE);
     await panel.goto(`chrome-extension://${browser.extensionId}/panel.html?tab=${tabId}`);
 
     await panel.click('#share');
@@ -130,6 +131,7 @@ describe('the side panel', () => {
       const marks = await chromeMarks(worker, tabId);
       return marks.badge === '1!' && marks.group.startsWith('⏸');
     });
+    await screenshot(panel, 'panel-activity');
 
     await panel.click('#resume');
     await until(
@@ -218,5 +220,46 @@ describe('the side panel', () => {
       return groups.every((g) => g === session);
     });
     await cli.ok(['session', 'close', '-s', session]);
+  }, 60_000);
+
+  it('says why a session stopped at a CAPTCHA and lets it go on after Resume', async () => {
+    const { session } = await cli.ok<{ session: string; tab: string }>([
+      'tab',
+      'open',
+      '--url',
+      pages.url('ext-form.html'),
+    ]);
+    await cli.ok(['session', 'bind', '-s', session, '--pacing', 'fast']);
+    const worker = await browser.worker();
+    const tabId = await tabIdOf(worker, pages.url('ext-form.html'));
+    const panel = await browser.context.newPage();
+    await panel.setViewportSize(PANEL_SIZE);
+    await panel.goto(`chrome-extension://${browser.extensionId}/panel.html?tab=${tabId}`);
+    await until(
+      'the panel to show the session',
+      async () => (await panel.textContent('#session-id')) === session,
+    );
+
+    const stopped = await cli.fail(['navigate', '-s', session, pages.url('ext-captcha.html')]);
+    expect(stopped.code).toBe('HUMAN_REQUIRED');
+    await until(
+      'the panel to say paused',
+      async () => (await panel.textContent('#session-state')) === 'paused',
+    );
+    expect((await panel.textContent('#pause-reason')) ?? '').toMatch(/captcha/i);
+    expect(await panel.isEnabled('#resume')).toBe(true);
+    expect((await cli.fail(['text', '-s', session])).code).toBe('HUMAN_REQUIRED');
+
+    // The human solves it (here: leaves the page), then hands the session back from the panel.
+    const page = browser.context.pages().find((p) => p.url() === pages.url('ext-captcha.html'));
+    await page?.goto(pages.url('ext-done.html'));
+    await panel.click('#resume');
+    await until(
+      'the panel to say resumed',
+      async () => (await panel.textContent('#session-state')) === 'bound',
+    );
+    expect((await cli.ok<{ url: string }>(['text', '-s', session])).url).toBe(pages.url('ext-done.html'));
+    await cli.ok(['session', 'close', '-s', session]);
+    await panel.close();
   }, 60_000);
 });

@@ -55,6 +55,11 @@ export class Cli {
     this.env = { ...this.env, ...vars };
   }
 
+  /** The environment commands run with (a browser started with it hands it to the native host). */
+  environment(): NodeJS.ProcessEnv {
+    return { ...this.env };
+  }
+
   /** The port of the next `service start` (a restart on the same port keeps the extension's wsUrl valid). */
   usePort(port: number): void {
     this.env = { ...this.env, BPROXY_PORT: String(port) };
