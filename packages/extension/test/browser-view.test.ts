@@ -3,15 +3,15 @@
  * only tabs of normal windows can be grouped): the other tabs are grouped all the same.
  */
 import { describe, expect, it } from 'vitest';
-import type { BrowserSession } from '@bproxy/protocol';
+import { BrowserSessionSchema, type BrowserSession } from '@bproxy/protocol';
 import { BrowserView } from '../src/background/browser-view';
 import { WorkerLog } from '../src/background/log';
 import { fakeChrome, flush } from './fakes';
 
 function sessionWith(tabIds: number[]): BrowserSession {
-  return {
+  return BrowserSessionSchema.parse({
     info: {
-      session: 'abc123',
+      session: 'abc234',
       state: 'bound',
       tab: 't1',
       tabs: tabIds.map((_, i) => `t${i + 1}`),
@@ -20,7 +20,7 @@ function sessionWith(tabIds: number[]): BrowserSession {
       createdAt: 0,
     },
     tabs: tabIds.map((tabId, i) => ({ tab: `t${i + 1}`, tabId, shared: false })),
-  };
+  });
 }
 
 describe('the tab group of a session', () => {
@@ -48,7 +48,7 @@ describe('the tab group of a session', () => {
       [3, 40],
       [9, 40],
     ]);
-    expect(titles.get(40)).toBe('abc123');
+    expect(titles.get(40)).toBe('abc234');
     expect(log.tail(100).filter((e) => e.event === 'tab_group_failed')).toEqual([]);
   });
 
@@ -64,7 +64,7 @@ describe('the tab group of a session', () => {
     await flush();
 
     expect(log.tail(100)).toContainEqual(
-      expect.objectContaining({ event: 'tab_group_failed', session: 'abc123' }),
+      expect.objectContaining({ event: 'tab_group_failed', session: 'abc234' }),
     );
   });
 });
