@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 const PACKAGES = {
   protocol: { imports: ['zod'], node: false },
   page: { imports: ['@bproxy/protocol'], node: false },
-  driver: { imports: ['@bproxy/protocol'], node: false },
+  driver: { imports: ['@bproxy/protocol', '@bproxy/page'], node: false },
   tools: { imports: ['@bproxy/protocol'], node: false },
   client: { imports: ['@bproxy/protocol'], node: true },
   extension: {

@@ -1,12 +1,14 @@
 /**
  * Driver figures over HTTP (POST / with the token, one keep-alive connection, fast pacing), the same
- * for every driver: click and text latency on the counter page — the final count is checked — and
- * snapshot bytes and time over every bench page.
+ * for every driver: click and text latency on the counter page — the final count is checked —, far
+ * clicks (two buttons ~800 px apart, clicked in turn: the pointer travels every time; the page counts
+ * them) and snapshot bytes and time over every bench page.
  */
 import { pct, summary, type DaemonHttp, type Envelope, type PageServer } from './cli-common';
 
 export interface HttpFigures {
   click: number[];
+  farClick: number[];
   text: number[];
   snapshot: { ms: number[]; bytes: number[]; failed: string[] };
 }
@@ -66,12 +68,18 @@ export async function measureHttp(
   const session = await fastSession(http, pages.counterUrl, options.browser);
   const click = { target: { selector: '#inc' } };
   for (let i = 0; i < 5; i++) await timedOk(http, 'click', session, click); // warm-up
-  const figures: HttpFigures = { click: [], text: [], snapshot: { ms: [], bytes: [], failed: [] } };
+  const figures: HttpFigures = {
+    click: [],
+    farClick: [],
+    text: [],
+    snapshot: { ms: [], bytes: [], failed: [] },
+  };
   for (let i = 0; i < options.clicks; i++) figures.click.push(await timedOk(http, 'click', session, click));
   const count = await readCount(http, session);
   if (count !== options.clicks + 5)
     throw new Error(`the counter shows ${count} after ${options.clicks + 5} clicks`);
   for (let i = 0; i < options.texts; i++) figures.text.push(await timedOk(http, 'text', session, {}));
+  figures.farClick = await measureFarClicks(http, session, pages, options.clicks);
 
   for (const name of pages.benchPages) {
     const nav = await http.post('navigate', session, { url: pages.benchUrl(name) });
@@ -99,10 +107,32 @@ export async function measureHttp(
   return figures;
 }
 
+/** Clicks on two buttons far apart, in turn, so that the pointer travels to each: the page counts them. */
+export async function measureFarClicks(
+  http: DaemonHttp,
+  session: string,
+  pages: PageServer,
+  clicks: number,
+): Promise<number[]> {
+  await http.ok('navigate', session, { url: `${pages.origin}/trusted.html` });
+  const targets = [{ target: { selector: '#count' } }, { target: { selector: '#far' } }];
+  const times: number[] = [];
+  for (let i = 0; i < clicks + 4; i++) {
+    const elapsed = await timedOk(http, 'click', session, targets[i % 2] ?? {});
+    if (i >= 4) times.push(elapsed); // warm-up
+  }
+  const text = String((await http.ok('text', session)).text);
+  const counted = /clicks: trusted (\d+), untrusted (\d+)/.exec(text);
+  if (Number(counted?.[1]) + Number(counted?.[2]) !== clicks + 4)
+    throw new Error(`the page counted "${counted?.[0] ?? 'nothing'}" after ${clicks + 4} far clicks`);
+  return times;
+}
+
 export function printHttpFigures(title: string, f: HttpFigures): void {
   const sum = f.snapshot.bytes.reduce((a, b) => a + b, 0);
   console.log(`\n${title}`);
   console.log(`  click              ${summary(f.click)}`);
+  console.log(`  far click          ${summary(f.farClick)}`);
   console.log(`  text               ${summary(f.text)}`);
   console.log(`  snapshot time      ${summary(f.snapshot.ms)}`);
   console.log(

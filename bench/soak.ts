@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
-import { DEFAULT_EXTENSION_ID, wsAuthProtocol } from '@bproxy/protocol';
+import { DEFAULT_EXTENSION_ID, PROTOCOL_VERSION, wsAuthProtocol } from '@bproxy/protocol';
 import { browserLaunchers } from '../packages/daemon/src/lifecycle/browser-launchers';
 import { createLogger } from '../packages/daemon/src/logger';
 import { buildServer } from '../packages/daemon/src/server';
@@ -113,7 +113,9 @@ async function injectFault(): Promise<void> {
     ws.on('error', () => undefined);
     await new Promise<void>((resolve) => {
       ws.on('open', () => {
-        ws.send('{"type":"hello","protocolVersion":1,"client":{"instanceId":"soakbadclient","kind":"cdp"}}');
+        ws.send(
+          `{"type":"hello","protocolVersion":${PROTOCOL_VERSION},"client":{"instanceId":"soakbadclient","kind":"cdp"}}`,
+        );
         ws.send('{not json');
         ws.send(JSON.stringify({ type: 'response', id: 'nope', ok: true, data: {} }));
         setTimeout(() => {

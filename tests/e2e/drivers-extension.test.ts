@@ -2,10 +2,13 @@
  * The whole product with the MV3 extension as the browser: the real daemon started by `bproxy
  * service start --browser none`, real headless Chromium with the built extension paired through its
  * popup, the shared action suite through the real CLI, then what only the extension has — pairing
- * codes, a service worker stopped mid-request, a daemon restart that needs no new pairing.
+ * codes, a service worker stopped mid-request, a daemon restart that needs no new pairing, and the
+ * debugger it sends trusted input through: shared with a DevTools-like client, refused by a page that
+ * holds another extension's frame (then synthetic input, and the answer says so).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  FRAME_EXTENSION_PAGE,
   pairThroughPopup,
   launchWithExtension,
   serveFixtures,
@@ -40,7 +43,7 @@ async function startExtension(): Promise<SuiteEnv> {
   const c = new Cli('bproxy-e2e-ext-home-');
   cli = c;
   started = await c.start(['--browser', 'none']);
-  browser = await launchWithExtension();
+  browser = await launchWithExtension({ frameExtension: true });
   firstPairing = await pairThroughPopup(browser, started.pairingCode, started.port);
   const client = await until('the extension client to connect', async () => {
     const found = await extensionClient(c);
@@ -136,6 +139,52 @@ describe('what only the extension driver has', () => {
     expect(page.isClosed()).toBe(false);
     expect(await page.title()).toBeDefined();
     await page.close();
+  }, 60_000);
+
+  it('keeps input trusted with a DevTools-like client attached to the same tab: Chrome lets both debug it', async () => {
+    const { agent, c, b, p } = await env();
+    const s = await agent.session('trusted.html');
+    const page = b.context.pages().findLast((x) => x.url() === p.url('trusted.html'));
+    if (page === undefined) throw new Error('no page for the session tab');
+    const devtools = await b.context.newCDPSession(page);
+    try {
+      await devtools.send('Runtime.enable');
+      await devtools.send('Page.enable');
+      const clicked = await c.ok<{ input?: string }>(['click', '-s', s, await agent.element(s, 'Count')]);
+      expect(clicked.input).toBeUndefined();
+      expect(await agent.text(s)).toContain('clicks: trusted 1, untrusted 0');
+    } finally {
+      await devtools.detach().catch(() => undefined);
+    }
+    await agent.close(s);
+  }, 60_000);
+
+  it("falls back to synthetic input on a page holding another extension's frame, and says so", async () => {
+    const { agent, c } = await env();
+    // Chrome refuses an extension's debugger on a page that frames another extension's page (as
+    // password managers and translators do), and takes it off a tab that gains such a frame.
+    const s = await agent.session(`trusted.html?frame=${encodeURIComponent(FRAME_EXTENSION_PAGE)}`);
+    const clicked = await c.ok<{ input?: string }>(['click', '-s', s, await agent.element(s, 'Count')]);
+    expect(clicked.input).toBe('synthetic');
+    expect(await agent.text(s)).toContain('clicks: trusted 0, untrusted 1');
+    // What only a real gesture may do is refused to script events: the popup is blocked.
+    const popup = await c.ok<{ input?: string; openedTabs?: unknown }>([
+      'click',
+      '-s',
+      s,
+      await agent.element(s, 'Open popup'),
+    ]);
+    expect(popup).toMatchObject({ input: 'synthetic' });
+    expect(popup.openedTabs).toBeUndefined();
+    expect(await agent.text(s)).toContain('popup blocked');
+    const log = await c.ok<{ entries: { event: string; reason?: string }[] }>(['debug', 'log', '-s', s]);
+    expect(log.entries).toContainEqual(
+      expect.objectContaining({
+        event: 'input_synthetic',
+        reason: expect.stringMatching(/chrome-extension:\/\/ URL of different extension|not attached/),
+      }),
+    );
+    await agent.close(s);
   }, 60_000);
 
   it('logged no errors in the service worker', async () => {

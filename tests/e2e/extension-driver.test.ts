@@ -4,6 +4,7 @@
  * dialogs, deadlines, exactly-once across replays and a stopped service worker, pushes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROTOCOL_VERSION } from '@bproxy/protocol';
 import { FakeDaemon } from './extension-fake-daemon';
 import {
   pairThroughPopup,
@@ -62,7 +63,7 @@ describe('extension driver against a scripted daemon', () => {
     expect(message).toMatch(/Paired/);
     await until('the extension to connect', () => daemon.connected);
     const hello = daemon.hellos[0];
-    expect(hello?.protocolVersion).toBe(1);
+    expect(hello?.protocolVersion).toBe(PROTOCOL_VERSION);
     expect(hello?.client.kind).toBe('extension');
     expect(hello?.client.instanceId).toMatch(/^[A-Za-z0-9_-]{8,64}$/);
     expect(daemon.claimOrigins.at(-1)).toBe(`chrome-extension://${browser.extensionId}`);

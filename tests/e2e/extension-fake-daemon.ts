@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http';
 import {
   computeProof,
   freshNonce,
+  PROTOCOL_VERSION,
   wsAuthProtocol,
   type DriverMessage,
   type HelloMessage,
@@ -87,7 +88,7 @@ export class FakeDaemon {
             data: {
               extensionToken: this.token,
               wsUrl: `ws://127.0.0.1:${this.port}/ws`,
-              protocolVersion: 1,
+              protocolVersion: PROTOCOL_VERSION,
               issuedAt: now,
               expiresAt: now + 300_000,
               nonce: randomBytes(8).toString('hex'),
@@ -175,7 +176,11 @@ export class FakeDaemon {
         this.socket?.terminate();
         this.socket = ws;
         ws.send(
-          JSON.stringify({ type: 'welcome', protocolVersion: 1, clientName: msg.client.name ?? 'chrome' }),
+          JSON.stringify({
+            type: 'welcome',
+            protocolVersion: PROTOCOL_VERSION,
+            clientName: msg.client.name ?? 'chrome',
+          }),
         );
         // Replay whatever is still unanswered, like the daemon's pending map does.
         for (const { request } of this.pending.values())

@@ -1,8 +1,11 @@
 /**
  * Shared pieces of the extension's end-to-end tests: headless Chromium with the built extension
- * loaded (playwright-core, persistent context), a static server for the fixture pages (and the
- * libraries under /vendor/ they load) that also counts beacon hits, a CDP handle to stop the extension's service worker on purpose, and bounded polling.
+ * loaded (playwright-core, persistent context) — and, on request, a second extension whose page other
+ * pages may frame —, a static server for the fixture pages (and the libraries under /vendor/ they load)
+ * that also counts beacon hits, a CDP handle to stop the extension's service worker on purpose, and
+ * bounded polling.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -14,6 +17,21 @@ import { vendorFile } from '../fixtures/vendor';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const EXTENSION_DIR = join(ROOT, 'packages', 'extension', 'dist', 'unpacked');
 const PAGES_DIR = join(ROOT, 'tests', 'fixtures', 'pages');
+/**
+ * An extension with one page that web pages may frame, as password managers and translators offer:
+ * Chrome refuses another extension's debugger on a page holding such a frame.
+ */
+const FRAME_EXTENSION_DIR = join(ROOT, 'tests', 'fixtures', 'extensions', 'frame-extension');
+
+/** Chrome's id for an extension with this public key: its SHA-256's first 128 bits, as letters a–p. */
+function extensionIdOf(dir: string): string {
+  const { key } = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { key: string };
+  const hex = createHash('sha256').update(Buffer.from(key, 'base64')).digest('hex').slice(0, 32);
+  return [...hex].map((c) => String.fromCharCode(97 + parseInt(c, 16))).join('');
+}
+
+/** The page of the frame extension, for a fixture page to frame (trusted.html?frame=…). */
+export const FRAME_EXTENSION_PAGE = `chrome-extension://${extensionIdOf(FRAME_EXTENSION_DIR)}/frame.html`;
 
 const CHROME_CANDIDATES = ['/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/google-chrome'];
 
@@ -63,17 +81,22 @@ export interface LaunchOptions {
   userDataDir?: string;
   /** The browser's environment, which native hosts it starts inherit (default: this process's). */
   env?: NodeJS.ProcessEnv;
+  /** Load the frame extension too (FRAME_EXTENSION_PAGE). */
+  frameExtension?: boolean;
 }
 
 export async function launchWithExtension(options: LaunchOptions = {}): Promise<ExtensionBrowser> {
   if (!existsSync(join(EXTENSION_DIR, 'manifest.json')))
     throw new Error('build the extension first: node scripts/build.mjs');
+  const extensions = [EXTENSION_DIR, ...(options.frameExtension === true ? [FRAME_EXTENSION_DIR] : [])];
   const userDataDir = options.userDataDir ?? mkdtempSync(join(tmpdir(), 'bproxy-ext-e2e-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: chromePath(),
     headless: true,
     ...(options.env ? { env: options.env } : {}),
-    ignoreDefaultArgs: ['--disable-extensions'],
+    // Playwright turns the popup blocker off; a user's Chrome has it on, and tests show that only a real
+    // gesture gets past it.
+    ignoreDefaultArgs: ['--disable-extensions', '--disable-popup-blocking'],
     args: [
       '--headless',
       '--no-sandbox',
@@ -83,8 +106,8 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      `--disable-extensions-except=${EXTENSION_DIR}`,
-      `--load-extension=${EXTENSION_DIR}`,
+      `--disable-extensions-except=${extensions.join(',')}`,
+      `--load-extension=${extensions.join(',')}`,
     ],
   });
   // Playwright dismisses dialogs nobody listens to; the extension must be the one that sees them.

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { join } from 'node:path';
-import { DEFAULT_EXTENSION_ID, freshNonce, type ProofAnswer } from '@bproxy/protocol';
+import { DEFAULT_EXTENSION_ID, PROTOCOL_VERSION, freshNonce, type ProofAnswer } from '@bproxy/protocol';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import {
@@ -60,7 +60,9 @@ class Impostor {
       this.seen.push({ method: 'UPGRADE', url: req.url ?? '', headers: req.headers, body: '' });
       this.wss.handleUpgrade(req, socket, head, (ws) => {
         ws.on('message', () => {
-          ws.send(JSON.stringify({ type: 'welcome', protocolVersion: 1, clientName: 'chrome' }));
+          ws.send(
+            JSON.stringify({ type: 'welcome', protocolVersion: PROTOCOL_VERSION, clientName: 'chrome' }),
+          );
           ws.send(
             JSON.stringify({
               type: 'request',

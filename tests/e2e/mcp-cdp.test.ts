@@ -173,6 +173,26 @@ describe('bproxy mcp over stdio with the headless browser', () => {
     expect(await a.ok('tab_list')).toMatch(/^t1 \(current\) [^\n]*$/);
   });
 
+  it('names in its reply the tab a click opened, and says when that tab closed itself', async () => {
+    await a.ok('navigate', { url: pages.url('trusted.html') });
+    const opened = await a.ok('click', { target: handleOf(await a.ok('snapshot'), /button "Open popup"/) });
+    const tab = /; opened (t\d+) \S*popup\.html \(tab_select (t\d+) to act in it\)$/.exec(opened);
+    expect(tab?.[1]).toBeDefined();
+    expect(tab?.[2]).toBe(tab?.[1]);
+    const popup = String(tab?.[1]);
+    expect(await a.ok('tab_select', { tab: popup })).toBe(`current tab: ${popup}`);
+    const finished = await a.ok('click', {
+      target: handleOf(await a.ok('snapshot'), /button "Finish sign-in"/),
+    });
+    await until('the popup to leave the session', async () =>
+      (await sessionsLabelled('mcp agent-a')).every((s) => !s.tabs.includes(popup)),
+    );
+    const next = await a.ok('text', { target: { selector: '#status' } });
+    expect(`${finished}\n${next}`).toContain(
+      `Note: ${popup} was closed in the browser; the session is back on t1, the tab that opened it`,
+    );
+  });
+
   it('returns bad arguments and unknown tools as isError results', async () => {
     const bad = await a.call('click', { target: 'button' });
     expect(bad).toMatchObject({ isError: true });

@@ -177,6 +177,51 @@ describe('the side panel', () => {
     await panel.close();
   }, 60_000);
 
+  it("puts the tabs a page opens in its session's tab group", async () => {
+    const { session } = await cli.ok<{ session: string }>([
+      'tab',
+      'open',
+      '--url',
+      pages.url('trusted.html'),
+    ]);
+    await cli.ok(['session', 'bind', '-s', session, '--pacing', 'fast']);
+    const handleOf = async (name: string): Promise<string> => {
+      const { elements } = await cli.ok<{ elements: { handle: string; name: string }[] }>([
+        'elements',
+        '-s',
+        session,
+      ]);
+      const found = elements.find((e) => e.name === name);
+      if (found === undefined) throw new Error(`no element named ${name}`);
+      return found.handle;
+    };
+    const popup = await cli.ok<{ openedTabs?: { tab: string }[] }>([
+      'click',
+      '-s',
+      session,
+      await handleOf('Open popup'),
+    ]);
+    expect(popup.openedTabs?.map((t) => t.tab)).toEqual(['t2']);
+    const blank = await cli.ok<{ openedTabs?: { tab: string }[] }>([
+      'click',
+      '-s',
+      session,
+      await handleOf('Open in a new tab'),
+    ]);
+    expect(blank.openedTabs?.map((t) => t.tab)).toEqual(['t3']);
+    const worker = await browser.worker();
+    const [opener, opened, popupTab] = await Promise.all(
+      ['trusted.html', 'opened.html', 'popup.html'].map((page) => tabIdOf(worker, pages.url(page))),
+    );
+    const groupOf = async (id: number | undefined): Promise<string> =>
+      id === undefined ? 'no tab' : (await chromeMarks(worker, id)).group;
+    await until('the opener and both tabs it opened to share the session group', async () => {
+      const groups = await Promise.all([opener, opened, popupTab].map(groupOf));
+      return groups.every((g) => g === session);
+    });
+    await cli.ok(['session', 'close', '-s', session]);
+  }, 60_000);
+
   it('says why a session stopped at a CAPTCHA and lets it go on after Resume', async () => {
     const { session } = await cli.ok<{ session: string; tab: string }>([
       'tab',

@@ -5,34 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { readDevToolsActivePort } from '../src/browser/endpoint';
 import { chromeCandidates, findChrome } from '../src/browser/find-chrome';
 import { imageSize } from '../src/driver/image-size';
-import { parseCombo } from '../src/driver/keys';
 import { RequestLedger } from '../src/driver/ledger';
-
-describe('key combos', () => {
-  it('parses named keys, letters and modifier combos with their key codes', () => {
-    expect(parseCombo('Enter')).toMatchObject({
-      modifiers: [],
-      key: { key: 'Enter', code: 'Enter', keyCode: 13 },
-    });
-    expect(parseCombo('Control+A')).toMatchObject({
-      modifiers: ['Control'],
-      key: { key: 'a', code: 'KeyA', keyCode: 65 },
-      impliedShift: false,
-    });
-    expect(parseCombo('Shift+Tab')).toMatchObject({ modifiers: ['Shift'], key: { code: 'Tab', keyCode: 9 } });
-    expect(parseCombo('Shift+a')).toMatchObject({ key: { key: 'A', text: 'A' }, impliedShift: false });
-    expect(parseCombo('A')).toMatchObject({ key: { key: 'A', code: 'KeyA' }, impliedShift: true });
-    expect(parseCombo('+')).toMatchObject({ key: { key: '+', code: 'Equal' }, impliedShift: true });
-    expect(parseCombo('Esc')).toMatchObject({ key: { key: 'Escape', keyCode: 27 } });
-    expect(parseCombo('ArrowDown')).toMatchObject({ key: { keyCode: 40 } });
-    expect(parseCombo('F5')).toMatchObject({ key: { key: 'F5', keyCode: 116 } });
-  });
-
-  it('refuses unknown keys and modifiers', () => {
-    expect(parseCombo('Hyper')).toBeUndefined();
-    expect(parseCombo('Super+A')).toBeUndefined();
-  });
-});
 
 describe('request ledger', () => {
   it('runs an id once: a replay joins the run or gets the recorded answer', async () => {

@@ -1,9 +1,9 @@
 /**
  * Driver connections, whatever carries them: the handshake (hello → welcome, PROTOCOL_VERSION checked),
- * app-level ping, navigation and tab-closed pushes, answers to forwarded requests, replay of pending
- * requests on (re)connect, and what a disconnect means (epochs forgotten; after a grace period, pending
- * requests fail and a CDP browser's tabs are dropped). Handlers are attached synchronously, before any
- * await, so no early message is lost.
+ * app-level ping, navigation, tab-opened (opened-tabs.ts) and tab-closed pushes, answers to forwarded
+ * requests, replay of pending requests on (re)connect, and what a disconnect means (epochs forgotten;
+ * after a grace period, pending requests fail and a CDP browser's tabs are dropped). Handlers are
+ * attached synchronously, before any await, so no early message is lost.
  */
 import {
   DriverMessageSchema,
@@ -21,6 +21,7 @@ import type { BrowserState } from './browser-state';
 import type { ClientRecord, ClientRegistry } from './clients';
 import { ElementHandles } from './element-handles';
 import type { Logger } from './logger';
+import { registerOpenedTab } from './opened-tabs';
 import type { PendingRequests } from './pending';
 import type { DriverTransport } from './server-options';
 import type { SessionRegistry } from './sessions';
@@ -213,6 +214,11 @@ export class DriverConnections {
         }
         return;
       }
+      case 'tab_opened':
+        registerOpenedTab(deps, record, msg);
+        // A tab opened after its action answered still joins the session's tab group now.
+        deps.browserState?.changed();
+        return;
       case 'response': {
         const outcome = msg.ok
           ? { ok: true as const, data: msg.data }

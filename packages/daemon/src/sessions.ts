@@ -25,6 +25,8 @@ export interface TabRecord {
   pinned: boolean;
   /** The user put this already-open tab into the session: closing the session leaves it open. */
   adopted?: true;
+  /** The tab of this session whose page opened this one (a target=_blank link, window.open). */
+  openedBy?: TabHandle;
   /** What paused the session on this tab's page, when the driver said (kind, document, URL). */
   humanPause?: HumanDetection;
   /** The human checks a person resumed for on this tab's page; forwarded with every request. */
@@ -48,7 +50,18 @@ export interface SessionRecord {
   lastPacedAt: number | null;
   /** Why the bound tab went away ("t1 was closed in the browser"), until another tab is bound. */
   lostBound?: string;
+  /** What the next answer of the session tells the agent (session-notes.ts). */
+  notes: SessionNote[];
 }
+
+/**
+ * Something the agent would not see by itself, said in the session's next answer: the bound tab went
+ * away and the session went back to `about`, the tab that opened it; or `about` was opened by a page
+ * and no answer named it yet. Dropped when `about` itself goes.
+ */
+export type SessionNote =
+  | { readonly kind: 'fell_back'; readonly about: TabHandle; readonly text: string }
+  | { readonly kind: 'opened'; readonly about: TabHandle };
 
 export type TabLookup =
   | { ok: true; tab: TabRecord }
@@ -80,6 +93,7 @@ export class SessionRegistry {
       bound: null,
       tabs: new Map(),
       nextTabOrdinal: 1,
+      notes: [],
       createdAt: opts.now,
       tmpDir: opts.tmpDirFor(id),
       lastPacedAt: null,
@@ -111,6 +125,7 @@ export class SessionRegistry {
       title: string;
       pinned: boolean;
       adopted?: true;
+      openedBy?: TabHandle;
     },
   ): TabRecord {
     const handle = tabHandle(session.nextTabOrdinal++);
@@ -140,8 +155,10 @@ export class SessionRegistry {
   }
 
   /**
-   * A tab is gone (closed by us, by the user, or with its browser). Unbinds it if it was bound,
-   * remembering `why` ("was closed in the browser") so the next action can say what happened.
+   * A tab is gone (closed by us, by the user, by its own page, or with its browser). When it was bound,
+   * the session goes back to the tab that opened it if that one is still there, and the next answer
+   * says so; otherwise it is unbound, remembering `why` ("was closed in the browser") so the next
+   * action can say what happened. What was still to be said about the tab is dropped.
    */
   removeTab(tab: TabRecord, why?: string): void {
     const session = this.sessions.get(tab.session);
@@ -149,10 +166,20 @@ export class SessionRegistry {
     this.onTabsChanged(tab.clientKey);
     if (!session) return;
     session.tabs.delete(tab.handle);
-    if (session.bound === tab.handle) {
-      session.bound = null;
-      if (why !== undefined) session.lostBound = `${tab.handle} ${why}`;
+    session.notes = session.notes.filter((note) => note.about !== tab.handle);
+    if (session.bound !== tab.handle) return;
+    const opener = tab.openedBy === undefined ? undefined : session.tabs.get(tab.openedBy);
+    if (opener !== undefined) {
+      this.bind(session, opener.handle);
+      session.notes.push({
+        kind: 'fell_back',
+        about: opener.handle,
+        text: `${tab.handle} ${why ?? 'was closed'}; the session is back on ${opener.handle}, the tab that opened it`,
+      });
+      return;
     }
+    session.bound = null;
+    if (why !== undefined) session.lostBound = `${tab.handle} ${why}`;
   }
 
   bind(session: SessionRecord, handle: TabHandle): void {

@@ -41,6 +41,7 @@ const validMessage = fc.oneof(
     cause: fc.constantFrom('committed', 'history_state'),
   }),
   fc.record({ type: fc.constant('tab_closed'), tabId }),
+  fc.record({ type: fc.constant('tab_opened'), tabId, openerTabId: tabId, url: fc.webUrl() }),
   fc.record({
     type: fc.constant('response'),
     id: fc.string({ maxLength: 20 }),

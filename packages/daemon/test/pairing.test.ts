@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_EXTENSION_ID, PairClaimResponseSchema } from '@bproxy/protocol';
+import { DEFAULT_EXTENSION_ID, PROTOCOL_VERSION, PairClaimResponseSchema } from '@bproxy/protocol';
 import { FakeExtension, startDaemon, type TestDaemon } from './harness';
 import { PairingCodes } from '../src/pairing';
 
@@ -30,7 +30,7 @@ describe('POST /pair/claim', () => {
     expect(first.status).toBe(200);
     if (!first.body.ok) throw new Error('expected ok');
     expect(first.body.data.wsUrl).toBe(`ws://127.0.0.1:${daemon.port}/ws`);
-    expect(first.body.data.protocolVersion).toBe(1);
+    expect(first.body.data.protocolVersion).toBe(PROTOCOL_VERSION);
     expect(daemon.extensionToken).toBe(first.body.data.extensionToken);
     expect(consumed).toBe(1);
     const again = await claim({ code: issued.code });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { DEFAULT_EXTENSION_ID, wsAuthProtocol, type DaemonMessage } from '@bproxy/protocol';
+import { DEFAULT_EXTENSION_ID, PROTOCOL_VERSION, wsAuthProtocol, type DaemonMessage } from '@bproxy/protocol';
 import { FakeExtension, startDaemon, until, type TestDaemon } from './harness';
 
 let daemon: TestDaemon;
@@ -34,7 +34,7 @@ describe('GET /ws', () => {
     ws.send(
       JSON.stringify({
         type: 'hello',
-        protocolVersion: 1,
+        protocolVersion: PROTOCOL_VERSION,
         client: { instanceId: 'pingtest01', kind: 'extension' },
       }),
     );
@@ -92,7 +92,7 @@ describe('GET /ws', () => {
     ws.send(
       JSON.stringify({
         type: 'hello',
-        protocolVersion: 1,
+        protocolVersion: PROTOCOL_VERSION,
         client: { instanceId: 'halfopen01', kind: 'extension' },
       }),
     );

@@ -28,7 +28,8 @@ export type InPageAnswer =
   | { readonly missing: true }
   /** The human check fired: detectHuman's answer (reason, kind, document, URL); the action was not run. */
   | { readonly human: Record<string, unknown> }
-  | { readonly result: PageAnswer };
+  /** `replayed`: the ledger already held this id, so this is the first run's answer, not a new run. */
+  | { readonly result: PageAnswer; readonly replayed?: true };
 
 /**
  * Runs in the page. `ledgerId` records the call in the page's ledger; null runs it unrecorded. `human`
@@ -60,14 +61,13 @@ export async function callPageApi(
   if (ledgerId === null) return { result: await page.run(action, params) };
   const ledger = scope.__bproxyLedger ?? new Map<string, Promise<Answer>>();
   scope.__bproxyLedger = ledger;
-  let running = ledger.get(ledgerId);
-  if (!running) {
-    running = page.run(action, params);
-    ledger.set(ledgerId, running);
-    if (ledger.size > 100) {
-      const oldest = ledger.keys().next();
-      if (!oldest.done) ledger.delete(oldest.value);
-    }
+  const recorded = ledger.get(ledgerId);
+  if (recorded !== undefined) return { result: await recorded, replayed: true };
+  const running = page.run(action, params);
+  ledger.set(ledgerId, running);
+  if (ledger.size > 100) {
+    const oldest = ledger.keys().next();
+    if (!oldest.done) ledger.delete(oldest.value);
   }
   return { result: await running };
 }

@@ -48,6 +48,13 @@ export interface NavDetails {
 export interface NavErrorDetails extends NavDetails {
   error: string;
 }
+/** A page opened a tab (a target=_blank link, window.open, a middle click). */
+export interface NavTargetDetails {
+  sourceTabId: number;
+  sourceFrameId: number;
+  tabId: number;
+  url: string;
+}
 
 export interface DebuggeeTarget {
   tabId?: number;
@@ -136,6 +143,7 @@ export interface ChromeApi {
     onErrorOccurred: ChromeEvent<(details: NavErrorDetails) => void>;
     onHistoryStateUpdated: ChromeEvent<(details: NavDetails) => void>;
     onReferenceFragmentUpdated: ChromeEvent<(details: NavDetails) => void>;
+    onCreatedNavigationTarget: ChromeEvent<(details: NavTargetDetails) => void>;
   };
   scripting: {
     executeScript(injection: ScriptInjection): Promise<InjectionResult[]>;

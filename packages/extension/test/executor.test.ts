@@ -6,12 +6,14 @@ import { ExecutedTable } from '../src/background/executed-table';
 import { Executor, HANDLERS } from '../src/background/executor';
 import { WorkerLog } from '../src/background/log';
 import { NavigationTracker } from '../src/background/navigation-tracker';
+import { OpenedTabs } from '../src/background/opened-tabs';
 import { PageRunner } from '../src/background/page-runner';
 import { fakeChrome } from './fakes';
 
 function setup(handlers: Partial<HandlerTable>) {
   const chrome = fakeChrome();
   const log = new WorkerLog(100, Date.now, false);
+  const tabs = new DrivenTabs(chrome.session, log);
   const ctx: DriverContext = {
     chrome,
     session: chrome.session,
@@ -19,7 +21,9 @@ function setup(handlers: Partial<HandlerTable>) {
     nav: new NavigationTracker(),
     dialogs: new DialogTracker(chrome, chrome.session, log),
     page: new PageRunner(chrome),
-    tabs: new DrivenTabs(chrome.session, log),
+    tabs,
+    opened: new OpenedTabs(tabs),
+    pointers: new Map(),
     now: Date.now,
     imageSize: async () => ({ width: 1, height: 1 }),
     navigationGraceMs: 0,

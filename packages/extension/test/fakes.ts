@@ -91,6 +91,7 @@ export function fakeChrome(): ChromeApi & { local: MemoryStorage; session: Memor
       onErrorOccurred: new FakeEvent(),
       onHistoryStateUpdated: new FakeEvent(),
       onReferenceFragmentUpdated: new FakeEvent(),
+      onCreatedNavigationTarget: new FakeEvent(),
     },
     scripting: { executeScript: unexpected('scripting.executeScript') },
     debugger: {

@@ -5,7 +5,7 @@
  * is not (two profiles would take it from each other forever); attempts are spaced.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { NATIVE_PROTOCOL_VERSION } from '@bproxy/protocol';
+import { NATIVE_PROTOCOL_VERSION, PROTOCOL_VERSION } from '@bproxy/protocol';
 import type { PortLike } from '../src/chrome-api';
 import type { Connection } from '../src/background/connection';
 import { HostPairing } from '../src/background/host-pairing';
@@ -74,7 +74,7 @@ function setup(opts: { paired?: boolean; daemonPort?: number | null } = {}) {
         data: {
           extensionToken: 'tok_abcdefghijklmnopqrstuvwxyz012345',
           wsUrl: `ws://127.0.0.1:${port}/ws`,
-          protocolVersion: 1,
+          protocolVersion: PROTOCOL_VERSION,
           issuedAt: 1,
           expiresAt: 2,
           nonce: `n${claims.length}`,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PROTOCOL_VERSION } from '@bproxy/protocol';
 import { PairingStore, isLoopbackWsUrl } from '../src/background/pairing-state';
 import { FAILURE_MESSAGES, claimPairing, normalizeCode } from '../src/shared/pair-client';
 import { MemoryStorage } from './fakes';
@@ -6,7 +7,7 @@ import { MemoryStorage } from './fakes';
 const bootstrap = (overrides: Record<string, unknown> = {}) => ({
   extensionToken: 'tok_abcdefghijklmnopqrstuvwxyz012345',
   wsUrl: 'ws://127.0.0.1:9615/ws',
-  protocolVersion: 1,
+  protocolVersion: PROTOCOL_VERSION,
   issuedAt: 1,
   expiresAt: 2,
   nonce: 'nonce-1',
@@ -33,7 +34,9 @@ describe('pairing state', () => {
   it('refuses a bootstrap that points off this computer or speaks another protocol', async () => {
     const store = new PairingStore(new MemoryStorage(), () => 'instance-abcdefgh');
     expect((await store.accept(bootstrap({ wsUrl: 'ws://evil.test:9615/ws' }), 1)).ok).toBe(false);
-    expect((await store.accept(bootstrap({ protocolVersion: 2, nonce: 'n2' }), 1)).ok).toBe(false);
+    expect(
+      (await store.accept(bootstrap({ protocolVersion: PROTOCOL_VERSION + 1, nonce: 'n2' }), 1)).ok,
+    ).toBe(false);
     expect(await store.load()).toBeNull();
     expect(isLoopbackWsUrl('ws://localhost:1234/ws')).toBe(true);
     expect(isLoopbackWsUrl('wss://127.0.0.1:1234/ws')).toBe(false);

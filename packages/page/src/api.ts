@@ -25,11 +25,11 @@ export type PageAction =
   | 'press'
   | 'select'
   | 'wait'
-  /** Scroll a target into view and run the actionability checks; answers the viewport point to press. Used by drivers that dispatch trusted input (CDP). */
+  /** Scroll a target into view and run the actionability checks; answers the viewport point to press. Used by drivers that dispatch trusted input. */
   | 'locate'
   /** Whether the page needs a human (CAPTCHA widget, challenge interstitial, login wall). */
   | 'detectHuman'
-  /** { url, title } of the document. */
+  /** The document's mark and title (PageInfoResult). */
   | 'pageInfo';
 
 export type PageResult = { ok: true; data: unknown } | { ok: false; error: BproxyError };
@@ -41,8 +41,20 @@ export interface PageApi {
 
 export const PAGE_GLOBAL = '__bproxyPage';
 
-/** `locate` answer: where to press, in top-viewport CSS pixels. */
-export interface LocateResult {
+/**
+ * Where a document stands, for a driver that sends input from outside the page (through the debugger)
+ * and must tell afterwards whether that input asked for a navigation: the document (an id the page
+ * script mints per document; another one means the page was replaced) and how many navigations it
+ * asked for so far (Navigation API `navigate` events, form submissions nobody cancelled).
+ */
+export interface DocumentMark {
+  document: string;
+  navigations: number;
+  url: string;
+}
+
+/** `locate` answer: where to press, in top-viewport CSS pixels, and the document's mark. */
+export interface LocateResult extends DocumentMark {
   x: number;
   y: number;
   tag: string;
@@ -64,9 +76,8 @@ export interface DetectHumanResult {
   url?: string;
 }
 
-/** `pageInfo` answer. */
-export interface PageInfoResult {
-  url: string;
+/** `pageInfo` answer: the document's mark and title. */
+export interface PageInfoResult extends DocumentMark {
   title: string;
 }
 

@@ -1,8 +1,9 @@
 /**
  * State the page script keeps for its document between calls: the element registry, where the
  * synthetic pointer is (so the next hover or click travels from there and leaves what it was over),
- * and the document's id.
+ * the document's id and the count of navigations it asked for.
  */
+import { countNavigations } from './actions/navigation-watch';
 import { ElementRegistry } from './dom/registry';
 import type { PointerState } from './input/pointer';
 
@@ -11,6 +12,8 @@ export interface PageContext {
   readonly pointer: PointerState;
   /** Random per document: what a resume of human-required detection is tied to (see detect-human.ts). */
   readonly documentId: string;
+  /** The navigations the document asked for so far (navigation-watch.ts). */
+  readonly navigations: () => number;
 }
 
 function randomId(): string {
@@ -19,5 +22,10 @@ function randomId(): string {
 }
 
 export function createContext(): PageContext {
-  return { registry: new ElementRegistry(), pointer: { hovered: null, at: null }, documentId: randomId() };
+  return {
+    registry: new ElementRegistry(),
+    pointer: { hovered: null, at: null },
+    documentId: randomId(),
+    navigations: countNavigations(),
+  };
 }

@@ -46,7 +46,7 @@ const HANDLERS: Readonly<Record<PageAction, Handler>> = {
   wait,
   locate,
   detectHuman,
-  pageInfo: () => pageInfo(),
+  pageInfo,
 };
 
 export async function run(ctx: PageContext, action: PageAction, params: unknown): Promise<PageResult> {

@@ -374,6 +374,22 @@ describe('locate', () => {
     await page.close();
   });
 
+  it('answers the document mark, whose count grows with every navigation the page asks for, trusted input or not', async () => {
+    type Mark = { document: string; navigations: number; url: string };
+    const page = await open(env.browser.context, url('forms.html'));
+    const first = await ok<Mark & { x: number; y: number }>(page, 'locate', {
+      target: { selector: '#submit' },
+    });
+    expect(first).toMatchObject({ navigations: 0, url: url('forms.html') });
+    // A submit the page cancels asks for nothing.
+    await page.mouse.click(first.x, first.y);
+    expect(await read(page, 'window.__submits')).toBe(1);
+    expect(await ok<Mark>(page, 'pageInfo')).toMatchObject({ document: first.document, navigations: 0 });
+    await page.evaluate(() => history.pushState({}, '', '#moved'));
+    expect(await ok<Mark>(page, 'pageInfo')).toMatchObject({ document: first.document, navigations: 1 });
+    await page.close();
+  });
+
   it('fails on a covered element', async () => {
     const page = await open(env.browser.context, url('covered.html'));
     expect((await fails(page, 'locate', { target: { selector: '#under' } })).code).toBe(

@@ -148,7 +148,12 @@ describe('installation', () => {
       ).__bproxyPage.run('click', { target: 'el1' }),
     );
     expect(bad.ok === false && bad.error).toMatchObject({ code: 'BAD_REQUEST', category: 'validation' });
-    expect(await ok(page, 'pageInfo')).toEqual({ url: url('counter.html'), title: 'Counter' });
+    expect(await ok(page, 'pageInfo')).toEqual({
+      url: url('counter.html'),
+      title: 'Counter',
+      document: expect.stringMatching(/^[0-9a-f]{16}$/),
+      navigations: 0,
+    });
     await page.close();
   });
 

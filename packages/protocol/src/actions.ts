@@ -7,7 +7,11 @@ import {
   DriverTabSchema,
   PageStateSchema,
   EffectsSchema,
+  DriverEffectsSchema,
+  InputEffectsSchema,
+  DriverInputEffectsSchema,
   ForwardedScope,
+  NotesShape,
 } from './schemas/common';
 import {
   TextParams,
@@ -34,6 +38,7 @@ import {
   PressParams,
   SelectParams,
   SelectResult,
+  SelectDriverResult,
   ScrollParams,
   ScrollResult,
   WaitParams,
@@ -67,6 +72,10 @@ export {
   SessionInfoSchema,
   TabInfoSchema,
   DriverTabSchema,
+  OpenedTabSchema,
+  DriverOpenedTabSchema,
+  type OpenedTab,
+  type DriverOpenedTab,
   type PacingMode,
   type SessionInfo,
   type TabInfo,
@@ -144,6 +153,9 @@ type ActionDef = LocalActionDef | ForwardedActionDef;
 const withForwardedTarget = <T extends z.ZodRawShape>(shape: T, optional: boolean) =>
   z.strictObject({ ...shape, target: optional ? ForwardedScope : ElementTargetSchema });
 
+/** The result of an action addressed to a session: the daemon may add the session's notes to it. */
+const noted = <T extends z.ZodRawShape>(schema: z.ZodObject<T>) => schema.extend(NotesShape);
+
 export const ACTIONS = {
   'session.create': {
     params: SessionCreateParams,
@@ -161,21 +173,21 @@ export const ACTIONS = {
   },
   'session.bind': {
     params: SessionBindParams,
-    result: SessionInfoSchema,
+    result: noted(SessionInfoSchema),
     routing: 'local',
     destructive: false,
     summary: 'Bind the session to one of its tabs and/or set its pacing',
   },
   'session.unbind': {
     params: Empty,
-    result: SessionInfoSchema,
+    result: noted(SessionInfoSchema),
     routing: 'local',
     destructive: false,
     summary: 'Clear the tab binding (and a pause)',
   },
   'session.resume': {
     params: Empty,
-    result: SessionInfoSchema,
+    result: noted(SessionInfoSchema),
     routing: 'local',
     destructive: false,
     summary: 'Resume a session paused for a human',
@@ -190,7 +202,7 @@ export const ACTIONS = {
 
   'tab.open': {
     params: TabOpenParams,
-    result: TabInfoSchema,
+    result: noted(TabInfoSchema),
     routing: 'client',
     destructive: true,
     pacing: 'navigate',
@@ -201,7 +213,7 @@ export const ACTIONS = {
   },
   'tab.close': {
     params: TabParams,
-    result: TabCloseResult,
+    result: noted(TabCloseResult),
     routing: 'tab',
     destructive: true,
     forwarded: Empty,
@@ -211,14 +223,14 @@ export const ACTIONS = {
   },
   'tab.list': {
     params: Empty,
-    result: z.strictObject({ tabs: z.array(TabInfoSchema) }),
+    result: noted(z.strictObject({ tabs: z.array(TabInfoSchema) })),
     routing: 'local',
     destructive: false,
     summary: "List the session's tabs",
   },
   'tab.pin': {
     params: TabParams,
-    result: TabInfoSchema,
+    result: noted(TabInfoSchema),
     routing: 'tab',
     destructive: false,
     forwarded: Empty,
@@ -228,7 +240,7 @@ export const ACTIONS = {
   },
   'tab.unpin': {
     params: TabParams,
-    result: TabInfoSchema,
+    result: noted(TabInfoSchema),
     routing: 'tab',
     destructive: false,
     forwarded: Empty,
@@ -239,7 +251,7 @@ export const ACTIONS = {
 
   navigate: {
     params: NavigateParams,
-    result: NavigateResult,
+    result: noted(NavigateResult),
     routing: 'tab',
     destructive: true,
     pacing: 'navigate',
@@ -249,44 +261,48 @@ export const ACTIONS = {
   },
   back: {
     params: HistoryParams,
-    result: PageStateSchema,
+    result: noted(PageStateSchema),
     routing: 'tab',
     destructive: true,
     pacing: 'navigate',
+    driverResult: PageStateSchema,
     driver: { resumable: false },
     summary: 'Go back in history',
   },
   forward: {
     params: HistoryParams,
-    result: PageStateSchema,
+    result: noted(PageStateSchema),
     routing: 'tab',
     destructive: true,
     pacing: 'navigate',
+    driverResult: PageStateSchema,
     driver: { resumable: false },
     summary: 'Go forward in history',
   },
   reload: {
     params: HistoryParams,
-    result: PageStateSchema,
+    result: noted(PageStateSchema),
     routing: 'tab',
     destructive: true,
     pacing: 'navigate',
+    driverResult: PageStateSchema,
     driver: { resumable: true },
     summary: 'Reload the page',
   },
 
   text: {
     params: TextParams,
-    result: TextResult,
+    result: noted(TextResult),
     routing: 'tab',
     destructive: false,
     forwarded: withForwardedTarget(TextParams.shape, true),
+    driverResult: TextResult,
     driver: { resumable: true },
     summary: 'Read the visible text',
   },
   links: {
     params: LinksParams,
-    result: LinksResult,
+    result: noted(LinksResult),
     routing: 'tab',
     destructive: false,
     forwarded: withForwardedTarget(LinksParams.shape, true),
@@ -296,7 +312,7 @@ export const ACTIONS = {
   },
   elements: {
     params: ElementsParams,
-    result: ElementsResult,
+    result: noted(ElementsResult),
     routing: 'tab',
     destructive: false,
     forwarded: withForwardedTarget(ElementsParams.shape, true),
@@ -306,16 +322,17 @@ export const ACTIONS = {
   },
   inspect: {
     params: InspectParams,
-    result: InspectResult,
+    result: noted(InspectResult),
     routing: 'tab',
     destructive: false,
     forwarded: withForwardedTarget(InspectParams.shape, false),
+    driverResult: InspectResult,
     driver: { resumable: true },
     summary: 'Describe one element',
   },
   snapshot: {
     params: SnapshotParams,
-    result: SnapshotResult,
+    result: noted(SnapshotResult),
     routing: 'tab',
     destructive: false,
     forwarded: withForwardedTarget(SnapshotParams.shape, true),
@@ -325,99 +342,109 @@ export const ACTIONS = {
   },
   screenshot: {
     params: ScreenshotParams,
-    result: ScreenshotResult,
+    result: noted(ScreenshotResult),
     routing: 'tab',
     destructive: false,
     forwarded: withForwardedTarget(ScreenshotParams.shape, true),
+    driverResult: ScreenshotResult,
     driver: { resumable: true },
     summary: 'Capture the page as an image',
   },
 
   scroll: {
     params: ScrollParams,
-    result: ScrollResult,
+    result: noted(ScrollResult),
     routing: 'tab',
     destructive: false,
     pacing: 'scroll',
     forwarded: withForwardedTarget(ScrollParams.shape, true),
+    driverResult: ScrollResult,
     driver: { resumable: true, pageLedger: true },
     summary: 'Scroll the page or an element',
   },
   click: {
     params: ClickParams,
-    result: EffectsSchema,
+    result: noted(InputEffectsSchema),
     routing: 'tab',
     destructive: true,
     pacing: 'interaction',
     forwarded: withForwardedTarget(ClickParams.shape, false),
+    driverResult: DriverInputEffectsSchema,
     driver: { resumable: true, pageLedger: true, effects: true, mayNavigate: true },
     summary: 'Click an element',
   },
   hover: {
     params: HoverParams,
-    result: EffectsSchema,
+    result: noted(InputEffectsSchema),
     routing: 'tab',
     destructive: false,
     pacing: 'interaction',
     forwarded: withForwardedTarget(HoverParams.shape, false),
+    driverResult: DriverInputEffectsSchema,
     driver: { resumable: true, pageLedger: true, effects: true },
     summary: 'Move the pointer over an element',
   },
   fill: {
     params: FillParams,
-    result: EffectsSchema,
+    result: noted(EffectsSchema),
     routing: 'tab',
     destructive: true,
     pacing: 'fill',
     forwarded: withForwardedTarget(FillParams.shape, false),
+    driverResult: DriverEffectsSchema,
     driver: { resumable: true, pageLedger: true, effects: true },
     summary: 'Set the value of a field (fires input and change)',
   },
   type: {
     params: TypeParams,
-    result: EffectsSchema,
+    result: noted(InputEffectsSchema),
     routing: 'tab',
     destructive: true,
     pacing: 'fill',
     forwarded: withForwardedTarget(TypeParams.shape, true),
+    driverResult: DriverInputEffectsSchema,
     driver: { resumable: true, pageLedger: true, effects: true, mayNavigate: true },
     summary: 'Type text key by key',
   },
   press: {
     params: PressParams,
-    result: EffectsSchema,
+    result: noted(InputEffectsSchema),
     routing: 'tab',
     destructive: true,
     pacing: 'interaction',
     forwarded: withForwardedTarget(PressParams.shape, true),
+    driverResult: DriverInputEffectsSchema,
     driver: { resumable: true, pageLedger: true, effects: true, mayNavigate: true },
     summary: 'Press a key (Enter, Control+A, …)',
   },
   select: {
     params: SelectParams,
-    result: SelectResult,
+    result: noted(SelectResult),
     routing: 'tab',
     destructive: true,
     pacing: 'fill',
     forwarded: withForwardedTarget(SelectParams.shape, false),
+    driverResult: SelectDriverResult,
     driver: { resumable: true, pageLedger: true, effects: true, mayNavigate: true },
     summary: 'Choose options of a <select> by value or label',
   },
   wait: {
     params: WaitParams,
-    result: WaitResult,
+    result: noted(WaitResult),
     routing: 'tab',
     destructive: false,
     forwarded: ForwardedWaitParams,
+    driverResult: WaitResult,
     driver: { resumable: true },
     summary: 'Wait for text, an element, or a navigation',
   },
   dialog: {
     params: DialogParams,
-    result: DialogResult,
+    result: noted(DialogResult),
     routing: 'tab',
     destructive: true,
     pacing: 'interaction',
+    driverResult: DialogResult,
     driver: { resumable: true, withDialog: true },
     summary: 'Accept or dismiss the open JavaScript dialog',
   },
@@ -446,9 +473,10 @@ export const ACTIONS = {
   },
   'debug.log': {
     params: DebugLogParams,
-    result: DebugLogResult,
+    result: noted(DebugLogResult),
     routing: 'client',
     destructive: false,
+    driverResult: DebugLogResult,
     driver: { resumable: true },
     summary: "The browser driver's own recent log",
   },
@@ -502,6 +530,12 @@ export const FORWARDED_ACTIONS = ACTION_NAMES.filter(
 
 export function isForwardedAction(value: unknown): value is ForwardedAction {
   return isActionName(value) && ACTIONS[value].routing !== 'local';
+}
+
+/** Whether the action's result carries the session's notes (the actions addressed to a session). */
+export function resultTakesNotes(action: ActionName): boolean {
+  const result: z.ZodType = ACTIONS[action].result;
+  return result instanceof z.ZodObject && 'notes' in result.shape;
 }
 
 /** The driver flags of a forwarded action. */

@@ -1,5 +1,5 @@
 /** Wire version spoken between the daemon and its drivers. Bumped on any breaking change to a WS message. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /** The product version, reported by `bproxy service status` and `debug.status`. */
 export const BPROXY_VERSION = '0.1.0';

@@ -32,6 +32,18 @@ export const TabClosedMessageSchema = z.strictObject({
   /** Why, when the driver knows: `browser_gone` when the whole browser went away with the tab. */
   reason: z.enum(['closed', 'browser_gone']).optional(),
 });
+/**
+ * A page in a driven tab opened another tab (a target=_blank link, window.open: a sign-in window, a
+ * receipt): the driver drives it too, and the daemon puts it in the session of its opener. A driver
+ * sends it before the answer of the action that opened the tab, so that answer can name it.
+ */
+export const TabOpenedMessageSchema = z.strictObject({
+  type: z.literal('tab_opened'),
+  tabId: RawTabIdSchema,
+  openerTabId: RawTabIdSchema,
+  url: z.string().max(8192),
+});
+export type TabOpenedMessage = z.infer<typeof TabOpenedMessageSchema>;
 export const DriverResponseMessageSchema = z.discriminatedUnion('ok', [
   z.strictObject({ type: z.literal('response'), id: z.string(), ok: z.literal(true), data: z.unknown() }),
   z.strictObject({
@@ -75,6 +87,7 @@ export const DriverMessageSchema = z.union([
   PingMessageSchema,
   NavigationMessageSchema,
   TabClosedMessageSchema,
+  TabOpenedMessageSchema,
   DriverResponseMessageSchema,
   UserRequestMessageSchema,
 ]);

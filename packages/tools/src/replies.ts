@@ -1,25 +1,30 @@
 /**
  * Successful results as short text for a language model, one renderer per tool of the catalogue. An
- * action says what changed (a navigation, a dialog) in one line instead of dumping the page; reads keep
- * their handles next to what they name; capped reads end with how to get the rest. Screenshots are
- * image blocks.
+ * action says what changed (a navigation, a dialog, a tab its page opened, input the page could tell
+ * from a person's) in one line instead of dumping the page; reads keep their handles next to what they
+ * name; capped reads end with how to get the rest; the session's notes (the session went back to
+ * another tab, a tab opened meanwhile) follow on their own lines. Screenshots are image blocks.
  */
 import type { ActionResult } from '@bproxy/protocol';
 import type { ToolName } from './catalogue';
 import { textReply, type ToolReply } from './errors';
 
-type Effects = ActionResult<'click'>;
+type Effects = ActionResult<'click'> | ActionResult<'fill'>;
 
 function page(url: string, title: string): string {
   return title === '' ? url : `${url} "${title}"`;
 }
 
-/** What an interaction changed: nothing, a navigation, a dialog now open. */
+/** What an interaction changed: nothing, a navigation, a dialog now open, tabs opened; synthetic input. */
 function effects(done: string, result: Effects): string {
   let line = done;
+  if ('input' in result && result.input === 'synthetic')
+    line += ' (synthetic input: this tab refused trusted input, so the page saw script events)';
   if (result.navigated) line += ` → navigated to ${page(result.url, result.title)}; old handles are stale`;
   if (result.dialog !== undefined)
     line += `; ${result.dialog.type} dialog open: "${result.dialog.message}" (answer with dialog)`;
+  for (const opened of result.openedTabs ?? [])
+    line += `; opened ${opened.tab} ${opened.url} (tab_select ${opened.tab} to act in it)`;
   return line;
 }
 
@@ -52,6 +57,18 @@ function elementLine(e: ActionResult<'elements'>['elements'][number]): string {
 
 /** Renders `data` (already checked against the action's result schema) for the tool that asked. */
 export function successReply(tool: ToolName, params: Record<string, unknown>, data: unknown): ToolReply {
+  const reply = render(tool, params, data);
+  const notes = (data as { notes?: unknown }).notes;
+  if (!Array.isArray(notes) || notes.length === 0) return reply;
+  const text = notes.map((note) => `Note: ${String(note)}`).join('\n');
+  const [first, ...rest] = reply.content;
+  // Notes join the one line of a text reply; an image reply gets them as a text block of their own.
+  if (first?.type === 'text')
+    return { ...reply, content: [{ type: 'text', text: `${first.text}\n${text}` }, ...rest] };
+  return { ...reply, content: [...reply.content, { type: 'text', text }] };
+}
+
+function render(tool: ToolName, params: Record<string, unknown>, data: unknown): ToolReply {
   switch (tool) {
     case 'tab_open': {
       const r = data as ActionResult<'tab.open'>;

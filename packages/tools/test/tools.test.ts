@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ACTIONS, isErrorCode } from '@bproxy/protocol';
 import { buildTools, TOOL_SPECS } from '../src/catalogue';
 import { errorReply, localError, TOOL_HINTS } from '../src/errors';
+import { successReply } from '../src/replies';
 
 describe('MCP tool list', () => {
   const tools = buildTools();
@@ -72,5 +73,41 @@ describe('MCP error replies', () => {
       const text = errorReply({ code, message: 'm' }).content[0];
       expect(text).toMatchObject({ text: expect.stringContaining(`What to do: ${hint}`) });
     }
+  });
+});
+
+describe('MCP success replies', () => {
+  const text = (reply: ReturnType<typeof successReply>): string =>
+    reply.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('|');
+
+  it('names a tab the click opened, so the agent can select it', () => {
+    const reply = successReply(
+      'click',
+      { target: 'el3' },
+      {
+        url: 'https://a.test/',
+        title: 'A',
+        navigated: false,
+        openedTabs: [{ tab: 't2', url: 'https://a.test/popup' }],
+      },
+    );
+    expect(text(reply)).toBe('clicked el3; opened t2 https://a.test/popup (tab_select t2 to act in it)');
+  });
+
+  it('says when the page got synthetic input instead of trusted input', () => {
+    const reply = successReply('type', {}, { url: 'u', title: '', navigated: false, input: 'synthetic' });
+    expect(text(reply)).toMatch(/^typed into the focus \(synthetic input: /);
+  });
+
+  it("adds the session's notes on lines of their own, to text and image replies alike", () => {
+    const notes = ['t2 was closed in the browser; the session is back on t1, the tab that opened it'];
+    const read = successReply('text', {}, { url: 'u', title: '', text: 'hello', notes });
+    expect(text(read)).toBe(`hello\nNote: ${notes[0]}`);
+    const shot = successReply(
+      'screenshot',
+      {},
+      { mimeType: 'image/png', data: 'AA==', width: 1, height: 1, notes },
+    );
+    expect(text(shot)).toBe(`[image]|Note: ${notes[0]}`);
   });
 });

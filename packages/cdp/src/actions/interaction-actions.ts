@@ -1,74 +1,26 @@
 /**
- * Interactions. click, hover, type and press are trusted input (Input.dispatch*), so pages see real
- * events with isTrusted; fill, select and scroll run in the page bundle. All answer their effects.
+ * Interactions. click, hover, type and press are trusted input (Input.dispatch*, the driver kit's
+ * sequences), so pages see real events with isTrusted and user activation; fill, select and scroll run
+ * in the page bundle. All answer their effects.
  */
-import { fail } from '@bproxy/driver';
+import { trustedSteps, type TrustedCall } from '@bproxy/driver';
 import { failOnDialog, withEffects } from '../driver/effects';
-import { approach, mouseClick, mouseMove, pressCombo, typeText } from '../driver/input';
-import { parseCombo } from '../driver/keys';
 import { runPage } from '../driver/page-runner';
-import { checkHuman, focusTarget, locate, requireTarget } from './focus';
-import type { DriverResult, HandlerDef } from './context';
+import type { ActionContext, DriverResult, HandlerDef } from './context';
+import { trustedPage } from './trusted-page';
 
-export const click: HandlerDef<'click'> = {
-  async run(ctx, params) {
-    const tab = ctx.tab();
-    const target = requireTarget(params.target, 'click');
-    const point = await locate(tab, target, ctx.remaining());
-    const options = {
-      button: params.button ?? 'left',
-      clickCount: params.clickCount ?? 1,
-      timeoutMs: ctx.remaining(),
-    } as const;
-    const press = async (): Promise<void> => {
-      const { end, travelled } = await approach(tab.session, tab, point, ctx.remaining());
-      // The page may change under a moving pointer (a hover menu opening over the target): check
-      // the target again before pressing, and follow it if it moved.
-      const again = travelled ? await locate(tab, target, ctx.remaining()) : point;
-      const moved = again.x !== point.x || again.y !== point.y;
-      await mouseClick(tab.session, tab, moved ? again : end, options);
-    };
-    return (await withEffects(tab, press, ctx.remaining())).effects;
-  },
-};
+/** Finds and checks the element outside the effects watch, then the input inside it. */
+async function trusted(ctx: ActionContext, call: TrustedCall): Promise<DriverResult<TrustedCall['action']>> {
+  const tab = ctx.tab();
+  const steps = trustedSteps(trustedPage(tab, ctx.remaining), call);
+  await steps.prepare();
+  return (await withEffects(tab, () => steps.act(), ctx.remaining())).effects;
+}
 
-export const hover: HandlerDef<'hover'> = {
-  async run(ctx, params) {
-    const tab = ctx.tab();
-    const point = await locate(tab, requireTarget(params.target, 'hover'), ctx.remaining(), false);
-    return (
-      await withEffects(tab, () => mouseMove(tab.session, tab, point, ctx.remaining()), ctx.remaining())
-    ).effects;
-  },
-};
-
-export const type: HandlerDef<'type'> = {
-  async run(ctx, params) {
-    const tab = ctx.tab();
-    if (params.target !== undefined) await focusTarget(tab, params.target, ctx.remaining(), true);
-    else await checkHuman(tab, ctx.remaining());
-    return (
-      await withEffects(tab, () => typeText(tab.session, params.text, ctx.remaining()), ctx.remaining())
-    ).effects;
-  },
-};
-
-export const press: HandlerDef<'press'> = {
-  async run(ctx, params) {
-    const combo = parseCombo(params.key);
-    if (combo === undefined) {
-      fail(
-        'BAD_REQUEST',
-        `params.key: unknown key "${params.key}"; use a key like Enter, Tab, Escape, ArrowDown, a or Control+A`,
-      );
-    }
-    const tab = ctx.tab();
-    if (params.target !== undefined) await focusTarget(tab, params.target, ctx.remaining(), false);
-    else await checkHuman(tab, ctx.remaining());
-    return (await withEffects(tab, () => pressCombo(tab.session, combo, ctx.remaining()), ctx.remaining()))
-      .effects;
-  },
-};
+export const click: HandlerDef<'click'> = { run: (ctx, params) => trusted(ctx, { action: 'click', params }) };
+export const hover: HandlerDef<'hover'> = { run: (ctx, params) => trusted(ctx, { action: 'hover', params }) };
+export const type: HandlerDef<'type'> = { run: (ctx, params) => trusted(ctx, { action: 'type', params }) };
+export const press: HandlerDef<'press'> = { run: (ctx, params) => trusted(ctx, { action: 'press', params }) };
 
 export const fill: HandlerDef<'fill'> = {
   async run(ctx, params) {

@@ -6,7 +6,7 @@ import type { PageAction } from '@bproxy/page';
 import { failOnDialog } from '../driver/effects';
 import { runPage } from '../driver/page-runner';
 import { captureScreenshot } from '../driver/screenshot';
-import { checkHuman } from './focus';
+import { checkHuman } from './trusted-page';
 import type { DriverResult, HandlerDef } from './context';
 
 type PageRead = 'text' | 'links' | 'elements' | 'inspect' | 'snapshot';

@@ -2,6 +2,7 @@
  * The slice of the Chrome DevTools Protocol this driver uses, typed by hand (no devtools-protocol
  * dependency). Only the fields we read or send are listed; the browser may send more.
  */
+import type { InputCommands } from '@bproxy/driver';
 
 export interface TargetInfo {
   targetId: string;
@@ -117,34 +118,10 @@ export interface CdpCommands {
     };
     result: { result: RemoteObject; exceptionDetails?: ExceptionDetails };
   };
-  'Input.dispatchMouseEvent': {
-    params: {
-      type: 'mouseMoved' | 'mousePressed' | 'mouseReleased';
-      x: number;
-      y: number;
-      button?: 'none' | 'left' | 'middle' | 'right';
-      buttons?: number;
-      clickCount?: number;
-      modifiers?: number;
-    };
-    result: NoResult;
-  };
-  'Input.dispatchKeyEvent': {
-    params: {
-      type: 'keyDown' | 'rawKeyDown' | 'keyUp' | 'char';
-      modifiers?: number;
-      key?: string;
-      code?: string;
-      text?: string;
-      unmodifiedText?: string;
-      windowsVirtualKeyCode?: number;
-      nativeVirtualKeyCode?: number;
-      location?: number;
-      autoRepeat?: boolean;
-    };
-    result: NoResult;
-  };
-  'Input.insertText': { params: { text: string }; result: NoResult };
+  // Input commands as the driver kit's trusted input sends them (one definition for both drivers).
+  'Input.dispatchMouseEvent': { params: InputCommands['Input.dispatchMouseEvent']; result: NoResult };
+  'Input.dispatchKeyEvent': { params: InputCommands['Input.dispatchKeyEvent']; result: NoResult };
+  'Input.insertText': { params: InputCommands['Input.insertText']; result: NoResult };
   'Emulation.setFocusEmulationEnabled': { params: { enabled: boolean }; result: NoResult };
 }
 
@@ -162,6 +139,7 @@ export interface CdpEvents {
   'Page.lifecycleEvent': { frameId: string; loaderId: string; name: string };
   'Page.javascriptDialogOpening': { url: string; message: string; type: string; defaultPrompt?: string };
   'Page.javascriptDialogClosed': { result: boolean; userInput: string };
+  'Page.windowOpen': { url: string; windowName: string; userGesture: boolean };
   'Runtime.executionContextCreated': { context: ExecutionContextDescription };
   'Runtime.executionContextDestroyed': { executionContextId: number };
   'Runtime.executionContextsCleared': Record<string, never>;

@@ -1,16 +1,24 @@
 /**
- * One connected browser and the page targets we opened in it, numbered with the driver's tab ids.
- * Reports the target lifecycle the daemon cares about (a tab closed, crashed or detached) and the
- * end of the connection itself.
+ * One connected browser and the page targets we drive in it, numbered with the driver's tab ids: the
+ * tabs we opened, and the tabs their pages opened (a target=_blank link, window.open), which we attach
+ * to as they appear. Reports the target lifecycle the daemon cares about (a tab opened by a driven one,
+ * a tab closed, crashed or detached) and the end of the connection itself.
  */
 import type { CdpConnection } from '../cdp/connection';
+import type { TargetInfo } from '../cdp/protocol-types';
 import { CdpSession } from '../cdp/session';
 import type { BrowserHandle } from '../browser/open-browser';
 import { PageTab, type TabHooks } from './page-tab';
 
 export interface BrowserSessionHooks extends TabHooks {
   tabClosed(tab: PageTab, why: string): void;
+  /** A driven tab's page opened `tab`, which is now set up and driven too. */
+  tabOpened(tab: PageTab, opener: PageTab): void;
+  allocateTabId(): number;
 }
+
+/** How long attaching to and setting up a tab a page opened may take. */
+const ADOPT_TIMEOUT_MS = 10_000;
 
 export class BrowserSession {
   private readonly tabs = new Map<number, PageTab>();
@@ -31,6 +39,7 @@ export class BrowserSession {
       });
     });
     this.disconnected.catch(() => undefined);
+    c.on('Target.targetCreated', ({ targetInfo }) => this.onCreated(targetInfo));
     c.on('Target.targetDestroyed', ({ targetId }) => this.forgetTarget(targetId, 'the tab was closed'));
     c.on('Target.targetCrashed', ({ targetId }) => {
       this.forgetTarget(targetId, 'the tab crashed');
@@ -100,6 +109,45 @@ export class BrowserSession {
       gone.cancel();
       this.forget(tab, 'closed by tab.close');
     }
+  }
+
+  /** A page opened by one of ours becomes ours too; anything else in the browser is none of our business. */
+  private onCreated(info: TargetInfo): void {
+    if (info.type !== 'page' || info.openerId === undefined) return;
+    const opener = this.byTarget.get(info.openerId);
+    if (opener === undefined || this.byTarget.has(info.targetId)) return;
+    const adopted = this.adopt(info, opener).catch(() => null);
+    opener.opened.push(adopted);
+    void adopted.then(() => opener.changed());
+  }
+
+  private async adopt(info: TargetInfo, opener: PageTab): Promise<{ tabId: number; url: string } | null> {
+    const c = this.connection;
+    const { sessionId } = await c.send(
+      'Target.attachToTarget',
+      { targetId: info.targetId, flatten: true },
+      { timeoutMs: ADOPT_TIMEOUT_MS },
+    );
+    const tab = new PageTab(
+      this.hooks.allocateTabId(),
+      info.targetId,
+      new CdpSession(c, sessionId),
+      this.hooks,
+    );
+    // A tab opened without an opener (target=_blank) is reported blank until its first commit.
+    tab.url = info.url === '' ? opener.lastWindowOpenUrl : info.url;
+    this.tabs.set(tab.tabId, tab);
+    this.byTarget.set(info.targetId, tab);
+    try {
+      await tab.setup(this.bundle, ADOPT_TIMEOUT_MS);
+    } catch (error) {
+      this.forget(tab, 'setup failed', false);
+      throw error;
+    }
+    // Closed already (a popup that was done at once): the daemon need not hear of it at all.
+    if (tab.gone) return null;
+    this.hooks.tabOpened(tab, opener);
+    return { tabId: tab.tabId, url: tab.url };
   }
 
   private forgetTarget(targetId: string, why: string): void {

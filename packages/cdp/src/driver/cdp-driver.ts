@@ -163,7 +163,13 @@ export class CdpDriver {
   private async connect(): Promise<BrowserSession> {
     const handle = await openBrowser(this.options);
     const browser = new BrowserSession(handle, this.bundle, {
+      allocateTabId: () => this.nextTabId++,
       navigation: (tab, url, cause) => this.send({ type: 'navigation', tabId: tab.tabId, url, cause }),
+      tabOpened: (tab, opener) => {
+        this.log.write('info', 'tab opened by a page', { tabId: tab.tabId, openerTabId: opener.tabId });
+        if (this.closing === undefined)
+          this.send({ type: 'tab_opened', tabId: tab.tabId, openerTabId: opener.tabId, url: tab.url });
+      },
       tabClosed: (tab, why) => {
         const browserGone = handle.connection.closed;
         if (browserGone) this.lostTabs.add(tab.tabId);

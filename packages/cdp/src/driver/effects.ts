@@ -1,21 +1,26 @@
 /**
- * What an action did besides its own result: whether the tab navigated, and whether a JavaScript
- * dialog opened. A dialog blocks the renderer, so the CDP call that caused it would not answer until
- * someone handles the dialog: we race every action against the dialog and answer as soon as it opens.
+ * What an action did besides its own result: whether the tab navigated, whether a JavaScript dialog
+ * opened, which tabs its page opened, and whether the page closed its own tab meanwhile. A dialog
+ * blocks the renderer, so the CDP call that caused it would not answer until someone handles the
+ * dialog: we race every action against the dialog and answer as soon as it opens.
  */
-import { fail } from '@bproxy/driver';
+import { DriverFailure, fail } from '@bproxy/driver';
 import { failIfHuman } from './human';
-import type { OpenDialog, PageTab } from './page-tab';
+import { openedSince, type OpenedMark } from './opened-tabs';
+import { TabGoneError, type OpenDialog, type PageTab } from './page-tab';
 
 export interface Effects {
   url: string;
   title: string;
   navigated: boolean;
   dialog?: { type: string; message: string };
+  openedTabs?: { tabId: number; url: string }[];
 }
 
 /** How long an action waits for a navigation it started to reach DOMContentLoaded before answering. */
 const SETTLE_CAP_MS = 5_000;
+/** How long a failed call waits for the browser to say the tab closed, before it counts as a failure. */
+const CLOSE_GRACE_MS = 1_000;
 
 export type Raced<T> = { value: T; dialog?: undefined } | { dialog: OpenDialog };
 
@@ -65,6 +70,23 @@ export async function withEffects<T>(
 ): Promise<{ effects: Effects; value?: T }> {
   const started = Date.now();
   const left = (): number => Math.max(1, timeoutMs - (Date.now() - started));
+  const since: OpenedMark = { opened: tab.opened.length, windowOpens: tab.windowOpens };
+  try {
+    return await effectsOf(tab, work, left, since);
+  } catch (error) {
+    if (!(await closedUnder(tab, error, left()))) throw error;
+    // The page closed its own tab (a sign-in window when it is done): the action did what it was
+    // asked. The daemon heard of the close before this answer and tells the agent where it is now.
+    return { effects: { url: tab.url, title: '', navigated: false } };
+  }
+}
+
+async function effectsOf<T>(
+  tab: PageTab,
+  work: () => Promise<T>,
+  left: () => number,
+  since: OpenedMark,
+): Promise<{ effects: Effects; value?: T }> {
   const before = tab.navigations;
   const raced = await raceDialog(tab, work(), left());
   let dialog = raced.dialog;
@@ -81,10 +103,25 @@ export async function withEffects<T>(
   }
   const navigated = tab.navigations !== before;
   if (navigated && dialog === undefined) await failIfHuman(tab, left());
+  const opened = await openedSince(tab, since, left());
   const state = await pageState(tab, left());
   const effects: Effects = { ...state, navigated };
   if (dialog !== undefined) effects.dialog = { type: dialog.type, message: dialog.message };
+  if (opened.length > 0) effects.openedTabs = opened;
   return raced.dialog === undefined ? { effects, value: raced.value } : { effects };
+}
+
+/**
+ * Whether `tab` went away under the action — a page that closed itself —, which makes the failure of a
+ * call on it no failure of the action. The error may come before the browser says the target is gone.
+ */
+async function closedUnder(tab: PageTab, error: unknown, timeoutMs: number): Promise<boolean> {
+  if (error instanceof DriverFailure) return false;
+  const gone = tab.waitUntil(() => undefined, Math.min(timeoutMs, CLOSE_GRACE_MS), 'the tab closing');
+  return gone.promise.then(
+    () => false,
+    (reason: unknown) => reason instanceof TabGoneError,
+  );
 }
 
 /**

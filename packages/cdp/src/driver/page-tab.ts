@@ -1,7 +1,8 @@
 /**
  * One page target we drive: its flat session, the state CDP events tell us (main frame, the isolated
- * world's context, lifecycle per loader, whether a navigation is in progress, the open dialog), and the
- * pushes the daemon needs (navigation). Actions live elsewhere; they read this state and wait on it.
+ * world's context, lifecycle per loader, whether a navigation is in progress, the open dialog, the tabs
+ * its page opened), and the pushes the daemon needs (navigation). Actions live elsewhere; they read
+ * this state and wait on it.
  */
 import { EventEmitter } from 'node:events';
 import type { HumanWaiver } from '@bproxy/protocol';
@@ -26,6 +27,9 @@ export class TabGoneError extends Error {
   override readonly name = 'TabGoneError';
 }
 
+/** A tab this tab's page opened, once the driver drives it and told the daemon; null if it could not. */
+export type OpenedTab = Promise<{ tabId: number; url: string } | null>;
+
 const MAX_URL = 8192;
 const KEPT_LOADERS = 8;
 
@@ -44,6 +48,14 @@ export class PageTab {
   lastCommit: { loaderId: string; complete: boolean } | undefined;
   /** A main-frame navigation was requested and its new document is not interactive yet. */
   loading = false;
+  /** The main frame's URL as the last commit left it. */
+  url = '';
+  /** New windows the page asked for (Page.windowOpen): each becomes a tab in `opened`, unless blocked. */
+  windowOpens = 0;
+  /** The URL the page last asked a new window for: a tab opened without an opener starts blank. */
+  lastWindowOpenUrl = '';
+  /** The tabs this tab's page opened, in order (see BrowserSession). */
+  readonly opened: OpenedTab[] = [];
   private readonly lifecycle = new Map<string, Set<string>>();
   private readonly changes = new EventEmitter();
   private readonly unsubscribe: (() => void)[] = [];
@@ -138,7 +150,8 @@ export class PageTab {
     this.changed();
   }
 
-  private changed(): void {
+  /** Something the actions wait on changed outside this class (a tab this one opened is ready). */
+  changed(): void {
     this.changes.emit('change');
   }
 
@@ -153,7 +166,8 @@ export class PageTab {
         const restored = type === 'BackForwardCacheRestore';
         if (restored) this.loading = false;
         this.lastCommit = { loaderId: frame.loaderId, complete: restored };
-        this.hooks.navigation(this, `${frame.url}${frame.urlFragment ?? ''}`.slice(0, MAX_URL), 'committed');
+        this.url = `${frame.url}${frame.urlFragment ?? ''}`.slice(0, MAX_URL);
+        this.hooks.navigation(this, this.url, 'committed');
         this.changed();
       }),
       s.on('Page.navigatedWithinDocument', ({ frameId, url }) => {
@@ -161,7 +175,8 @@ export class PageTab {
         this.navigations++;
         this.loading = false;
         this.lastCommit = { loaderId: '', complete: true };
-        this.hooks.navigation(this, url.slice(0, MAX_URL), 'history_state');
+        this.url = url.slice(0, MAX_URL);
+        this.hooks.navigation(this, this.url, 'history_state');
         this.changed();
       }),
       s.on('Page.frameRequestedNavigation', ({ frameId }) => this.setLoading(frameId, true)),
@@ -186,6 +201,11 @@ export class PageTab {
           message,
           ...(defaultPrompt === undefined || defaultPrompt === '' ? {} : { defaultPrompt }),
         };
+        this.changed();
+      }),
+      s.on('Page.windowOpen', ({ url }) => {
+        this.windowOpens++;
+        this.lastWindowOpenUrl = url.slice(0, MAX_URL);
         this.changed();
       }),
       s.on('Page.javascriptDialogClosed', () => {

@@ -41,6 +41,9 @@ export function interactionCommands(context: CommandContext): Command[] {
           'bproxy click -s m4q7z2 --selector "button[type=submit]"',
           'bproxy click -s m4q7z2 el3 --count 2',
         ],
+        after: `Output: {"url":…,"title":…,"navigated":false}, with "openedTabs":[{"tab":"t2","url":…}] when the page
+opened a tab (bproxy -s ID session bind --tab t2 to act in it), and "input":"synthetic" when the
+browser refused trusted input in this tab (the page saw script events).\n`,
       },
       context,
     ),

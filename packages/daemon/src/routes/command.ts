@@ -10,6 +10,7 @@ import { timeoutOutcome } from '../dispatch';
 import { logRequestPayload } from '../payload-log';
 import type { DriverOutcome } from '../pending';
 import { fingerprint, type RequestLedger } from '../request-ledger';
+import { withSessionNotes } from '../session-notes';
 import { recordAnswer, refusedFacts, type AnswerFacts } from './answer-record';
 import { execute } from './execute';
 import { errorResponse, okResponse, statusOf } from './responses';
@@ -75,7 +76,7 @@ export function registerCommandRoute(
         );
       } else {
         try {
-          outcome = await execute(deps, ctx);
+          outcome = withSessionNotes(deps.sessions, request, await execute(deps, ctx));
         } catch (err) {
           deps.logger.error({
             id: request.id,

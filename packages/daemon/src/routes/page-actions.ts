@@ -1,10 +1,12 @@
 /**
  * Every action forwarded to the session's tab (browser, page and tab.close/pin/unpin), with the seed's
  * error precedence — NO_EXTENSION, HUMAN_REQUIRED, TAB_NOT_FOUND — and the daemon-side effects of the
- * answer: minted handles, the tab's URL and title, a pause on HUMAN_REQUIRED, a forgotten tab.
+ * answer: minted handles, the tab's URL and title, the tabs its page opened by handle, a pause on
+ * HUMAN_REQUIRED, a forgotten tab.
  */
-import type { ActionName, TabHandle } from '@bproxy/protocol';
+import type { ActionName, DriverOpenedTab, TabHandle } from '@bproxy/protocol';
 import { forward, type ForwardTarget } from '../dispatch';
+import { openedTabsOf } from '../opened-tabs';
 import type { DriverOutcome } from '../pending';
 import type { SessionRecord, TabRecord } from '../sessions';
 import { pauseForHuman } from './human-pause';
@@ -89,7 +91,14 @@ function afterAnswer(
       forgetTab(deps, session, tab, 'tab_gone');
     return outcome;
   }
-  const data = outcome.data as Record<string, unknown>;
+  let data = outcome.data as Record<string, unknown>;
+  if (Array.isArray(data.openedTabs)) {
+    // The driver named them by raw id; the agent gets their handles (registered by tab_opened).
+    const { openedTabs: reported, ...rest } = data;
+    const named = openedTabsOf(deps.sessions, session, tab.clientKey, reported as DriverOpenedTab[]);
+    data = named.length > 0 ? { ...rest, openedTabs: named } : rest;
+    outcome = { ok: true, data };
+  }
   if (typeof data.url === 'string') tab.url = data.url;
   if (typeof data.title === 'string') tab.title = data.title;
   const browser = deps.clients.get(tab.clientKey)?.name ?? 'gone';

@@ -96,10 +96,7 @@ export class BrowserView {
     if (tabIds.length === 0) return;
     this.grouped.set(info.session, tabIds);
     try {
-      const known = this.groups.get(info.session);
-      const groupId = await this.chrome.tabs.group(
-        known === undefined ? { tabIds } : { tabIds, groupId: known },
-      );
+      const groupId = await this.joinGroup(info.session, tabIds);
       this.groups.set(info.session, groupId);
       await this.chrome.tabGroups.update(groupId, { title, color: info.paused ? 'orange' : 'blue' });
     } catch (error) {
@@ -107,5 +104,30 @@ export class BrowserView {
       this.groups.delete(info.session);
       this.log.debug('tab_group_failed', { session: info.session, error: messageOf(error) });
     }
+  }
+
+  /**
+   * All the tabs at once; when Chrome refuses that — one of them cannot be grouped, such as a popup
+   * window a page opened (only tabs of normal windows can) — each tab on its own, so the others still are.
+   */
+  private async joinGroup(session: string, tabIds: number[]): Promise<number> {
+    let groupId = this.groups.get(session);
+    try {
+      return await this.chrome.tabs.group(groupId === undefined ? { tabIds } : { tabIds, groupId });
+    } catch (error) {
+      if (tabIds.length === 1) throw error;
+    }
+    let lastError: unknown;
+    for (const tabId of tabIds) {
+      try {
+        groupId = await this.chrome.tabs.group(
+          groupId === undefined ? { tabIds: [tabId] } : { tabIds: [tabId], groupId },
+        );
+      } catch (error) {
+        lastError = error;
+      }
+    }
+    if (groupId === undefined) throw lastError;
+    return groupId;
   }
 }

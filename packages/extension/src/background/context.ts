@@ -7,6 +7,7 @@ import type {
   ActionHandler as KitActionHandler,
   HandlerCall,
   HandlerTable as KitHandlerTable,
+  PointerRest,
 } from '@bproxy/driver';
 import type { ForwardedAction } from '@bproxy/protocol';
 import type { ChromeApi, StorageArea } from '../chrome-api';
@@ -14,6 +15,7 @@ import type { DialogTracker } from './dialog-tracker';
 import type { DrivenTabs } from './driven-tabs';
 import type { WorkerLog } from './log';
 import type { NavigationTracker } from './navigation-tracker';
+import type { OpenedTabs } from './opened-tabs';
 import type { PageRunner } from './page-runner';
 
 export interface DriverContext {
@@ -24,6 +26,10 @@ export interface DriverContext {
   dialogs: DialogTracker;
   page: PageRunner;
   tabs: DrivenTabs;
+  /** Tabs the pages of driven tabs opened. */
+  opened: OpenedTabs;
+  /** Where the trusted pointer rests in each tab (top-viewport CSS pixels); lost with the worker. */
+  pointers: Map<number, PointerRest>;
   now: () => number;
   /** Width and height of an encoded image (createImageBitmap in the worker). */
   imageSize: (base64: string, mimeType: string) => Promise<{ width: number; height: number }>;

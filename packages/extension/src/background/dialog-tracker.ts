@@ -1,9 +1,10 @@
 /**
- * JavaScript dialogs (alert, confirm, prompt, beforeunload) in driven tabs. A dialog blocks the page's
- * script, so an action that opened one would otherwise hang until its deadline; the only platform
- * signal for a dialog is the debugger's Page.javascriptDialogOpening, so bproxy attaches chrome.debugger
- * to the tabs it drives (and only those). Open dialogs are mirrored to chrome.storage.session so that a
- * restarted worker still refuses actions on a tab with a dialog open.
+ * chrome.debugger on the tabs bproxy drives (and only those), and the JavaScript dialogs (alert,
+ * confirm, prompt, beforeunload) it reveals. A dialog blocks the page's script, so an action that
+ * opened one would otherwise hang until its deadline; the only platform signal for a dialog is the
+ * debugger's Page.javascriptDialogOpening. The same attachment carries trusted input (trusted-actions.ts).
+ * Open dialogs are mirrored to chrome.storage.session so that a restarted worker still refuses actions
+ * on a tab with a dialog open. A tab whose debugging bar the user cancelled is not attached again.
  */
 import type { ChromeApi, StorageArea } from '../chrome-api';
 import { messageOf } from './errors';
@@ -18,6 +19,9 @@ export interface OpenDialog {
 const STORAGE_KEY = 'openDialogs';
 const PROTOCOL = '1.3';
 
+/** Whether the debugger is on the tab, and why not when it is not (Chrome's own words). */
+export type AttachOutcome = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+
 interface DialogOpeningParams {
   type?: unknown;
   message?: unknown;
@@ -26,6 +30,8 @@ interface DialogOpeningParams {
 
 export class DialogTracker {
   private readonly attached = new Set<number>();
+  /** Tabs whose "started debugging this browser" bar the user cancelled: they asked bproxy off. */
+  private readonly refused = new Set<number>();
   private readonly open = new Map<number, OpenDialog>();
   private readonly listeners = new Set<(tabId: number, dialog: OpenDialog) => void>();
   private readonly loaded: Promise<void>;
@@ -59,41 +65,59 @@ export class DialogTracker {
     this.chrome.debugger.onDetach.addListener((source, reason) => {
       if (source.tabId === undefined) return;
       this.attached.delete(source.tabId);
+      if (reason === 'canceled_by_user') this.refused.add(source.tabId);
       this.log.info('debugger_detached', { tabId: source.tabId, reason });
     });
     this.chrome.tabs.onRemoved.addListener((tabId) => {
       this.attached.delete(tabId);
+      this.refused.delete(tabId);
       if (this.open.delete(tabId)) void this.persist();
     });
   }
 
   /**
-   * Attaches the debugger (once per tab) so dialogs are seen. Failure is not fatal: chrome:// pages and
-   * tabs another debugger holds cannot be attached, and actions there run without dialog detection.
+   * Attaches the debugger (once per tab) so dialogs are seen and trusted input can be sent. Failure is
+   * not fatal: chrome:// pages, pages holding another extension's frame and tabs whose debugging bar
+   * the user cancelled refuse it; actions there run without dialog detection and with the page
+   * script's synthetic input.
    */
-  async ensureAttached(tabId: number): Promise<boolean> {
-    if (this.attached.has(tabId)) return true;
+  async attach(tabId: number): Promise<AttachOutcome> {
+    if (this.attached.has(tabId)) return { ok: true };
+    if (this.refused.has(tabId))
+      return { ok: false, reason: 'the user cancelled the debugging bar on this tab' };
     try {
       await this.chrome.debugger.attach({ tabId }, PROTOCOL);
     } catch (error) {
       // After a worker restart the attachment survives but our memory of it does not: probe it.
       if (!/already attached/i.test(messageOf(error))) {
         this.log.debug('debugger_attach_failed', { tabId, error: messageOf(error) });
-        return false;
+        return { ok: false, reason: messageOf(error) };
       }
     }
     try {
       await this.chrome.debugger.sendCommand({ tabId }, 'Page.enable');
-      this.attached.add(tabId);
-      return true;
     } catch (error) {
       this.log.debug('debugger_page_enable_failed', { tabId, error: messageOf(error) });
-      return false;
+      return { ok: false, reason: messageOf(error) };
     }
+    this.attached.add(tabId);
+    // As the CDP driver does: keys and clipboard writes reach a tab that is not in front. Without it
+    // input still works in the tab the user looks at.
+    await this.chrome.debugger
+      .sendCommand({ tabId }, 'Emulation.setFocusEmulationEnabled', { enabled: true })
+      .catch((error: unknown) =>
+        this.log.debug('focus_emulation_failed', { tabId, error: messageOf(error) }),
+      );
+    return { ok: true };
+  }
+
+  async ensureAttached(tabId: number): Promise<boolean> {
+    return (await this.attach(tabId)).ok;
   }
 
   /** bproxy no longer drives the tab (a shared tab released): take the debugger off it. */
   async detach(tabId: number): Promise<void> {
+    this.refused.delete(tabId);
     if (!this.attached.delete(tabId)) return;
     try {
       await this.chrome.debugger.detach({ tabId });

@@ -12,6 +12,7 @@ const STORAGE_KEY = 'drivenTabs';
 export class DrivenTabs {
   private readonly ids = new Set<number>();
   private readonly addedListeners: ((tabId: number) => void)[] = [];
+  private readonly deletedListeners = new Set<(tabId: number) => void>();
   readonly ready: Promise<void>;
 
   constructor(
@@ -42,8 +43,26 @@ export class DrivenTabs {
 
   delete(tabId: number): boolean {
     if (!this.ids.delete(tabId)) return false;
+    for (const listener of [...this.deletedListeners]) listener(tabId);
     void this.persist();
     return true;
+  }
+
+  /** Resolves once the tab is no longer driven (its close was seen and told), or after `timeoutMs`. */
+  gone(tabId: number, timeoutMs: number): Promise<void> {
+    if (!this.ids.has(tabId)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const listener = (deleted: number): void => {
+        if (deleted === tabId) done();
+      };
+      const timer = setTimeout(() => done(), timeoutMs);
+      const done = (): void => {
+        clearTimeout(timer);
+        this.deletedListeners.delete(listener);
+        resolve();
+      };
+      this.deletedListeners.add(listener);
+    });
   }
 
   private async restore(): Promise<void> {

@@ -28,11 +28,13 @@ import { NAVIGATION_ACTIONS } from './navigation-actions';
 import { PAGE_ACTIONS } from './page-actions';
 import { screenshot } from './screenshot';
 import { TAB_ACTIONS } from './tab-actions';
+import { TRUSTED_ACTIONS } from './trusted-actions';
 
 export const HANDLERS: HandlerTable = {
   ...TAB_ACTIONS,
   ...NAVIGATION_ACTIONS,
   ...PAGE_ACTIONS,
+  ...TRUSTED_ACTIONS,
   screenshot,
   dialog,
   'debug.log': debugLog,

@@ -1,6 +1,7 @@
 /**
  * Actions carried out by the page script: reads (text, links, elements, inspect, snapshot), scroll,
- * wait, and the interactions (click, hover, fill, type, press, select). Around the page call this adds
+ * wait, and the interactions (click, hover, fill, type, press, select) — click, hover, type and press
+ * only when trusted input cannot be sent (trusted-actions.ts). Around the page call this adds
  * what only the browser side can know: whether a dialog opened (the page is then blocked, so the action
  * answers at once with the dialog in its effects), whether the action started a navigation (waited for,
  * then reported as `navigated`), and whether the page now needs a human.
@@ -49,7 +50,7 @@ async function runRacingDialogs(
 }
 
 /** After an interaction: did it start a navigation? If so, wait for the new page and check it. */
-async function settleNavigation(
+export async function settleNavigation(
   ctx: DriverContext,
   call: ActionCall,
   tabId: number,
@@ -71,7 +72,7 @@ async function settleNavigation(
 }
 
 /** A navigation the page saw requested will reach the browser within this long (it usually has already). */
-const REQUESTED_NAVIGATION_MS = 3_000;
+export const REQUESTED_NAVIGATION_MS = 3_000;
 
 /**
  * How long to wait for the browser to report a navigation after an interaction. The page script says

@@ -37,13 +37,41 @@ export class PageRunner {
 
   /** Runs a page action; resolves with its data, throws DriverFailure with the page's or a mapped error. */
   async run(tabId: number, call: PageCall): Promise<unknown> {
+    return (await this.runRecorded(tabId, call)).data;
+  }
+
+  /**
+   * Like run; `replayed` says the page's ledger already held `call.ledgerId`, so the data is the
+   * first run's (a previous life of the worker started this request).
+   */
+  async runRecorded(tabId: number, call: PageCall): Promise<{ data: unknown; replayed: boolean }> {
     let answer = await this.invoke(tabId, call);
     if ('missing' in answer) {
       await this.inject(tabId, call.action);
       answer = await this.invoke(tabId, call);
       if ('missing' in answer) fail('DRIVER_ERROR', `${call.action}: the page script did not install itself`);
     }
-    return pageAnswerData(answer, call.action);
+    const replayed = 'result' in answer && answer.replayed === true;
+    return { data: pageAnswerData(answer, call.action), replayed };
+  }
+
+  /** A function of our own (self-contained, like the call shim) in the page's main frame; its value. */
+  async callFunction<A extends unknown[]>(
+    tabId: number,
+    func: (...args: A) => unknown,
+    args: A,
+    what: string,
+  ): Promise<unknown> {
+    try {
+      const results = await this.chrome.scripting.executeScript({
+        target: { tabId, frameIds: [0] },
+        func: func as (...args: never[]) => unknown,
+        args,
+      });
+      return results[0]?.result;
+    } catch (error) {
+      throw new DriverFailure(fromPlatformError(error, what));
+    }
   }
 
   /** Only the human check, after a navigation (nothing is waived): HUMAN_REQUIRED when it fires. */

@@ -21,6 +21,7 @@ import { HostPairing } from './host-pairing';
 import { NativeHost } from './native-host';
 import { WorkerLog } from './log';
 import { NavigationTracker } from './navigation-tracker';
+import { OpenedTabs } from './opened-tabs';
 import { PageRunner } from './page-runner';
 import { PairingStore, randomInstanceId } from './pairing-state';
 import { installPushes } from './pushes';
@@ -58,6 +59,7 @@ export function startWorker(options: WorkerOptions): Worker {
   const nav = new NavigationTracker();
   const dialogs = new DialogTracker(chrome, chrome.storage.session, log);
   const tabs = new DrivenTabs(chrome.storage.session, log);
+  const opened = new OpenedTabs(tabs);
   const ctx: DriverContext = {
     chrome,
     session: chrome.storage.session,
@@ -66,6 +68,8 @@ export function startWorker(options: WorkerOptions): Worker {
     dialogs,
     page: new PageRunner(chrome),
     tabs,
+    opened,
+    pointers: new Map(),
     now,
     imageSize: options.imageSize,
     navigationGraceMs: 150,
@@ -134,6 +138,7 @@ export function startWorker(options: WorkerOptions): Worker {
   nav.install(chrome);
   dialogs.install();
   installPushes(chrome, tabs, connection, now);
+  opened.install(chrome, connection);
 
   const wake = () => {
     connection.ensureConnected();

@@ -1,6 +1,8 @@
-/** `pageInfo`: the document's URL and title. */
+/** `pageInfo`: the document's URL and title, and its mark (api.ts DocumentMark). */
 import type { PageInfoResult } from '../api';
+import type { PageContext } from '../context';
+import { documentMark } from './locate';
 
-export function pageInfo(): PageInfoResult {
-  return { url: location.href, title: document.title };
+export function pageInfo(ctx: PageContext): PageInfoResult {
+  return { ...documentMark(ctx), title: document.title };
 }

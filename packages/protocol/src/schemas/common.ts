@@ -48,13 +48,45 @@ export const DriverTabSchema = z.strictObject({
 
 export const PageStateSchema = z.strictObject({ url: z.string(), title: z.string() });
 
-/** Effects an action had that the agent should know about, without re-reading the page. */
-export const EffectsSchema = z.strictObject({
+/**
+ * Notes about the session since its previous answer that the agent would not see otherwise (the bound
+ * tab closed itself and the session went back to the tab that opened it, a page opened a tab after its
+ * action had answered). Added by the daemon to the next answer of the session; drivers never send them.
+ */
+export const NotesShape = { notes: z.array(z.string().max(1000)).max(20).optional() };
+
+/** A tab an action's page opened (a target=_blank link, window.open): it joined the session. */
+export const OpenedTabSchema = z.strictObject({ tab: TabHandleSchema, url: z.string() });
+export type OpenedTab = z.infer<typeof OpenedTabSchema>;
+/** The same as a driver reports it, by raw tab id; the daemon registers it and answers the handle. */
+export const DriverOpenedTabSchema = z.strictObject({ tabId: RawTabIdSchema, url: z.string().max(8192) });
+export type DriverOpenedTab = z.infer<typeof DriverOpenedTabSchema>;
+
+const effectsShape = {
   url: z.string(),
   title: z.string(),
   navigated: z.boolean(),
   dialog: z.strictObject({ type: z.string(), message: z.string() }).optional(),
+};
+
+/** Effects an action had that the agent should know about, without re-reading the page. */
+export const EffectsSchema = z.strictObject({
+  ...effectsShape,
+  openedTabs: z.array(OpenedTabSchema).optional(),
 });
+export const DriverEffectsSchema = z.strictObject({
+  ...effectsShape,
+  openedTabs: z.array(DriverOpenedTabSchema).optional(),
+});
+
+/**
+ * click, hover, type and press are the browser's own input (isTrusted, with user activation). When a
+ * driver cannot send that input to a tab (the extension's debugger refused there) it falls back to
+ * events the page script makes, and says so: `input: "synthetic"`.
+ */
+const inputShape = { input: z.literal('synthetic').optional() };
+export const InputEffectsSchema = EffectsSchema.extend(inputShape);
+export const DriverInputEffectsSchema = DriverEffectsSchema.extend(inputShape);
 
 export const ScopeSchema = TargetInputSchema.optional();
 export const ForwardedScope = ElementTargetSchema.optional();

@@ -1,7 +1,7 @@
 /** Interaction actions: click, hover, fill, type, press, select, scroll, wait, dialog. */
 import { z } from 'zod';
 import { ElementTargetSchema, TargetInputSchema } from '../targets';
-import { EffectsSchema, ScopeSchema } from './common';
+import { DriverEffectsSchema, EffectsSchema, ScopeSchema } from './common';
 
 // --- interaction -------------------------------------------------------------------------------------
 
@@ -26,6 +26,7 @@ export const SelectParams = z.strictObject({
   values: z.array(z.string().max(1000)).min(1).max(100),
 });
 export const SelectResult = EffectsSchema.extend({ selected: z.array(z.string()) });
+export const SelectDriverResult = DriverEffectsSchema.extend({ selected: z.array(z.string()) });
 export const ScrollParams = z
   .strictObject({
     target: ScopeSchema,

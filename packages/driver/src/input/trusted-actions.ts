@@ -1,0 +1,135 @@
+/**
+ * click, hover, type and press as trusted input, the same in both drivers: where the element is (the
+ * page's `locate`), keyboard focus for keys, the pointer's journey and the presses. A driver supplies
+ * the tab (TrustedPage: its input channel and its way of calling the page) and wraps `act` in its own
+ * watch for effects (a navigation, a dialog, a tab opened).
+ */
+import type { PathPoint } from '@bproxy/page';
+import type { ElementTarget, ForwardedParams } from '@bproxy/protocol';
+import { fail } from '../failure';
+import {
+  approach,
+  mouseClick,
+  mouseMove,
+  pressCombo,
+  typeText,
+  type InputSender,
+  type PointerRest,
+} from './input-events';
+import { parseCombo } from './keys';
+
+export type TrustedAction = 'click' | 'hover' | 'type' | 'press';
+
+/** One of the four actions with its forwarded params. */
+export type TrustedCall = {
+  [A in TrustedAction]: { readonly action: A; readonly params: ForwardedParams<A> };
+}[TrustedAction];
+
+/** What trusted input needs from a tab, each driver its own way. */
+export interface TrustedPage {
+  readonly input: InputSender;
+  /** Where the pointer rests in this tab (top-viewport CSS pixels). */
+  readonly rest: PointerRest;
+  /**
+   * The page's `locate`, the human check first: `target` scrolled into view and checked, and the point
+   * to press, in top-viewport CSS pixels. `enabled: false` lets a disabled element through (hovering one
+   * is fine; pressing one is not).
+   */
+  locate(target: ElementTarget, enabled: boolean): Promise<PathPoint>;
+  /** focusAtPoint (focus-at.ts) run in the page. */
+  focusAt(point: PathPoint, caretToEnd: boolean): Promise<boolean>;
+  /** The human check alone, for keys sent to whatever has the focus. */
+  checkHuman(): Promise<void>;
+}
+
+export interface TrustedSteps {
+  /** The element found, checked and (for keys) focused, the human check run: no input yet. */
+  prepare(): Promise<void>;
+  /** The input itself, whose effects the driver watches. */
+  act(): Promise<void>;
+}
+
+/** The forwarded schemas type a required target as optional (a protocol typing limit): check it here. */
+export function requireTarget(target: ElementTarget | undefined, action: string): ElementTarget {
+  if (target === undefined) fail('BAD_REQUEST', `params.target: ${action} needs an element`);
+  return target;
+}
+
+async function focus(page: TrustedPage, target: ElementTarget, caretToEnd: boolean): Promise<void> {
+  const point = await page.locate(target, true);
+  if (!(await page.focusAt(point, caretToEnd)))
+    fail('ELEMENT_NOT_INTERACTABLE', 'the element could not take the keyboard focus');
+}
+
+function clickSteps(page: TrustedPage, params: ForwardedParams<'click'>): TrustedSteps {
+  const target = requireTarget(params.target, 'click');
+  const options = { button: params.button ?? 'left', clickCount: params.clickCount ?? 1 } as const;
+  let point: PathPoint | undefined;
+  return {
+    async prepare() {
+      point = await page.locate(target, true);
+    },
+    async act() {
+      const to = point ?? (await page.locate(target, true));
+      // One quick stroke rather than a move per frame: only the frame it takes is waited for.
+      const { end, travelled } = await approach(page.input, page.rest, to, false);
+      // The page may change under a moving pointer (a hover menu opening over the target): check
+      // the target again before pressing, and follow it if it moved.
+      const again = travelled ? await page.locate(target, true) : to;
+      const moved = again.x !== to.x || again.y !== to.y;
+      await mouseClick(page.input, page.rest, moved ? again : end, options);
+    },
+  };
+}
+
+function hoverSteps(page: TrustedPage, params: ForwardedParams<'hover'>): TrustedSteps {
+  const target = requireTarget(params.target, 'hover');
+  let point: PathPoint | undefined;
+  return {
+    async prepare() {
+      point = await page.locate(target, false);
+    },
+    async act() {
+      await mouseMove(page.input, page.rest, point ?? (await page.locate(target, false)));
+    },
+  };
+}
+
+function typeSteps(page: TrustedPage, params: ForwardedParams<'type'>): TrustedSteps {
+  return {
+    prepare: () => (params.target === undefined ? page.checkHuman() : focus(page, params.target, true)),
+    act: () => typeText(page.input, params.text),
+  };
+}
+
+function pressSteps(page: TrustedPage, params: ForwardedParams<'press'>): TrustedSteps {
+  const combo = parseCombo(params.key);
+  if (combo === undefined) {
+    fail(
+      'BAD_REQUEST',
+      `params.key: unknown key "${params.key}"; use a key like Enter, Tab, Escape, ArrowDown, a or Control+A`,
+    );
+  }
+  return {
+    prepare: () => (params.target === undefined ? page.checkHuman() : focus(page, params.target, false)),
+    act: () => pressCombo(page.input, combo),
+  };
+}
+
+/** The steps of one trusted action; throws BAD_REQUEST at once for params no input could carry out. */
+export function trustedSteps(page: TrustedPage, call: TrustedCall): TrustedSteps {
+  switch (call.action) {
+    case 'click':
+      return clickSteps(page, call.params);
+    case 'hover':
+      return hoverSteps(page, call.params);
+    case 'type':
+      return typeSteps(page, call.params);
+    case 'press':
+      return pressSteps(page, call.params);
+  }
+}
+
+export function isTrustedAction(action: string): action is TrustedAction {
+  return action === 'click' || action === 'hover' || action === 'type' || action === 'press';
+}
