@@ -125,6 +125,10 @@ describe('what only the extension driver has', () => {
       return text === '' ? undefined : text;
     });
     expect(await popup.textContent('#shared-line')).toBe(`bproxy -s ${session} snapshot`);
+    await popup.click('#copy-line');
+    await until('the popup to say it copied the line', async () =>
+      (await popup.textContent('#share-message')) === 'Copied.' ? true : undefined,
+    );
     await popup.close();
 
     const text = await c.ok<{ text: string }>(['text', '-s', session]);

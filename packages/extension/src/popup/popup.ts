@@ -120,6 +120,12 @@ async function shareTab(): Promise<void> {
 }
 
 view.shareButton.addEventListener('click', () => void shareTab());
+view.copyButton.addEventListener('click', () => {
+  void navigator.clipboard.writeText(view.sharedLine.textContent ?? '').then(
+    () => view.sayShare('Copied.', 'ok'),
+    () => view.sayShare('Could not copy: select the line and copy it by hand.', 'warn'),
+  );
+});
 // sidePanel.open() needs the user's gesture: it is called in the click itself, with the window known
 // beforehand (an await before it would lose the gesture).
 let frontWindow: number | null = null;
