@@ -4,6 +4,7 @@
  * table), what it says, file modes, the launcher, what counts as installed, that `uninstall` removes
  * exactly what `install` wrote, and what `status` calls stale. Running the launcher: registration-probe.test.ts.
  */
+import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
@@ -306,6 +307,36 @@ describe.each([
     });
     const ours = await hostStatus({ context, probe: false, extensionId: DEFAULT_EXTENSION_ID });
     expect(ours.browsers[0]?.problems.join()).toContain('wrong origin');
+  });
+  it("bakes the Terminal's program into the launcher, from the option or BPROXY_TERMINAL_COMMAND, quoted for sh", async () => {
+    const box = sandbox();
+    profiles(box, ['chrome']);
+    const context = registrationContext({
+      platform,
+      home: box.home,
+      env: { BPROXY_TERMINAL_COMMAND: 'fish' },
+      systemRoot: join(box.root, 'system'),
+    });
+    const chosen = `bash -c 'echo "$HOME"; exec bash -l'`;
+    const report = await installHost({
+      context,
+      node: box.node,
+      bundle: box.bundle,
+      terminalCommand: chosen,
+    });
+    expect(report.terminalCommand).toBe(chosen);
+    // What sh makes of the launcher's assignments (everything but its last line, the exec).
+    const assignments = readFileSync(report.launcher, 'utf8').replace(/^exec .*$/m, '');
+    const seen = execFileSync('sh', ['-c', `${assignments}\nprintf %s "$BPROXY_TERMINAL_COMMAND"`], {
+      env: {},
+      encoding: 'utf8',
+    });
+    expect(seen).toBe(chosen);
+    const fromEnv = await installHost({ context, node: box.node, bundle: box.bundle });
+    expect(fromEnv.terminalCommand).toBe('fish');
+    await expect(
+      installHost({ context, node: box.node, bundle: box.bundle, terminalCommand: 'sh\nrm -rf ~' }),
+    ).rejects.toThrow(/one line/);
   });
 });
 

@@ -15,12 +15,21 @@ const collect = (value: string, previous: string[]): string[] => [...previous, v
 export interface RegistrationFlags {
   readonly browser: string[];
   readonly extensionId?: string;
+  readonly terminalCommand?: string;
 }
 
 function withRegistrationFlags(command: Command, verb: string): Command {
   return command
     .option('--browser <name>', `${verb} this browser only (repeatable): ${BROWSER_NAMES_HELP}`, collect, [])
     .option('--extension-id <id>', 'the extension allowed to start the host (default: the bproxy extension)');
+}
+
+/** Baked into the launcher: a browser started from the desktop has no other way to pass it. */
+function withTerminalCommand(command: Command): Command {
+  return command.option(
+    '--terminal-command <command>',
+    'the program the side panel Terminal runs, with its arguments (default: claude when on PATH, else your shell)',
+  );
 }
 
 export function hostCommand(context: CommandContext): Command {
@@ -36,14 +45,20 @@ a key under HKEY_CURRENT_USER (Windows), pointing at a launcher in BPROXY_HOME/h
     );
 
   withRegistrationFlags(
-    host
-      .command('install')
-      .description('register the host with every Chromium-family browser installed for this user'),
+    withTerminalCommand(
+      host
+        .command('install')
+        .description('register the host with every Chromium-family browser installed for this user'),
+    ),
     'register with',
   )
     .addHelpText(
       'after',
-      `${examples('bproxy host install', 'bproxy host install --browser chrome --browser brave')}
+      `${examples(
+        'bproxy host install',
+        'bproxy host install --browser chrome --browser brave',
+        'bproxy host install --terminal-command "bash -l"',
+      )}
 Output: {"launcher":…,"node":…,"registered":[{"browser","name","location","replaced"}],"skipped":[…]}
 `,
     )
@@ -89,8 +104,10 @@ Output: {"ok":…,"browsers":[{"browser","installed","registered","stale","probl
 
 export function setupCommand(context: CommandContext): Command {
   return withRegistrationFlags(
-    new Command('setup').description(
-      'one-time setup: build if needed, register the native host, say where to load the extension from',
+    withTerminalCommand(
+      new Command('setup').description(
+        'one-time setup: build if needed, register the native host, say where to load the extension from',
+      ),
     ),
     'set up',
   )

@@ -71,6 +71,7 @@ export function installOptions(flags: RegistrationFlags) {
     bundle: besideCli('native-host.mjs'),
     browsers: flags.browser,
     ...(flags.extensionId === undefined ? {} : { extensionId: flags.extensionId }),
+    ...(flags.terminalCommand === undefined ? {} : { terminalCommand: flags.terminalCommand }),
   };
 }
 

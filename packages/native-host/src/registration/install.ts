@@ -38,6 +38,8 @@ export interface InstallOptions {
   readonly browsers?: readonly string[];
   /** Default: BPROXY_EXTENSION_ID, else the protocol's DEFAULT_EXTENSION_ID. */
   readonly extensionId?: string;
+  /** The side panel Terminal's program and arguments; default: BPROXY_TERMINAL_COMMAND, else none. */
+  readonly terminalCommand?: string;
 }
 
 export interface InstallReport {
@@ -47,6 +49,8 @@ export interface InstallReport {
   readonly extensionId: string;
   /** The BPROXY_HOME baked into the launcher, or null (the host uses ~/.bproxy). */
   readonly stateHome: string | null;
+  /** The Terminal's program baked into the launcher, or null (claude when on PATH, else the shell). */
+  readonly terminalCommand: string | null;
   readonly registered: readonly {
     readonly browser: string;
     readonly name: string;
@@ -92,6 +96,19 @@ export function describeLocation(location: HostLocation): string {
   return location.kind === 'file' ? location.path : location.key;
 }
 
+/**
+ * The Terminal's program as the launcher will set it: one line of words. A line break or NUL would end
+ * the launcher's assignment early; on Windows a `"` would end the .bat's quoting.
+ */
+function chosenTerminalCommand(raw: string | undefined, platform: string): string | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  if (raw.length > 1000) throw new RegistrationError('the terminal command is longer than 1000 characters');
+  if (/[\r\n\0]/.test(raw)) throw new RegistrationError('the terminal command must be one line');
+  if (platform === 'win32' && raw.includes('"'))
+    throw new RegistrationError('on Windows the terminal command cannot contain double quotes');
+  return raw.trim();
+}
+
 function checkInputs(options: InstallOptions): void {
   if (!isAbsolute(options.node) || !existsSync(options.node))
     throw new RegistrationError(
@@ -113,6 +130,10 @@ export async function installHost(options: InstallOptions): Promise<InstallRepor
   const { context } = options;
   checkInputs(options);
   const extensionId = chosenExtensionId(options.extensionId ?? context.env.BPROXY_EXTENSION_ID);
+  const terminalCommand = chosenTerminalCommand(
+    options.terminalCommand ?? context.env.BPROXY_TERMINAL_COMMAND,
+    context.platform,
+  );
   const { specs, explicit } = selectBrowsers(options.browsers);
   const files = hostFiles(context);
   const rawHome = context.env.BPROXY_HOME;
@@ -138,13 +159,20 @@ export async function installHost(options: InstallOptions): Promise<InstallRepor
     bundle: options.bundle,
     extensionId,
     stateHome,
+    terminalCommand,
   };
   if (targets.length === 0) return { ...report, registered: [], skipped };
 
   ensureFolder(files.dir, 0o700);
   writeFileAtomic(
     files.launcher,
-    launcherText(context.platform, { node: options.node, bundle: options.bundle, stateHome, extensionId }),
+    launcherText(context.platform, {
+      node: options.node,
+      bundle: options.bundle,
+      stateHome,
+      extensionId,
+      terminalCommand,
+    }),
     0o755,
   );
   const manifest = manifestText(buildManifest(files.launcher, extensionId));
