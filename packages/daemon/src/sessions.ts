@@ -39,6 +39,11 @@ export interface SessionRecord {
   pacing: PacingMode;
   paused: boolean;
   pauseReason?: string;
+  /**
+   * The user took the session over in the browser: only their Resume (a user request on the
+   * extension's connection) ends the pause; agents can neither resume, unbind nor close it meanwhile.
+   */
+  heldByUser?: true;
   /** The browser the session's tabs open in when tab.open names none. */
   browser?: string;
   bound: TabHandle | null;
@@ -206,6 +211,12 @@ export class SessionRegistry {
     if (on !== undefined) on.tab.humanPause = on.found;
   }
 
+  /** The user takes the session over from the browser: paused for them until they resume it. */
+  takeOver(session: SessionRecord, reason: string): void {
+    this.pause(session, reason);
+    session.heldByUser = true;
+  }
+
   /**
    * A person says go on. The check that paused the session is waived for the page it fired on, for as
    * long as that document stays at that URL (the page script compares both), adding to what was already
@@ -214,6 +225,7 @@ export class SessionRegistry {
   resume(session: SessionRecord): void {
     session.paused = false;
     delete session.pauseReason;
+    delete session.heldByUser;
     for (const tab of session.tabs.values()) {
       const found = tab.humanPause;
       if (found === undefined) continue;

@@ -112,6 +112,22 @@ describe('the hand-off controls of the user', () => {
     okData(await daemon.call('text', {}, session));
   });
 
+  it('keeps a session the user took over theirs: an agent can neither resume, unbind nor close it', async () => {
+    const { session } = okData<{ session: string }>(await daemon.call('tab.open', { url: 'http://x/' }));
+    await ask({ kind: 'take_over', session });
+    for (const action of ['session.resume', 'session.unbind', 'session.close'] as const) {
+      const refused = await daemon.call(action, {}, session);
+      expect(refused.ok ? null : refused.error.code, action).toBe('HUMAN_REQUIRED');
+    }
+    expect(ext.received.some((r) => r.action === 'tab.close')).toBe(false);
+    expect((await daemon.call('text', {}, session)).ok).toBe(false);
+    // A pause the page caused is still the agent's to resume once a person solved it.
+    await ask({ kind: 'resume', session });
+    okData(await daemon.call('text', {}, session));
+    okData(await daemon.call('session.resume', {}, session));
+    okData(await daemon.call('session.close', {}, session));
+  });
+
   it('closes a session of its tabs from the browser', async () => {
     const { session } = okData<{ session: string }>(await daemon.call('tab.open', { url: 'http://x/' }));
     const closed = await ask({ kind: 'close_session', session });
@@ -153,7 +169,7 @@ describe('what the daemon pushes to the browser', () => {
     });
     await ask({ kind: 'take_over', session });
     await until(() => JSON.stringify(latest()).includes('"paused":true'), 'the paused push');
-    okData(await daemon.call('session.close', {}, session));
+    await ask({ kind: 'close_session', session });
     await until(() => (latest() as { sessions: unknown[] }).sessions.length === 0, 'the empty push');
   });
 

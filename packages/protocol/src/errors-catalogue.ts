@@ -140,7 +140,7 @@ export const ERROR_CATALOGUE = {
     category: 'policy',
     retry: false,
     status: 409,
-    when: 'The session is paused because the page needs a human (CAPTCHA, login wall, challenge)',
+    when: 'The session is paused: the page needs a human (CAPTCHA, login wall, challenge), or the user took it over',
     hint: 'Ask the user to solve it in the browser, then run `bproxy session resume -s ID`',
   },
   DEBUGGER_DISABLED: {

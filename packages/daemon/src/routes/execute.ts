@@ -10,6 +10,7 @@ import type { SessionRecord } from '../sessions';
 import { runTabAction } from './page-actions';
 import { fail } from './responses';
 import {
+  heldByUser,
   sessionBind,
   sessionClose,
   sessionCreate,
@@ -93,7 +94,7 @@ export async function execute(deps: CommandRouteDeps, ctx: CommandContext): Prom
     case 'session.resume':
       return sessionResume(deps, session);
     case 'session.close':
-      return sessionClose(deps, ctx, session);
+      return heldByUser(session) ?? sessionClose(deps, ctx, session);
     case 'tab.list':
       return tabList(deps, session);
     default:

@@ -52,12 +52,28 @@ export function sessionBind(
   return { ok: true, data: deps.sessions.info(session) };
 }
 
+/**
+ * A session the user took over stays theirs until they resume it in the browser: an agent that
+ * resumed, unbound or closed it would take the tab back from under their hands.
+ */
+export function heldByUser(session: SessionRecord): DriverOutcome | null {
+  if (session.heldByUser !== true) return null;
+  return fail(
+    'HUMAN_REQUIRED',
+    `the user took over session ${session.id} in the browser: it stays theirs until they press Resume there`,
+  );
+}
+
 export function sessionUnbind(deps: CommandRouteDeps, session: SessionRecord): DriverOutcome {
+  const held = heldByUser(session);
+  if (held) return held;
   deps.sessions.unbind(session);
   return { ok: true, data: deps.sessions.info(session) };
 }
 
 export function sessionResume(deps: CommandRouteDeps, session: SessionRecord): DriverOutcome {
+  const held = heldByUser(session);
+  if (held) return held;
   const wasPaused = session.paused;
   deps.sessions.resume(session);
   if (wasPaused) recordSessionEvent(deps, session, 'resume');

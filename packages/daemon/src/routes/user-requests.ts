@@ -68,7 +68,7 @@ async function handle(deps: CommandRouteDeps, record: ClientRecord, request: Use
       });
       return { ok: true, result: { kind: 'resume', info: deps.sessions.info(session) } };
     case 'take_over':
-      deps.sessions.pause(session, TAKE_OVER_REASON);
+      deps.sessions.takeOver(session, TAKE_OVER_REASON);
       recordSessionEvent(deps, session, 'pause', TAKE_OVER_REASON);
       deps.logger.info({ event: 'session_paused', session: session.id, by: 'user', ws_client: record.label });
       return { ok: true, result: { kind: 'take_over', info: deps.sessions.info(session) } };
