@@ -17,7 +17,7 @@ class FakePort implements PortLike {
   readonly received: unknown[] = [];
   readonly onMessage = new FakeEvent<(message: unknown) => void>();
   readonly onDisconnect = new FakeEvent<() => void>();
-  constructor(readonly sender: { id: string }) {}
+  constructor(readonly sender: { id: string; url?: string }) {}
   postMessage(message: unknown): void {
     this.received.push(message);
   }
@@ -75,7 +75,10 @@ function setup(hostConnected = true) {
   const connect = (port: PortLike) =>
     (chrome.runtime.onConnect as FakeEvent<(port: PortLike) => void>).fire(port);
   const open = () => {
-    const port = new FakePort({ id: chrome.runtime.id });
+    const port = new FakePort({
+      id: chrome.runtime.id,
+      url: `chrome-extension://${chrome.runtime.id}/panel.html`,
+    });
     connect(port);
     return port;
   };
@@ -174,5 +177,19 @@ describe('the panel relay', () => {
     fromHost({ type: 'delta', chatId: 'tab-1', text: 'x' });
     expect(disconnected).toBe(true);
     expect(stranger.received).toEqual([]);
+  });
+
+  it('disconnects a content script of a driven page, though it carries our extension id', () => {
+    const { connect, fromHost } = setup();
+    for (const url of ['https://evil.example/panel.html', undefined, 'chrome-extension://x/panel.html']) {
+      const script = new FakePort({ id: fakeChrome().runtime.id, ...(url === undefined ? {} : { url }) });
+      let disconnected = false;
+      script.disconnect = () => void (disconnected = true);
+      connect(script);
+      script.onMessage.fire({ type: 'chat.watch', chatIds: ['tab-1'] });
+      fromHost({ type: 'delta', chatId: 'tab-1', text: 'x' });
+      expect(disconnected, String(url)).toBe(true);
+      expect(script.received).toEqual([]);
+    }
   });
 });

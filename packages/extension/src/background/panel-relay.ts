@@ -6,6 +6,7 @@
  * terminals — never pairing or the daemon locator, which are the worker's own business). Only ports
  * from this extension's own pages are accepted.
  */
+import { fromOwnPage } from './own-pages';
 import type { ExtensionToHost, HostToExtension } from '@bproxy/protocol';
 import type { ChromeApi, PortLike } from '../chrome-api';
 import {
@@ -68,7 +69,7 @@ export class PanelRelay {
   install(): void {
     this.opts.chrome.runtime.onConnect.addListener((port) => {
       if (port.name !== PANEL_PORT) return;
-      if (port.sender?.id !== this.opts.chrome.runtime.id) {
+      if (!fromOwnPage(port.sender, this.opts.chrome.runtime.id, ['/panel.html'])) {
         port.disconnect();
         return;
       }

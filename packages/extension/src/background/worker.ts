@@ -17,6 +17,7 @@ import { ExecutedTable, DEFAULT_TABLE_OPTIONS } from './executed-table';
 import { BrowserView } from './browser-view';
 import { Executor } from './executor';
 import { PanelRelay } from './panel-relay';
+import { fromOwnPage } from './own-pages';
 import { HostPairing } from './host-pairing';
 import { NativeHost } from './native-host';
 import { WorkerLog } from './log';
@@ -174,7 +175,7 @@ export function startWorker(options: WorkerOptions): Worker {
   panels.install();
 
   chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
-    if (sender.id !== chrome.runtime.id) return undefined;
+    if (!fromOwnPage(sender, chrome.runtime.id, ['/popup.html'])) return undefined;
     const parsed = PopupMessageSchema.safeParse(message);
     if (!parsed.success) return undefined;
     const msg = parsed.data;

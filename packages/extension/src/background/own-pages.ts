@@ -1,0 +1,23 @@
+/**
+ * Who may command the worker: only the extension's own pages. `sender.id` alone is not enough — a
+ * content script (the page script the worker injects into every driven tab) carries the same id, and
+ * a compromised renderer of a driven page could then open the Terminal or hand tabs around. An
+ * extension page is told apart by its URL: its origin is the extension's own and its path is one of
+ * the pages that talk to the worker.
+ */
+import type { MessageSender } from '../chrome-api';
+
+export function fromOwnPage(
+  sender: MessageSender | undefined,
+  extensionId: string,
+  pages: readonly string[],
+): boolean {
+  if (sender?.id !== extensionId || sender.url === undefined) return false;
+  let url: URL;
+  try {
+    url = new URL(sender.url);
+  } catch {
+    return false;
+  }
+  return url.protocol === 'chrome-extension:' && url.host === extensionId && pages.includes(url.pathname);
+}
