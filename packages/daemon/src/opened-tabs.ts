@@ -29,6 +29,16 @@ export function registerOpenedTab(deps: OpenedTabDeps, client: ClientRecord, msg
     return;
   }
   if (sessions.byRaw(client.key, msg.tabId) !== undefined) return; // told twice (a reconnect)
+  // While the session waits for a person (a challenge, or the user took over), the person is the one
+  // acting in its tabs: what they open is theirs, not the agent's.
+  if (session.paused) {
+    deps.logger.info({
+      event: 'tab_opened_ignored',
+      session: session.id,
+      why: 'session paused for a person',
+    });
+    return;
+  }
   if (session.tabs.size >= MAX_TABS_PER_SESSION) {
     deps.logger.warn({ event: 'tab_opened_ignored', session: session.id, why: 'session tab limit' });
     return;

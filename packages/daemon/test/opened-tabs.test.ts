@@ -168,6 +168,26 @@ describe('tabs a page opens', () => {
     expect(sessions.map((s) => s.tabs)).toEqual([['t1', 't2']]);
   });
 
+  it('leaves what a person opens while the session waits for them out of it', async () => {
+    const session = await openSession();
+    const ask = async (kind: 'take_over' | 'resume', requestId: string) => {
+      ext.send({ type: 'user_request', requestId, request: { kind, session } });
+      await until(
+        () => ext.messages.some((m) => m.type === 'user_answer' && m.requestId === requestId),
+        kind,
+      );
+    };
+    await ask('take_over', 'take1');
+    pushOpened(801, 100, 'http://x/by-the-user');
+    await ask('resume', 'resume1');
+    pushOpened(802, 100, 'http://x/by-the-page');
+    await waitForTabs(session, ['t1', 't2']);
+    const listed = okData<{ tabs: { tab: string; url: string }[] }>(
+      await daemon.call('tab.list', {}, session),
+    );
+    expect(listed.tabs.find((t) => t.tab === 't2')?.url).toBe('http://x/by-the-page');
+  });
+
   it('leaves a tab opened from a tab the user shared open when the session closes', async () => {
     ext.send({
       type: 'user_request',
