@@ -77,6 +77,24 @@ describe('trusted input sequences', () => {
     ]);
   });
 
+  it('releases the modifiers it pressed when the key itself fails, so none stays held', async () => {
+    const input = new RecordingSender();
+    const send = input.send.bind(input);
+    input.send = async (method, params) => {
+      const answer = await send(method, params);
+      if ((params as { key?: string }).key?.toLowerCase() === 'a') throw new Error('the tab went away');
+      return answer;
+    };
+    const combo = parseCombo('Control+A');
+    if (combo === undefined) throw new Error('no combo');
+    await expect(pressCombo(input, combo)).rejects.toThrow('the tab went away');
+    expect(input.sent.map((c) => [c.params.type, c.params.key])).toEqual([
+      ['rawKeyDown', 'Control'],
+      ['rawKeyDown', 'a'],
+      ['keyUp', 'Control'],
+    ]);
+  });
+
   it('types known characters as key presses with their text and anything else as inserted text', async () => {
     const input = new RecordingSender();
     await typeText(input, 'aB é\n');

@@ -171,23 +171,30 @@ function keyUp(input: InputSender, def: KeyDefinition, modifiers: number) {
   });
 }
 
-/** Presses the modifiers in order, the key, then releases in reverse, as a keyboard would. */
+/**
+ * Presses the modifiers in order, the key, then releases in reverse, as a keyboard would. The
+ * modifiers pressed are released even when a send fails midway: a Control left down would turn the
+ * user's next keystrokes in that tab into shortcuts.
+ */
 export async function pressCombo(input: InputSender, combo: KeyCombo): Promise<void> {
   const held: ModifierName[] = [];
-  for (const name of combo.modifiers) {
-    held.push(name);
-    const def = keyDefinition(name)?.def;
-    if (def !== undefined) await keyDown(input, def, bitsOf(held), false);
-  }
-  const bits = bitsOf(held) | (combo.impliedShift ? MODIFIER_BITS.Shift : 0);
-  // A held Control/Alt/Meta turns a character key into a shortcut: it must not also type the character.
-  const typesText = !held.some((m) => m !== 'Shift');
-  await keyDown(input, combo.key, bits, typesText);
-  await keyUp(input, combo.key, bits);
-  while (held.length > 0) {
-    const name = held.pop();
-    const def = name === undefined ? undefined : keyDefinition(name)?.def;
-    if (def !== undefined) await keyUp(input, def, bitsOf(held));
+  try {
+    for (const name of combo.modifiers) {
+      held.push(name);
+      const def = keyDefinition(name)?.def;
+      if (def !== undefined) await keyDown(input, def, bitsOf(held), false);
+    }
+    const bits = bitsOf(held) | (combo.impliedShift ? MODIFIER_BITS.Shift : 0);
+    // A held Control/Alt/Meta turns a character key into a shortcut: it must not also type the character.
+    const typesText = !held.some((m) => m !== 'Shift');
+    await keyDown(input, combo.key, bits, typesText);
+    await keyUp(input, combo.key, bits);
+  } finally {
+    while (held.length > 0) {
+      const name = held.pop();
+      const def = name === undefined ? undefined : keyDefinition(name)?.def;
+      if (def !== undefined) await keyUp(input, def, bitsOf(held)).catch(() => undefined);
+    }
   }
 }
 
