@@ -2,8 +2,8 @@
  * The worker's relay between side panels and the native host, with fake ports on both sides: what a
  * panel sends is validated before it reaches the host, only chat, settings and terminal messages pass,
  * a chat's stream reaches the panels that watch that chat and no other, a request's answer goes back
- * to the panel that asked under its own id, and a message the host cannot take comes back as an error
- * tied to its chat.
+ * to the panel that asked under its own id (its local failures too), a message the host cannot take
+ * comes back as an error tied to its chat, and a panel whose port fails is forgotten entirely.
  */
 import { describe, expect, it } from 'vitest';
 import type { ExtensionToHost, HostToExtension } from '@bproxy/protocol';
@@ -30,24 +30,34 @@ class FakePort implements PortLike {
   }
 }
 
-function setup(hostConnected = true) {
+interface HostBehaviour {
+  connected?: boolean;
+  /** What the host answers a request with (default: a transcript under the host's own id). */
+  answer?: () => Promise<HostToExtension>;
+  /** Posting a message throws, as on a port that just disconnected. */
+  sendThrows?: boolean;
+}
+
+function setup({ connected = true, answer, sendThrows = false }: HostBehaviour = {}) {
   const chrome = fakeChrome();
   const hostListeners: ((message: HostToExtension) => void)[] = [];
   const sent: ExtensionToHost[] = [];
   const requested: unknown[] = [];
-  const connected = hostConnected;
+  const unlistened: number[] = [];
   const host = {
     onMessage: (listener: (message: HostToExtension) => void) => {
       hostListeners.push(listener);
       return () => undefined;
     },
     send: (message: ExtensionToHost) => {
+      if (sendThrows) throw new Error('Attempting to use a disconnected port object');
       if (!connected) return false;
       sent.push(message);
       return true;
     },
     request: async (message: unknown): Promise<HostToExtension> => {
       requested.push(message);
+      if (answer) return answer();
       return { type: 'chat.transcript', id: 'x9', chatId: 'tab-1', entries: [], running: false };
     },
     status: () => ({
@@ -68,7 +78,7 @@ function setup(hostConnected = true) {
       status: () => ({ state: 'connected' }),
     },
     host,
-    view: { listen: () => () => undefined },
+    view: { listen: () => () => void unlistened.push(1) },
     share: async () => ({ ok: false, reason: 'not in this test' }),
   });
   relay.install();
@@ -84,7 +94,7 @@ function setup(hostConnected = true) {
   };
   const fromHost = (message: HostToExtension) => hostListeners.forEach((l) => l(message));
   const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
-  return { open, connect, fromHost, sent, requested, flush };
+  return { open, connect, fromHost, sent, requested, unlistened, flush };
 }
 
 describe('the panel relay', () => {
@@ -152,7 +162,7 @@ describe('the panel relay', () => {
   });
 
   it('gives the chat an error saying what to run when the native host is missing', async () => {
-    const { open, flush, sent } = setup(false);
+    const { open, flush, sent } = setup({ connected: false });
     const panel = open();
     panel.onMessage.fire({ type: 'host', message: { type: 'stop', chatId: 'tab-1' } });
     await flush();
@@ -165,6 +175,83 @@ describe('the panel relay', () => {
         message: expect.stringMatching(/bproxy setup/),
       }),
     ]);
+  });
+
+  it("answers under the panel's id when the host fails locally (not available, went away)", async () => {
+    const { open, flush } = setup({
+      answer: async () => ({
+        type: 'error',
+        code: 'NO_DAEMON',
+        message: 'the native host went away: exited',
+      }),
+    });
+    const panel = open();
+    panel.onMessage.fire({ type: 'host', message: { type: 'settings.get', id: 's3' } });
+    await flush();
+    expect(panel.host()).toEqual([
+      { type: 'error', id: 's3', code: 'NO_DAEMON', message: 'the native host went away: exited' },
+    ]);
+  });
+
+  it("answers under the panel's id when the host's request throws", async () => {
+    const { open, flush } = setup({
+      answer: async () => {
+        throw new Error('Attempting to use a disconnected port object');
+      },
+    });
+    const panel = open();
+    panel.onMessage.fire({ type: 'host', message: { type: 'chat.history', id: 'h1', chatId: 'tab-1' } });
+    await flush();
+    expect(panel.host()).toEqual([
+      expect.objectContaining({
+        type: 'error',
+        id: 'h1',
+        code: 'NO_DAEMON',
+        message: expect.stringMatching(/disconnected port/),
+      }),
+    ]);
+  });
+
+  it('gives the chat an error when the host port drops as its message is sent', async () => {
+    const { open, flush } = setup({ sendThrows: true });
+    const panel = open();
+    panel.onMessage.fire({
+      type: 'host',
+      message: { type: 'user', chatId: 'tab-1', text: 'hi', session: 'm4q7z2' },
+    });
+    await flush();
+    expect(panel.host()).toEqual([
+      expect.objectContaining({ type: 'error', chatId: 'tab-1', code: 'NO_DAEMON' }),
+    ]);
+  });
+
+  it('forgets a panel whose port fails: no more chat stream, view listener gone, its terminals detached', async () => {
+    const { open, fromHost, sent, unlistened, flush } = setup();
+    const broken = open();
+    const healthy = open();
+    broken.onMessage.fire({ type: 'chat.watch', chatIds: ['tab-1'] });
+    healthy.onMessage.fire({ type: 'chat.watch', chatIds: ['tab-1'] });
+    broken.onMessage.fire({
+      type: 'host',
+      message: { type: 'pty.open', termId: 'term-1a', cols: 80, rows: 24 },
+    });
+    await flush();
+    sent.length = 0;
+    let posts = 0;
+    broken.postMessage = () => {
+      posts++;
+      throw new Error('Attempting to use a disconnected port object');
+    };
+    fromHost({ type: 'pty.exit', termId: 'term-9z', exitCode: 0, signal: null });
+    expect(posts).toBe(1);
+    expect(unlistened).toEqual([1]);
+    expect(sent).toEqual([{ type: 'pty.detach', termId: 'term-1a' }]);
+    fromHost({ type: 'delta', chatId: 'tab-1', text: 'still here' });
+    expect(posts).toBe(1);
+    expect(healthy.host().map((m) => m.type)).toEqual(['pty.exit', 'delta']);
+    // The disconnect event that follows changes nothing more.
+    broken.onDisconnect.fire();
+    expect(unlistened).toEqual([1]);
   });
 
   it('disconnects a port from another extension, which then hears no chat', async () => {

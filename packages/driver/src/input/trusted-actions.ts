@@ -129,7 +129,3 @@ export function trustedSteps(page: TrustedPage, call: TrustedCall): TrustedSteps
       return pressSteps(page, call.params);
   }
 }
-
-export function isTrustedAction(action: string): action is TrustedAction {
-  return action === 'click' || action === 'hover' || action === 'type' || action === 'press';
-}

@@ -57,8 +57,19 @@ const STREAM_TYPES: ReadonlySet<HostToExtension['type']> = new Set(['pty.output'
 
 const STATUS_EVERY_MS = 1_000;
 
+/**
+ * The host's answer to a panel's request, carrying the panel's id. Every answer is a message with an
+ * id (or an error, which may lack one); anything else cannot answer a request and becomes an error.
+ */
+function answerUnder(id: string, answer: HostToExtension): HostToExtension {
+  // An error without an id has no `id` key at all: test the type, not only the key.
+  if (answer.type === 'error' || 'id' in answer) return { ...answer, id };
+  return { type: 'error', id, code: 'BAD_RESPONSE', message: `the native host answered with ${answer.type}` };
+}
+
 export class PanelRelay {
-  private readonly panels = new Set<PortLike>();
+  /** The open panels, each with the unsubscribe of its browser-view listener. */
+  private readonly panels = new Map<PortLike, () => void>();
   private statusTimer: ReturnType<typeof setInterval> | null = null;
   private readonly chats = new ChatRoutes<PortLike>();
   private readonly terminals = new TerminalAttachments<PortLike>();
@@ -78,7 +89,7 @@ export class PanelRelay {
     this.opts.host.onMessage((message) => {
       const chatId = chatOf(message);
       if (chatId !== null) {
-        for (const port of this.chats.panelsFor(chatId)) this.postTo(port, { type: 'host', message });
+        for (const port of this.chats.panelsFor(chatId)) this.post(port, { type: 'host', message });
         return;
       }
       const stream = STREAM_TYPES.has(message.type);
@@ -88,24 +99,13 @@ export class PanelRelay {
     });
   }
 
-  get open(): number {
-    return this.panels.size;
-  }
-
   private attach(port: PortLike): void {
-    this.panels.add(port);
-    const post = (message: WorkerToPanel) => {
-      try {
-        port.postMessage(message);
-      } catch {
-        // The panel closed while we spoke.
-      }
-    };
     const unlisten = this.opts.view.listen({
-      sessions: (sessions) => post({ type: 'sessions', sessions }),
-      activity: (entry) => post({ type: 'activity', entry }),
+      sessions: (sessions) => this.post(port, { type: 'sessions', sessions }),
+      activity: (entry) => this.post(port, { type: 'activity', entry }),
     });
-    post(this.status());
+    this.panels.set(port, unlisten);
+    this.post(port, this.status());
     this.statusTimer ??= setInterval(() => this.broadcast(this.status()), STATUS_EVERY_MS);
     port.onMessage.addListener((raw) => {
       const parsed = PanelToWorkerSchema.safeParse(raw);
@@ -118,21 +118,48 @@ export class PanelRelay {
         return;
       }
       if (parsed.data.type === 'host') this.terminals.note(port, parsed.data.message);
-      void this.handle(parsed.data, post).catch((error: unknown) =>
+      void this.handle(parsed.data, (message) => this.post(port, message)).catch((error: unknown) =>
         this.opts.log.warn('panel_request_failed', { error: messageOf(error) }),
       );
     });
-    port.onDisconnect.addListener(() => {
-      this.panels.delete(port);
-      this.chats.forget(port);
-      unlisten();
-      // A closed panel detaches its terminals: the host keeps them for a reopened panel to reattach.
-      for (const termId of this.terminals.release(port)) this.opts.host.send({ type: 'pty.detach', termId });
-      if (this.panels.size === 0 && this.statusTimer) {
-        clearInterval(this.statusTimer);
-        this.statusTimer = null;
-      }
-    });
+    port.onDisconnect.addListener(() => this.detach(port));
+  }
+
+  /** Forgets a panel that closed (or whose port failed): its chats, its view listener, its terminals. */
+  private detach(port: PortLike): void {
+    const unlisten = this.panels.get(port);
+    if (unlisten === undefined) return;
+    this.panels.delete(port);
+    this.chats.forget(port);
+    unlisten();
+    // A closed panel detaches its terminals: the host keeps them for a reopened panel to reattach.
+    for (const termId of this.terminals.release(port)) this.sendToHost({ type: 'pty.detach', termId });
+    if (this.panels.size === 0 && this.statusTimer) {
+      clearInterval(this.statusTimer);
+      this.statusTimer = null;
+    }
+  }
+
+  /** Posts to one panel; a port that fails (the panel closed while we spoke) is detached. */
+  private post(port: PortLike, message: WorkerToPanel): void {
+    try {
+      port.postMessage(message);
+    } catch {
+      this.detach(port);
+    }
+  }
+
+  private broadcast(message: WorkerToPanel): void {
+    for (const port of [...this.panels.keys()]) this.post(port, message);
+  }
+
+  /** NativeHost.send, with a port that dropped under it (posting throws) counted as not sent. */
+  private sendToHost(message: Parameters<NativeHost['send']>[0]): boolean {
+    try {
+      return this.opts.host.send(message);
+    } catch {
+      return false;
+    }
   }
 
   private async handle(message: PanelToWorker, post: (message: WorkerToPanel) => void): Promise<void> {
@@ -170,13 +197,24 @@ export class PanelRelay {
         }
         if ('id' in sent) {
           const { id, ...rest } = sent;
-          const answer = await host.request(rest as Parameters<NativeHost['request']>[0]);
-          post({ type: 'host', message: 'id' in answer ? { ...answer, id } : answer });
+          let answer: HostToExtension;
+          try {
+            answer = await host.request(rest as Parameters<NativeHost['request']>[0]);
+          } catch (error) {
+            answer = {
+              type: 'error',
+              code: 'NO_DAEMON',
+              message: `the native host went away: ${messageOf(error)}`,
+            };
+          }
+          // Always under the panel's id, the host's own errors without one (not available, went away)
+          // included: the panel's call waits for exactly this id.
+          post({ type: 'host', message: answerUnder(id, answer) });
           return;
         }
         // A chat message may be the first thing to need the host since it went away: try it again.
         if (!host.connected) await host.ensure();
-        if (!host.send(sent as Parameters<NativeHost['send']>[0])) {
+        if (!this.sendToHost(sent as Parameters<NativeHost['send']>[0])) {
           const ref =
             'chatId' in sent ? { chatId: sent.chatId } : 'termId' in sent ? { termId: sent.termId } : {};
           post({
@@ -190,25 +228,6 @@ export class PanelRelay {
           });
         }
         return;
-      }
-    }
-  }
-
-  private postTo(port: PortLike, message: WorkerToPanel): void {
-    try {
-      port.postMessage(message);
-    } catch {
-      this.panels.delete(port);
-      this.chats.forget(port);
-    }
-  }
-
-  private broadcast(message: WorkerToPanel): void {
-    for (const port of [...this.panels]) {
-      try {
-        port.postMessage(message);
-      } catch {
-        this.panels.delete(port);
       }
     }
   }

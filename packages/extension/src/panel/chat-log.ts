@@ -39,10 +39,6 @@ export class ChatLog {
     this.typing.append(el('span'), el('span'), el('span'));
   }
 
-  get empty(): boolean {
-    return this.element.childElementCount === 0;
-  }
-
   /** The user's message, at once; `pending` until the host took it (or refused it). */
   user(text: string, pending = false): HTMLElement {
     this.answer = null;

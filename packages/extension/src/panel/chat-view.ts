@@ -1,5 +1,5 @@
 /**
- * Chat: the in-browser agent, for the tab in front. Each tab has its own chat (chat-ids.ts), kept in
+ * Chat: the in-browser agent, for the tab in front. Each tab has its own chat (tab-ids.ts), kept in
  * the host and shown again when the panel reopens; the view follows tab switches and keeps listening
  * to the chats of tabs it showed, so a turn running in another tab goes on rendering there. The user's
  * bubble shows at once; sending in a tab no session holds shares it first (the user's own Share, the
@@ -9,10 +9,10 @@
 import type { HostToExtension, ModelChoice, SessionId } from '@bproxy/protocol';
 import { ModelChoiceSchema } from '@bproxy/protocol';
 import { HostCalls } from './chat-host';
-import { chatIdFor } from './chat-ids';
+import { chatIdFor } from './tab-ids';
 import { ChatLog } from './chat-log';
 import { ChatSettings } from './chat-settings';
-import { byId } from './dom';
+import { byId, el } from './dom';
 import type { PanelLink } from './link';
 
 interface StorageApi {
@@ -48,8 +48,8 @@ export class ChatView {
   constructor(
     private readonly link: PanelLink,
     private readonly currentTab: () => number | null,
-    /** The session holding the tab in front, when one does. */
-    private readonly sessionOfTab: () => SessionId | undefined,
+    /** The session holding a tab, when one does. */
+    private readonly sessionOfTab: (tab: number) => SessionId | undefined,
     private readonly storage: StorageApi,
   ) {
     this.calls = new HostCalls(link);
@@ -83,13 +83,26 @@ export class ChatView {
   tabChanged(): void {
     const tab = this.currentTab();
     if (tab === null) return;
-    void this.chatFor(tab).then((chat) => {
-      if (this.currentTab() !== tab) return;
-      this.shown = chat;
-      this.host.replaceChildren(chat.log.element);
-      this.renderState();
-      this.scrollDown();
-    });
+    this.chatFor(tab).then(
+      (chat) => {
+        if (this.currentTab() !== tab) return;
+        this.shown = chat;
+        this.host.replaceChildren(chat.log.element);
+        this.renderState();
+        this.scrollDown();
+      },
+      (error: unknown) => {
+        if (this.currentTab() === tab) this.noChat(error);
+      },
+    );
+  }
+
+  /** The tab's chat id could not be read or kept: nothing to show or send in (switching back retries). */
+  private noChat(error: unknown): void {
+    this.shown = null;
+    const text = `The chat for this tab could not be opened: ${String(error)}`;
+    this.host.replaceChildren(el('div', { className: 'chat-error', text }));
+    this.renderState();
   }
 
   private chatFor(tab: number): Promise<TabChat> {
@@ -101,6 +114,11 @@ export class ChatView {
         this.watch();
         void this.reload(chat);
         return chat;
+      });
+      // A failure is not kept: the next look at this tab asks the storage again.
+      const pending = found;
+      pending.catch(() => {
+        if (this.chats.get(tab) === pending) this.chats.delete(tab);
       });
       this.chats.set(tab, found);
     }
@@ -129,12 +147,19 @@ export class ChatView {
     const text = this.input.value.trim();
     const tab = this.currentTab();
     if (text === '' || tab === null) return;
-    const chat = await this.chatFor(tab);
+    let chat: TabChat;
+    try {
+      chat = await this.chatFor(tab);
+    } catch (error) {
+      if (this.currentTab() === tab) this.noChat(error);
+      return;
+    }
     this.input.value = '';
     const bubble = chat.log.user(text, true);
     chat.unconfirmed.push(bubble);
     this.scrollDown();
-    const session = this.sessionOfTab() ?? (await this.shareTab(tab, chat, bubble));
+    // The tab captured above, not the one in front now: the user may have switched tabs meanwhile.
+    const session = this.sessionOfTab(tab) ?? (await this.shareTab(tab, chat, bubble));
     if (session === undefined) return;
     const choice = ModelChoiceSchema.safeParse(this.model.value);
     const model: ModelChoice = choice.success ? choice.data : 'auto';

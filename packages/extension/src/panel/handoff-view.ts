@@ -48,7 +48,12 @@ export class HandoffView {
   /** The session holding the tab in front, if any. */
   current(): BrowserSession | undefined {
     const tab = this.currentTab();
-    return tab === null ? undefined : this.sessions.find((s) => s.tabs.some((t) => t.tabId === tab));
+    return tab === null ? undefined : this.sessionOf(tab);
+  }
+
+  /** The session holding `tab`, if any. */
+  sessionOf(tab: number): BrowserSession | undefined {
+    return this.sessions.find((s) => s.tabs.some((t) => t.tabId === tab));
   }
 
   render(): void {

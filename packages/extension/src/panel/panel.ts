@@ -1,26 +1,23 @@
 /**
- * The side panel: which tab it serves (the one in front, following tab switches; or `?tab=ID` when the
- * page is opened for one tab), its port to the worker, the hand-off strip for that tab, and three views
- * — Activity, Chat, Terminal — switched by the tab bar.
+ * The side panel: which tab it serves (the one in front of its own window, following tab switches
+ * there; or `?tab=ID` when the page is opened for one tab), its port to the worker, the hand-off strip
+ * for that tab, and three views — Activity, Chat, Terminal — switched by the tab bar.
  */
 import { ActivityView } from './activity-view';
 import { ChatView } from './chat-view';
 import { byId } from './dom';
+import { followFrontTab, type FrontTabApi } from './front-tab';
 import { HandoffView } from './handoff-view';
 import { PanelLink, type PortApi } from './link';
 import { TerminalView } from './terminal-view';
 
-interface TabsApi {
-  query(q: { active: boolean; lastFocusedWindow: boolean }): Promise<{ id?: number }[]>;
-  onActivated: { addListener(listener: (info: { tabId: number }) => void): void };
-}
 interface SessionStorageApi {
   get(key: string): Promise<Record<string, unknown>>;
   set(items: Record<string, unknown>): Promise<void>;
 }
 const platform = (
   globalThis as unknown as {
-    chrome: { runtime: PortApi; tabs: TabsApi; storage: { session: SessionStorageApi } };
+    chrome: FrontTabApi & { runtime: PortApi; storage: { session: SessionStorageApi } };
   }
 ).chrome;
 
@@ -32,18 +29,26 @@ const link = new PanelLink(platform.runtime);
 link.connect();
 const handoff = new HandoffView(link, currentTab);
 const activity = new ActivityView(link, currentTab);
-const chat = new ChatView(link, currentTab, () => handoff.current()?.info.session, platform.storage.session);
+const chat = new ChatView(
+  link,
+  currentTab,
+  (tabId) => handoff.sessionOf(tabId)?.info.session,
+  platform.storage.session,
+);
 const terminal = new TerminalView({ link, currentTab, sessionOf: () => handoff.current()?.info.session });
 
 const status = byId('status');
+/** Said in the status line until the panel knows its tab (set when the front tab cannot be read). */
+let tabProblem = '';
 link.on((message) => {
   if (message.type !== 'status') return;
   const problems = [
     message.daemon === 'connected' ? '' : message.daemon === 'unpaired' ? 'not paired' : 'bproxy not running',
     message.host === 'missing' ? 'native host not installed (npx bproxy setup)' : '',
+    tabProblem,
   ].filter((p) => p !== '');
   status.textContent = problems.length === 0 ? 'connected' : problems.join(' · ');
-  status.className = `status${message.daemon === 'connected' ? '' : ' bad'}`;
+  status.className = `status${message.daemon === 'connected' && tabProblem === '' ? '' : ' bad'}`;
 });
 
 const follow = (tabId: number) => {
@@ -54,10 +59,11 @@ const follow = (tabId: number) => {
   terminal.tabChanged();
 };
 if (tab === null) {
-  void platform.tabs.query({ active: true, lastFocusedWindow: true }).then(([front]) => {
-    if (front?.id !== undefined) follow(front.id);
+  followFrontTab(platform, follow).catch((error: unknown) => {
+    tabProblem = `cannot tell which tab is in front: ${String(error)}`;
+    status.textContent = tabProblem;
+    status.className = 'status bad';
   });
-  platform.tabs.onActivated.addListener((info) => follow(info.tabId));
 }
 
 const views = ['activity', 'chat', 'terminal'] as const;

@@ -119,7 +119,9 @@ async function shareTab(): Promise<void> {
   }
 }
 
-view.shareButton.addEventListener('click', () => void shareTab());
+view.shareButton.addEventListener('click', () => {
+  shareTab().catch((error: unknown) => view.sayShare(`Not shared: ${String(error)}`, 'bad'));
+});
 view.copyButton.addEventListener('click', () => {
   void navigator.clipboard.writeText(view.sharedLine.textContent ?? '').then(
     () => view.sayShare('Copied.', 'ok'),
@@ -127,15 +129,29 @@ view.copyButton.addEventListener('click', () => {
   );
 });
 // sidePanel.open() needs the user's gesture: it is called in the click itself, with the window known
-// beforehand (an await before it would lose the gesture).
-let frontWindow: number | null = null;
-void platform.tabs.query({ active: true, lastFocusedWindow: true }).then(([front]) => {
-  frontWindow = front?.windowId ?? null;
-});
+// beforehand (an await before it would lose the gesture). Until the query answers, a click is asked
+// to try again; a browser without chrome.sidePanel is told it needs a newer one.
+let frontWindow: number | 'unknown' | 'none' = 'unknown';
+platform.tabs.query({ active: true, lastFocusedWindow: true }).then(
+  ([front]) => {
+    frontWindow = front?.windowId ?? 'none';
+  },
+  () => {
+    frontWindow = 'none';
+  },
+);
 view.openPanel.addEventListener('click', () => {
   const side = platform.sidePanel;
-  if (!side || frontWindow === null) {
-    view.say('This browser cannot open the side panel here (Chrome 116 and later have one).', 'bad');
+  if (!side) {
+    view.say('This browser has no side panel for extensions (Chrome 116 and later have one).', 'bad');
+    return;
+  }
+  if (frontWindow === 'unknown') {
+    view.say('Still finding this window: try again in a moment.', '');
+    return;
+  }
+  if (frontWindow === 'none') {
+    view.say('No browser window to open the side panel in: click the toolbar icon in one.', 'bad');
     return;
   }
   side.open({ windowId: frontWindow }).then(
