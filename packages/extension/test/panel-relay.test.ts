@@ -242,16 +242,36 @@ describe('the panel relay', () => {
       posts++;
       throw new Error('Attempting to use a disconnected port object');
     };
-    fromHost({ type: 'pty.exit', termId: 'term-9z', exitCode: 0, signal: null });
+    fromHost({ type: 'pty.exit', termId: 'term-1a', exitCode: 0, signal: null });
     expect(posts).toBe(1);
     expect(unlistened).toEqual([1]);
     expect(sent).toEqual([{ type: 'pty.detach', termId: 'term-1a' }]);
     fromHost({ type: 'delta', chatId: 'tab-1', text: 'still here' });
     expect(posts).toBe(1);
-    expect(healthy.host().map((m) => m.type)).toEqual(['pty.exit', 'delta']);
+    expect(healthy.host().map((m) => m.type)).toEqual(['delta']);
     // The disconnect event that follows changes nothing more.
     broken.onDisconnect.fire();
     expect(unlistened).toEqual([1]);
+  });
+
+  it("routes a terminal's output, exit and errors to the panels showing it only", async () => {
+    const { open, fromHost, flush } = setup();
+    const shows = open();
+    const other = open();
+    shows.onMessage.fire({
+      type: 'host',
+      message: { type: 'pty.open', termId: 'term-1a', cols: 80, rows: 24 },
+    });
+    other.onMessage.fire({
+      type: 'host',
+      message: { type: 'pty.open', termId: 'term-2b', cols: 80, rows: 24 },
+    });
+    await flush();
+    fromHost({ type: 'pty.output', termId: 'term-1a', data: 'secret typed here' });
+    fromHost({ type: 'error', termId: 'term-1a', code: 'BAD_REQUEST', message: 'no' });
+    fromHost({ type: 'pty.exit', termId: 'term-1a', exitCode: 0, signal: null });
+    expect(shows.host().map((m) => m.type)).toEqual(['pty.output', 'error', 'pty.exit']);
+    expect(other.host()).toEqual([]);
   });
 
   it('disconnects a port from another extension, which then hears no chat', async () => {

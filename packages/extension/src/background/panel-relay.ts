@@ -92,10 +92,13 @@ export class PanelRelay {
         for (const port of this.chats.panelsFor(chatId)) this.post(port, { type: 'host', message });
         return;
       }
-      const stream = STREAM_TYPES.has(message.type);
-      const chatError =
-        message.type === 'error' && (message.chatId !== undefined || message.termId !== undefined);
-      if (stream || chatError) this.broadcast({ type: 'host', message });
+      // A terminal's output goes only to the panels showing it, as a chat's stream does.
+      const termId = STREAM_TYPES.has(message.type) || message.type === 'error' ? termOf(message) : null;
+      if (termId !== null) {
+        for (const port of this.terminals.panelsFor(termId)) this.post(port, { type: 'host', message });
+        return;
+      }
+      if (message.type === 'error' && message.chatId !== undefined) this.broadcast({ type: 'host', message });
     });
   }
 
@@ -248,4 +251,9 @@ export class PanelRelay {
       host: hostState === 'connected' ? 'connected' : hostState === 'missing' ? 'missing' : 'unavailable',
     };
   }
+}
+
+/** The terminal a host message is about, if any. */
+function termOf(message: HostToExtension): string | null {
+  return 'termId' in message && typeof message.termId === 'string' ? message.termId : null;
 }

@@ -29,4 +29,9 @@ export class TerminalAttachments<Port> {
     const stillShown = new Set([...this.byPort.values()].flatMap((ids) => [...ids]));
     return [...held].filter((termId) => !stillShown.has(termId));
   }
+
+  /** The panels showing `termId`: only they get its output, exit and errors. */
+  panelsFor(termId: string): Port[] {
+    return [...this.byPort].filter(([, ids]) => ids.has(termId)).map(([port]) => port);
+  }
 }
