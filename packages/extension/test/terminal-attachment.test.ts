@@ -43,6 +43,8 @@ describe('the terminal a view shows', () => {
   it('opens the terminal again when the host status leaves connected and comes back', () => {
     const { held, reopened } = attachment();
     held.attach('term-1a');
+    // A host not started yet is not one that went away: the first pty.open starts it.
+    held.hostStatus('unavailable');
     held.hostStatus('connected');
     expect(reopened()).toBe(0);
     held.hostStatus('unavailable');

@@ -17,6 +17,8 @@ const UNKNOWN_TERMINAL = /send pty\.open first/;
 
 export class TerminalAttachment {
   private current: string | null = null;
+  /** Connected once: a status before that is the host not started yet, not a host that went away. */
+  private hostSeen = false;
   private hostAway = false;
 
   constructor(
@@ -43,9 +45,10 @@ export class TerminalAttachment {
   /** The worker's news about the native host. */
   hostStatus(host: HostStatus): void {
     if (host !== 'connected') {
-      this.hostAway = true;
+      if (this.hostSeen) this.hostAway = true;
       return;
     }
+    this.hostSeen = true;
     if (!this.hostAway) return;
     this.hostAway = false;
     if (this.current !== null) this.reopen();
