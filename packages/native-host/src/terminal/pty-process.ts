@@ -146,7 +146,12 @@ export class PtyProcess {
     signalSession(leader, 'SIGHUP');
     const until = Date.now() + graceMs;
     while (sessionAlive(leader) && Date.now() < until) await pause(25);
-    if (sessionAlive(leader)) signalSession(leader, 'SIGKILL');
+    if (sessionAlive(leader)) {
+      signalSession(leader, 'SIGKILL');
+      // SIGKILL lands at once, but the kernel tears a process down in its own time.
+      const killedBy = Date.now() + 1_000;
+      while (sessionAlive(leader) && Date.now() < killedBy) await pause(10);
+    }
     await this.ended;
     live.delete(this);
   }
