@@ -43,7 +43,7 @@ const SIGNAL_NAMES: Readonly<Record<number, string>> = {
   15: 'SIGTERM',
 };
 
-/** The PTYs whose program runs, or whose end is under way. */
+/** The PTYs whose program runs, whose end is under way, or whose program left jobs running. */
 const live = new Set<PtyProcess>();
 
 /** SIGKILL to the whole session of every PTY still known; synchronous, for a host about to exit. */
