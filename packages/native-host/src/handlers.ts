@@ -28,6 +28,14 @@ export interface PortHandler<M> {
   close(): Promise<void>;
 }
 
+/** Whether what is sent to the browser is being taken, for a handler that can produce without end. */
+export interface OutputFlow {
+  /** The browser has not taken what was sent: more now waits in the host's memory. */
+  readonly full: boolean;
+  /** Called each time the browser has taken everything after the flow was full. */
+  onDrain(listener: () => void): void;
+}
+
 /** What a handler gets to work with. */
 export interface HandlerContext {
   readonly env: Env;
@@ -35,6 +43,7 @@ export interface HandlerContext {
   readonly home: string;
   readonly log: HostLog;
   readonly daemon: DaemonAccess;
+  readonly output: OutputFlow;
 }
 
 /** Builds the handler on first use; null means "not available in this host" (UNSUPPORTED_ACTION). */

@@ -22,6 +22,7 @@ export {
   type Emit,
   type HandlerContext,
   type HandlerFactory,
+  type OutputFlow,
   type PortHandler,
   type TerminalMessage,
 } from './handlers';

@@ -1,13 +1,16 @@
 /**
  * The host process around runHost: stdout is taken for the frames before anything can print, host.log
  * is opened in BPROXY_HOME/host, SIGTERM and SIGINT stop the host as a closed port does, and an
- * uncaught failure is logged (never printed) before the process exits non-zero.
+ * uncaught failure is logged (never printed) before the process exits non-zero. Whichever way the
+ * process exits, every terminal's session is SIGKILLed first, synchronously: nothing a terminal
+ * started outlives the host.
  */
 import { resolveHome } from '@bproxy/client/lifecycle';
 import type { AgentMessage, HandlerFactory, TerminalMessage } from './handlers';
 import { HostLogFile, hostDir } from './host-log';
 import { runHost } from './run-host';
 import { takeStdout } from './stdout-guard';
+import { killEveryTerminalNow } from './terminal/pty-process';
 
 export interface HostMainOptions {
   /** The daemon bundle (dist/daemon.mjs beside the host bundle). */
@@ -22,6 +25,7 @@ export async function hostMain(options: HostMainOptions): Promise<never> {
   const stdout = takeStdout(log);
   const fatal = (kind: string) => (error: unknown) => {
     log.error(kind, { reason: error instanceof Error ? error.message : String(error) });
+    killEveryTerminalNow();
     log.close();
     process.exit(1);
   };
@@ -41,6 +45,9 @@ export async function hostMain(options: HostMainOptions): Promise<never> {
     terminal: options.terminal,
     signal: stop.signal,
   });
+  // The port closed: the terminals had their SIGHUP and grace; what is left (a close that timed out)
+  // goes now.
+  killEveryTerminalNow();
   log.close();
   process.exit(code);
 }

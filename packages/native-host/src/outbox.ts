@@ -3,6 +3,10 @@
  * sends as the extension checks what it receives), serialised, split into chunks when its UTF-8 form
  * is over Chrome's 1 MiB, framed and written in order. A message that fails validation is a bug of the
  * host: it is logged by type only and replaced by an INTERNAL_ERROR error tied to the same request.
+ *
+ * stdout is a pipe the browser reads at its own pace: when it holds more than its high-water mark the
+ * outbox reports itself full, and calls its drain listeners once the browser has taken it, so that a
+ * source that can produce without end (a terminal running `yes`) waits rather than filling memory.
  */
 import type { Writable } from 'node:stream';
 import {
@@ -13,6 +17,7 @@ import {
   type HostToExtension,
 } from '@bproxy/protocol';
 import { encodeFrame } from './framing';
+import type { OutputFlow } from './handlers';
 import type { HostLog } from './host-log';
 
 /** The request or chat a message answers, copied onto an error that replaces it. */
@@ -25,10 +30,12 @@ function tiesOf(message: Record<string, unknown>): { id?: string; chatId?: strin
   return ties;
 }
 
-export class Outbox {
+export class Outbox implements OutputFlow {
   private chunkIds = 0;
   private lastWrite: Promise<void> = Promise.resolve();
   private closed = false;
+  private backlog = false;
+  private readonly drainListeners = new Set<() => void>();
 
   constructor(
     private readonly stdout: Writable,
@@ -64,6 +71,14 @@ export class Outbox {
     this.write(JSON.stringify(checked.data));
   }
 
+  get full(): boolean {
+    return this.backlog;
+  }
+
+  onDrain(listener: () => void): void {
+    this.drainListeners.add(listener);
+  }
+
   /** Resolves once everything sent so far has been handed to the operating system. */
   flush(): Promise<void> {
     return this.lastWrite;
@@ -72,6 +87,7 @@ export class Outbox {
   /** Sends nothing more (the port is closing). */
   close(): void {
     this.closed = true;
+    this.drainListeners.clear();
   }
 
   private write(json: string): void {
@@ -85,10 +101,18 @@ export class Outbox {
     if (frames.length > 1)
       this.log.info('chunked', { frames: frames.length, bytes: Buffer.byteLength(json) });
     for (const frame of frames) {
+      let accepted = true;
       const written = new Promise<void>((resolve) => {
-        this.stdout.write(encodeFrame(frame), () => resolve());
+        accepted = this.stdout.write(encodeFrame(frame), () => resolve());
       });
       this.lastWrite = this.lastWrite.then(() => written);
+      if (!accepted && !this.backlog) {
+        this.backlog = true;
+        this.stdout.once('drain', () => {
+          this.backlog = false;
+          for (const listener of this.drainListeners) listener();
+        });
+      }
     }
   }
 }

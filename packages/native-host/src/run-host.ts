@@ -88,7 +88,7 @@ export async function runHost(options: RunHostOptions): Promise<number> {
     const session = new PortSession({
       outbox,
       log,
-      context: { env, home, log, daemon },
+      context: { env, home, log, daemon, output: outbox },
       agent: options.agent ?? NO_AGENT,
       terminal: options.terminal ?? NO_TERMINAL,
       onFatal: () => void finish(1, 'protocol_mismatch'),

@@ -1,8 +1,9 @@
 /**
  * The terminal handler's clock, in process with a real /bin/sh on a real PTY and short timers: a view
- * that stays away past the detach window ends the terminal (SIGINT, then SIGKILL after the grace), and
- * nothing starts again until a key is pressed. And the output ring keeps the newest output within its
- * byte budget, never splitting a character.
+ * that stays away past the detach window ends the terminal (SIGHUP: the shell exits on it), and nothing
+ * starts again until a key is pressed; closing ends a shell well before the SIGKILL grace, and a job
+ * that ignores SIGHUP goes with the SIGKILL after it. And the output ring keeps the newest output within
+ * its byte budget, never splitting a character.
  */
 import type { HostToExtension } from '@bproxy/protocol';
 import { describe, expect, it } from 'vitest';
@@ -15,11 +16,20 @@ import { alive } from './helpers/processes';
 
 const noDaemon = {} as DaemonAccess;
 
-function handler(): { terminals: TerminalHandler; sent: HostToExtension[] } {
+/** The browser takes everything at once. */
+const alwaysDrained = { full: false, onDrain: () => undefined };
+
+function handler(killGraceMs = 300): { terminals: TerminalHandler; sent: HostToExtension[] } {
   const home = process.env.TMPDIR ?? '/tmp';
   const terminals = new TerminalHandler(
-    { env: { PATH: '/usr/bin:/bin', HOME: home }, home, log: SILENT_LOG, daemon: noDaemon },
-    { command: ['/bin/sh'], detachMs: 150, killGraceMs: 300 },
+    {
+      env: { PATH: '/usr/bin:/bin', HOME: home },
+      home,
+      log: SILENT_LOG,
+      daemon: noDaemon,
+      output: alwaysDrained,
+    },
+    { command: ['/bin/sh'], detachMs: 150, killGraceMs },
   );
   return { terminals, sent: [] };
 }
@@ -29,7 +39,7 @@ function printedText(sent: HostToExtension[]): string {
 }
 
 describe('a detached terminal', () => {
-  it('ends after the detach window, SIGINT then SIGKILL, and stays ended until a key is pressed', async () => {
+  it('ends after the detach window with SIGHUP, and stays ended until a key is pressed', async () => {
     const { terminals, sent } = handler();
     const emit = (m: HostToExtension) => sent.push(m);
     await terminals.handle({ type: 'pty.open', termId: 't1', cols: 80, rows: 24 }, emit);
@@ -42,7 +52,7 @@ describe('a detached terminal', () => {
       type: 'pty.exit',
       termId: 't1',
       exitCode: null,
-      signal: 'SIGKILL',
+      signal: 'SIGHUP',
     });
     expect(alive(shell)).toBe(false);
 
@@ -74,6 +84,36 @@ describe('a detached terminal', () => {
     await terminals.close();
     expect(sent.some((m) => m.type === 'pty.exit')).toBe(true);
   }, 15_000);
+});
+
+describe('closing a terminal', () => {
+  const pidsIn = (text: string, name: string) => Number(new RegExp(`${name}=(\\d+)`).exec(text)?.[1]);
+
+  it('ends the shell on SIGHUP well before the SIGKILL grace, then SIGKILLs a job that ignores SIGHUP', async () => {
+    const graceMs = 4_000;
+    const { terminals, sent } = handler(graceMs);
+    const emit = (m: HostToExtension) => sent.push(m);
+    await terminals.handle({ type: 'pty.open', termId: 't1', cols: 80, rows: 24 }, emit);
+    // SIG_IGN survives exec: this sleep ignores SIGHUP as a `nohup`ed job would.
+    const line = `(trap '' HUP; exec sleep 1000) & echo "immune=$! shell=$$"\r`;
+    await terminals.handle({ type: 'pty.input', termId: 't1', data: line }, emit);
+    await waitFor(() => /immune=\d+ shell=\d+/.test(printedText(sent)), 5_000);
+    const immune = pidsIn(printedText(sent), 'immune');
+    const shell = pidsIn(printedText(sent), 'shell');
+    expect(alive(immune) && alive(shell)).toBe(true);
+
+    const closedAt = Date.now();
+    await terminals.handle({ type: 'pty.close', termId: 't1' }, emit);
+    await waitFor(() => !alive(shell), graceMs);
+    const shellGoneMs = Date.now() - closedAt;
+    expect(shellGoneMs).toBeLessThan(graceMs / 2);
+    // The job ignored SIGHUP: it lives until the grace ends, then the SIGKILL takes it.
+    expect(alive(immune)).toBe(true);
+    await terminals.close();
+    expect(Date.now() - closedAt).toBeGreaterThanOrEqual(graceMs);
+    expect(alive(immune)).toBe(false);
+    expect(sent.find((m) => m.type === 'pty.exit')).toMatchObject({ exitCode: null, signal: 'SIGHUP' });
+  }, 20_000);
 });
 
 describe('the output ring', () => {

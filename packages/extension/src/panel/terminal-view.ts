@@ -4,13 +4,15 @@
  * nothing when it never ran); the first key starts the program — after the tab was shared if no
  * session holds it yet, so that BPROXY_SESSION in the terminal names the tab's session. Keys and
  * resizes go to the host; output, the program's end and errors come back. Following another tab
- * detaches this one (the host keeps it for a while) and attaches that tab's.
+ * detaches this one (the host keeps it for a while) and attaches that tab's; a native host that started
+ * anew is told about the terminal again (TerminalAttachment).
  */
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import type { HostToExtension, SessionId } from '@bproxy/protocol';
 import { byId } from './dom';
 import type { PanelLink } from './link';
+import { TerminalAttachment } from './terminal-attachment';
 import { terminalIdFor } from './terminal-ids';
 
 export interface TerminalViewOptions {
@@ -29,7 +31,7 @@ export class TerminalView {
   private readonly hint = byId('terminal-hint');
   private term: Terminal | null = null;
   private readonly fit = new FitAddon();
-  private termId: string | null = null;
+  private readonly attachment: TerminalAttachment;
   private tabId: number | null = null;
   /**
    * Whether the terminal has shown anything or been typed into since this view attached. Until then
@@ -40,17 +42,16 @@ export class TerminalView {
   /** Keys typed while the tab is being shared, sent once the terminal knows its session. */
   private waiting: string[] | null = null;
   private visible = false;
-  /** The host was not there when we last spoke: attach again once it is. */
-  private hostDown = false;
 
   constructor(private readonly options: TerminalViewOptions) {
+    this.attachment = new TerminalAttachment(
+      (detach) => options.link.send({ type: 'host', message: detach }),
+      // The host came back, or a new one knows nothing of ours: attach again, as a reopened panel would.
+      () => this.reattach(),
+    );
     options.link.on((message) => {
       if (message.type === 'host') this.fromHost(message.message);
-      if (message.type === 'status' && message.host === 'connected' && this.hostDown) {
-        // The host came (back): attach again, as a reopened panel would.
-        this.hostDown = false;
-        this.reattach();
-      }
+      if (message.type === 'status') this.attachment.hostStatus(message.host);
     });
     options.link.onReconnect(() => this.reattach());
   }
@@ -61,15 +62,13 @@ export class TerminalView {
     const term = this.screen();
     this.fit.fit();
     term.focus();
-    if (this.termId === null || this.tabId !== this.options.currentTab()) void this.attach();
+    if (this.attachment.termId === null || this.tabId !== this.options.currentTab()) void this.attach();
   }
 
   /** The panel follows another tab. */
   tabChanged(): void {
     if (!this.visible) return;
-    if (this.termId !== null)
-      this.options.link.send({ type: 'host', message: { type: 'pty.detach', termId: this.termId } });
-    this.termId = null;
+    this.attachment.release();
     void this.attach();
   }
 
@@ -86,11 +85,9 @@ export class TerminalView {
     term.open(this.container);
     term.onData((data) => void this.key(data));
     term.onResize(({ cols, rows }) => {
-      if (this.termId !== null)
-        this.options.link.send({
-          type: 'host',
-          message: { type: 'pty.resize', termId: this.termId, cols, rows },
-        });
+      const termId = this.attachment.termId;
+      if (termId !== null)
+        this.options.link.send({ type: 'host', message: { type: 'pty.resize', termId, cols, rows } });
     });
     new ResizeObserver(() => {
       if (this.visible && this.container.clientWidth > 0) this.fit.fit();
@@ -110,25 +107,26 @@ export class TerminalView {
     this.hint.hidden = false;
     const termId = await terminalIdFor(tabId);
     if (this.tabId !== tabId) return; // followed another tab meanwhile
-    this.termId = termId;
+    this.attachment.attach(termId);
     this.open(this.options.sessionOf());
   }
 
   private reattach(): void {
-    if (this.termId === null) return;
+    if (this.attachment.termId === null) return;
     this.term?.reset();
     this.started = false;
     this.open(this.options.sessionOf());
   }
 
   private open(session?: SessionId): void {
-    if (this.termId === null || this.term === null) return;
+    const termId = this.attachment.termId;
+    if (termId === null || this.term === null) return;
     const { cols, rows } = this.term;
     this.options.link.send({
       type: 'host',
       message: {
         type: 'pty.open',
-        termId: this.termId,
+        termId,
         cols,
         rows,
         ...(session === undefined ? {} : { session }),
@@ -137,7 +135,7 @@ export class TerminalView {
   }
 
   private async key(data: string): Promise<void> {
-    const termId = this.termId;
+    const termId = this.attachment.termId;
     if (termId === null) return;
     if (this.started) {
       this.input(termId, data);
@@ -153,7 +151,7 @@ export class TerminalView {
     const session = await this.session();
     const typed = this.waiting;
     this.waiting = null;
-    if (this.termId !== termId) return;
+    if (this.attachment.termId !== termId) return;
     this.open(session);
     this.started = true;
     for (const keys of typed) this.input(termId, keys);
@@ -178,7 +176,7 @@ export class TerminalView {
   }
 
   private fromHost(message: HostToExtension): void {
-    if (!('termId' in message) || message.termId !== this.termId || this.term === null) return;
+    if (!('termId' in message) || message.termId !== this.attachment.termId || this.term === null) return;
     if (message.type === 'pty.output') {
       this.hint.hidden = true;
       this.started = true;
@@ -190,7 +188,7 @@ export class TerminalView {
           : `exited with code ${message.exitCode ?? '?'}`;
       this.term.writeln(`\r\n${DIM}[the program ${how} — press any key to start again]${RESET}`);
     } else if (message.type === 'error') {
-      if (message.code === 'NO_DAEMON') this.hostDown = true;
+      if (this.attachment.hostError(message)) return;
       this.term.writeln(`\r\n${RED}${message.message}${RESET}`);
     }
   }

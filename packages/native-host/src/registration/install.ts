@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute } from 'node:path';
 import { parseExtensionId } from '@bproxy/client/lifecycle';
+import { TERMINAL_COMMAND_VAR } from '../terminal/terminal-command';
 import { BROWSERS, BROWSER_IDS, browserSpec, type BrowserSpec } from './browsers';
 import { hostFiles, hostLocation, isInstalled, type HostLocation, type RegistrationContext } from './context';
 import { ensureFolder, writeFileAtomic } from './files';
@@ -131,7 +132,7 @@ export async function installHost(options: InstallOptions): Promise<InstallRepor
   checkInputs(options);
   const extensionId = chosenExtensionId(options.extensionId ?? context.env.BPROXY_EXTENSION_ID);
   const terminalCommand = chosenTerminalCommand(
-    options.terminalCommand ?? context.env.BPROXY_TERMINAL_COMMAND,
+    options.terminalCommand ?? context.env[TERMINAL_COMMAND_VAR],
     context.platform,
   );
   const { specs, explicit } = selectBrowsers(options.browsers);

@@ -9,6 +9,7 @@
  * recovers the Node and bundle it runs, for `status`.
  */
 import { DEFAULT_EXTENSION_ID, NATIVE_HOST_NAME } from '@bproxy/protocol';
+import { TERMINAL_COMMAND_VAR } from '../terminal/terminal-command';
 import type { RegistrationPlatform } from './context';
 
 export interface LauncherSpec {
@@ -36,7 +37,7 @@ export function launcherText(platform: RegistrationPlatform, spec: LauncherSpec)
   const env: [string, string][] = [];
   if (spec.stateHome !== null) env.push(['BPROXY_HOME', spec.stateHome]);
   if (spec.extensionId !== DEFAULT_EXTENSION_ID) env.push(['BPROXY_EXTENSION_ID', spec.extensionId]);
-  if (spec.terminalCommand !== null) env.push(['BPROXY_TERMINAL_COMMAND', spec.terminalCommand]);
+  if (spec.terminalCommand !== null) env.push([TERMINAL_COMMAND_VAR, spec.terminalCommand]);
   if (platform === 'win32') {
     return [
       '@echo off',

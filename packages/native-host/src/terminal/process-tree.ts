@@ -33,9 +33,12 @@ export function sessionMembers(sid: number): number[] {
   return members;
 }
 
-/** Sends `signal` to the group led by `leader` and to every member of its session; never throws. */
-export function signalSession(leader: number, signal: NodeJS.Signals): void {
-  const targets = new Set<number>([-leader]);
+/**
+ * Sends `signal` to every member of the session led by `leader` and, unless `group` is false (the
+ * leader was reaped: its pid may name someone else's group now), to the leader's group; never throws.
+ */
+export function signalSession(leader: number, signal: NodeJS.Signals, group = true): void {
+  const targets = new Set<number>(group ? [-leader] : []);
   for (const pid of sessionMembers(leader)) targets.add(pid);
   for (const target of targets) {
     try {

@@ -2,9 +2,16 @@
  * One running PTY: the program started on a pseudo-terminal by @lydell/node-pty (loaded on the first
  * spawn, so a host whose platform has no prebuilt binary still serves everything else), its output read
  * as bytes and decoded here with a StringDecoder so that a character split across two reads arrives
- * whole, and its end: SIGINT to everything in its session, then SIGKILL after a grace period when
- * anything is left. The first process leads its own session (node-pty calls setsid), so nothing the
- * terminal started survives it.
+ * whole, and its end: SIGHUP to everything in its session (what closing a terminal window sends: a
+ * shell exits on it, and passes it to its jobs), then SIGKILL after a grace period to whatever is left.
+ * The first process leads its own session (node-pty calls setsid), so nothing the terminal started
+ * survives it. Every PTY still running is known here, so that a host about to exit can SIGKILL them
+ * all synchronously (killEveryTerminalNow): Chrome kills the host about 2 s after the port closes, and
+ * a host that died would leave its terminals to run on.
+ *
+ * Output is paused (node-pty pause/resume) while the browser has not taken what was sent: the PTY's
+ * kernel buffer then fills and the program blocks on its writes, instead of the host buffering
+ * without bound.
  */
 import { StringDecoder } from 'node:string_decoder';
 import type * as NodePtyModule from '@lydell/node-pty';
@@ -36,10 +43,20 @@ const SIGNAL_NAMES: Readonly<Record<number, string>> = {
   15: 'SIGTERM',
 };
 
+/** The PTYs whose program runs, whose end is under way, or whose program left jobs running. */
+const live = new Set<PtyProcess>();
+
+/** SIGKILL to the whole session of every PTY still known; synchronous, for a host about to exit. */
+export function killEveryTerminalNow(): void {
+  for (const pty of live) pty.killNow();
+}
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 export class PtyProcess {
   private exited = false;
   private readonly ended: Promise<void>;
-  private killTimer: NodeJS.Timeout | null = null;
+  private paused = false;
 
   private constructor(
     private readonly pty: IPty,
@@ -54,6 +71,7 @@ export class PtyProcess {
     this.ended = new Promise((resolve) => {
       pty.onExit(({ exitCode, signal }) => {
         this.exited = true;
+        if (!sessionAlive(pty.pid)) live.delete(this);
         const rest = decoder.end();
         if (rest !== '') options.onOutput(rest);
         const name = signal !== undefined && signal > 0 ? (SIGNAL_NAMES[signal] ?? `SIG${signal}`) : null;
@@ -74,7 +92,9 @@ export class PtyProcess {
       env: options.env,
       encoding: null,
     });
-    return new PtyProcess(pty, options);
+    const started = new PtyProcess(pty, options);
+    live.add(started);
+    return started;
   }
 
   get pid(): number {
@@ -99,24 +119,40 @@ export class PtyProcess {
   }
 
   /**
-   * Ends the process and everything in its session: SIGINT now (what Ctrl-C would send), SIGKILL to
-   * what is left after `graceMs`. Resolves when the first process has exited and its session is empty.
+   * Stops reading the program's output (true) or reads it again (false): the browser's side is full,
+   * or drained again.
+   */
+  hold(held: boolean): void {
+    if (this.exited || held === this.paused) return;
+    this.paused = held;
+    if (held) this.pty.pause();
+    else this.pty.resume();
+  }
+
+  /** SIGKILL to the whole session at once, synchronously. */
+  killNow(): void {
+    signalSession(this.pty.pid, 'SIGKILL', !this.exited);
+  }
+
+  /**
+   * Ends the process and everything in its session: SIGHUP now, SIGKILL to what is left after
+   * `graceMs` (a job that ignores SIGHUP). Resolves when the first process has exited and its session
+   * is empty.
    */
   async terminate(graceMs: number): Promise<void> {
     const leader = this.pty.pid;
-    signalSession(leader, 'SIGINT');
-    this.killTimer ??= setTimeout(() => {
-      if (!this.exited || sessionAlive(leader)) signalSession(leader, 'SIGKILL');
-    }, graceMs);
+    // Output still held would keep the PTY from seeing its end.
+    this.hold(false);
+    signalSession(leader, 'SIGHUP');
+    const until = Date.now() + graceMs;
+    while (sessionAlive(leader) && Date.now() < until) await pause(25);
+    if (sessionAlive(leader)) {
+      signalSession(leader, 'SIGKILL');
+      // SIGKILL lands at once, but the kernel tears a process down in its own time.
+      const killedBy = Date.now() + 1_000;
+      while (sessionAlive(leader) && Date.now() < killedBy) await pause(10);
+    }
     await this.ended;
-    // An interactive shell ignores SIGINT, and a job may too: the leader's exit does not end them.
-    if (sessionAlive(leader)) await this.untilGone(leader, graceMs + 2_000);
-    if (this.killTimer !== null) clearTimeout(this.killTimer);
-  }
-
-  private async untilGone(leader: number, withinMs: number): Promise<void> {
-    const until = Date.now() + withinMs;
-    while (sessionAlive(leader) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-    if (sessionAlive(leader)) signalSession(leader, 'SIGKILL');
+    live.delete(this);
   }
 }

@@ -3,8 +3,10 @@
  * known (or reattaches a view to it, replaying its recent output and, when it ended, its exit) but
  * spawns nothing: the program starts on the first `pty.input` — a key press — and again only on a key
  * press after it ended. `pty.detach` (the view went away) keeps it for `detachMs` with its output
- * buffered, then ends it; `pty.close` ends it at once; the port's close ends them all. Ending is SIGINT
- * to the whole session, then SIGKILL after `killGraceMs`.
+ * buffered, then ends it; `pty.close` ends it at once; the port's close ends them all. Ending is SIGHUP
+ * to the whole session, then SIGKILL after `killGraceMs` (1 s: Chrome kills the host about 2 s after
+ * the port closes, and the host must have killed its terminals first). While the browser has not taken
+ * what was sent, every terminal's output is held (the program blocks on its writes) until it has.
  */
 import { homedir } from 'node:os';
 import type { HostToExtension } from '@bproxy/protocol';
@@ -21,7 +23,7 @@ export interface TerminalOptions {
   readonly command?: readonly [string, ...string[]];
   /** How long a detached terminal lives (default 60 s). */
   readonly detachMs?: number;
-  /** Between SIGINT and SIGKILL (default 3 s). */
+  /** Between SIGHUP and SIGKILL (default KILL_GRACE_MS). */
   readonly killGraceMs?: number;
   /** Output kept for a reattaching view (default 1 MiB). */
   readonly ringBytes?: number;
@@ -44,6 +46,9 @@ interface Terminal {
 /** At most this many terminals per host (one per tab is the panel's use). */
 const MAX_TERMINALS = 32;
 
+/** Between SIGHUP and SIGKILL: under the 2 s Chrome leaves a host whose port closed. */
+export const KILL_GRACE_MS = 1_000;
+
 export class TerminalHandler implements PortHandler<TerminalMessage> {
   private readonly terminals = new Map<string, Terminal>();
   private readonly ending = new Set<Promise<void>>();
@@ -52,7 +57,11 @@ export class TerminalHandler implements PortHandler<TerminalMessage> {
   constructor(
     private readonly context: HandlerContext,
     private readonly options: TerminalOptions = {},
-  ) {}
+  ) {
+    context.output.onDrain(() => {
+      for (const terminal of this.terminals.values()) terminal.process?.hold(false);
+    });
+  }
 
   async handle(message: TerminalMessage, emit: Emit): Promise<void> {
     if (this.closed) return;
@@ -159,7 +168,7 @@ export class TerminalHandler implements PortHandler<TerminalMessage> {
         terminal.starting = null;
         if (this.terminals.get(terminal.termId) !== terminal) {
           // Closed (or the port went) while the program was starting.
-          await started.terminate(this.options.killGraceMs ?? 3_000);
+          await started.terminate(this.options.killGraceMs ?? KILL_GRACE_MS);
           return;
         }
         terminal.process = started;
@@ -188,6 +197,7 @@ export class TerminalHandler implements PortHandler<TerminalMessage> {
       onOutput: (data) => {
         terminal.ring.push(data);
         terminal.emit({ type: 'pty.output', termId: terminal.termId, data });
+        if (this.context.output.full) started.hold(true);
       },
       onExit: (exitCode, signal) => {
         log.info('terminal_exited', { termId: terminal.termId, exitCode, signal });
@@ -212,7 +222,7 @@ export class TerminalHandler implements PortHandler<TerminalMessage> {
     if (terminal.detachTimer !== null) clearTimeout(terminal.detachTimer);
     const running = terminal.process;
     if (running === null) return;
-    this.track(running.terminate(this.options.killGraceMs ?? 3_000));
+    this.track(running.terminate(this.options.killGraceMs ?? KILL_GRACE_MS));
   }
 
   private track(done: Promise<void>): void {
