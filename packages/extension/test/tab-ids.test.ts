@@ -4,7 +4,7 @@
  * is replaced rather than used.
  */
 import { describe, expect, it } from 'vitest';
-import { chatIdFor } from '../src/panel/tab-ids';
+import { chatIdFor, terminalIdFor } from '../src/panel/tab-ids';
 
 function sessionStorage(initial: Record<string, unknown> = {}) {
   const items: Record<string, unknown> = { ...initial };
@@ -30,5 +30,15 @@ describe("a tab's chat id", () => {
     const id = await chatIdFor(storage, 7);
     expect(id).toMatch(/^tab7-/);
     expect(storage.items['chat.tab.7']).toBe(id);
+  });
+});
+
+describe("a tab's terminal id", () => {
+  it('is kept for the tab apart from its chat, and a stored value that is not one is replaced', async () => {
+    const storage = sessionStorage({ 'terminal:7': 'term-../../x' });
+    const id = await terminalIdFor(storage, 7);
+    expect(id).toMatch(/^term-7t[0-9a-f]{12}$/);
+    expect(await terminalIdFor(storage, 7)).toBe(id);
+    expect(await chatIdFor(storage, 7)).not.toBe(id);
   });
 });

@@ -9,16 +9,11 @@
 import type { HostToExtension, ModelChoice, SessionId } from '@bproxy/protocol';
 import { ModelChoiceSchema } from '@bproxy/protocol';
 import { HostCalls } from './chat-host';
-import { chatIdFor } from './tab-ids';
+import { chatIdFor, type SessionStorage } from './tab-ids';
 import { ChatLog } from './chat-log';
 import { ChatSettings } from './chat-settings';
 import { byId, el } from './dom';
 import type { PanelLink } from './link';
-
-interface StorageApi {
-  get(key: string): Promise<Record<string, unknown>>;
-  set(items: Record<string, unknown>): Promise<void>;
-}
 
 interface TabChat {
   readonly chatId: string;
@@ -50,7 +45,7 @@ export class ChatView {
     private readonly currentTab: () => number | null,
     /** The session holding a tab, when one does. */
     private readonly sessionOfTab: (tab: number) => SessionId | undefined,
-    private readonly storage: StorageApi,
+    private readonly storage: SessionStorage,
   ) {
     this.calls = new HostCalls(link);
     this.settings = new ChatSettings(this.calls);

@@ -3,6 +3,7 @@
  * there; or `?tab=ID` when the page is opened for one tab), its port to the worker, the hand-off strip
  * for that tab, and three views — Activity, Chat, Terminal — switched by the tab bar.
  */
+import type { SessionStorage } from './tab-ids';
 import { ActivityView } from './activity-view';
 import { ChatView } from './chat-view';
 import { byId } from './dom';
@@ -11,13 +12,9 @@ import { HandoffView } from './handoff-view';
 import { PanelLink, type PortApi } from './link';
 import { TerminalView } from './terminal-view';
 
-interface SessionStorageApi {
-  get(key: string): Promise<Record<string, unknown>>;
-  set(items: Record<string, unknown>): Promise<void>;
-}
 const platform = (
   globalThis as unknown as {
-    chrome: FrontTabApi & { runtime: PortApi; storage: { session: SessionStorageApi } };
+    chrome: FrontTabApi & { runtime: PortApi; storage: { session: SessionStorage } };
   }
 ).chrome;
 
@@ -35,7 +32,12 @@ const chat = new ChatView(
   (tabId) => handoff.sessionOf(tabId)?.info.session,
   platform.storage.session,
 );
-const terminal = new TerminalView({ link, currentTab, sessionOf: () => handoff.current()?.info.session });
+const terminal = new TerminalView({
+  link,
+  currentTab,
+  sessionOf: () => handoff.current()?.info.session,
+  storage: platform.storage.session,
+});
 
 const status = byId('status');
 /** Said in the status line until the panel knows its tab (set when the front tab cannot be read). */

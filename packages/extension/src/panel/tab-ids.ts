@@ -1,11 +1,11 @@
 /**
- * The ids the side panel keeps per tab (the tab's chat, and meant for its terminal too), in
+ * The ids the side panel keeps per tab (the tab's chat and its terminal), in
  * chrome.storage.session: closing and reopening the panel (or a restart of the worker) finds the tab's
- * chat again, and they are forgotten with the browser session — tab ids are reused after a restart, and
+ * chat and terminal again, and they are forgotten with the browser session — tab ids are reused after a restart, and
  * a new tab must not show an old tab's chat. An id is a name, not a secret: only this extension can
  * reach the host at all.
  */
-interface SessionStorage {
+export interface SessionStorage {
   get(key: string): Promise<Record<string, unknown>>;
   set(items: Record<string, unknown>): Promise<void>;
 }
@@ -39,4 +39,14 @@ const CHAT: TabIdKind = {
 
 export function chatIdFor(storage: SessionStorage, tabId: number): Promise<string> {
   return idForTab(storage, CHAT, tabId);
+}
+
+const TERMINAL: TabIdKind = {
+  key: (tabId) => `terminal:${tabId}`,
+  valid: /^term-[a-z0-9]{1,40}$/,
+  fresh: (tabId) => `term-${tabId}t${crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`,
+};
+
+export function terminalIdFor(storage: SessionStorage, tabId: number): Promise<string> {
+  return idForTab(storage, TERMINAL, tabId);
 }

@@ -13,13 +13,15 @@ import type { HostToExtension, SessionId } from '@bproxy/protocol';
 import { byId } from './dom';
 import type { PanelLink } from './link';
 import { TerminalAttachment } from './terminal-attachment';
-import { terminalIdFor } from './terminal-ids';
+import { terminalIdFor, type SessionStorage } from './tab-ids';
 
 export interface TerminalViewOptions {
   readonly link: PanelLink;
   readonly currentTab: () => number | null;
   /** The session holding the tab, if one does. */
   readonly sessionOf: () => SessionId | undefined;
+  /** Where the tab's terminal id is kept (chrome.storage.session). */
+  readonly storage: SessionStorage;
 }
 
 const DIM = '\x1b[2m';
@@ -105,7 +107,7 @@ export class TerminalView {
     this.waiting = null;
     term.reset();
     this.hint.hidden = false;
-    const termId = await terminalIdFor(tabId);
+    const termId = await terminalIdFor(this.options.storage, tabId);
     if (this.tabId !== tabId) return; // followed another tab meanwhile
     this.attachment.attach(termId);
     this.open(this.options.sessionOf());
