@@ -105,7 +105,13 @@ export async function startRealDaemon(): Promise<RealDaemon> {
         pages.closeAllConnections();
         pages.close(() => resolve());
       });
-      rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+      // Chromium may still be flushing its profile after the daemon stopped it: retry, then leave the
+      // temporary folder behind with a note rather than fail a test whose assertions all held.
+      try {
+        rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 200 });
+      } catch (error) {
+        console.warn(`note: could not remove ${root}: ${String(error)}`);
+      }
     },
   };
 }
