@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION } from '@bproxy/protocol';
 import { PairingStore, isLoopbackWsUrl } from '../src/background/pairing-state';
-import { FAILURE_MESSAGES, claimPairing, normalizeCode } from '../src/shared/pair-client';
+import { FAILURE_MESSAGES, claimPairing, normalizeCode } from '../src/common/pair-client';
 import { MemoryStorage } from './fakes';
 
 const bootstrap = (overrides: Record<string, unknown> = {}) => ({

@@ -27,7 +27,7 @@ import type { ProofOutcome } from './daemon-proof';
 import type { WorkerLog } from './log';
 import type { PairingStore } from './pairing-state';
 import type { SocketFactory, SocketLike } from './socket';
-import { UNREACHABLE } from '../shared/messages';
+import { UNREACHABLE } from '../common/messages';
 
 export type ConnectionState = 'idle' | 'unpaired' | 'connecting' | 'connected' | 'waiting' | 'stopped';
 

@@ -6,7 +6,7 @@
  * from it, no chance to send a request. This module decides; connection.ts acts on the verdict.
  */
 import { DAEMON_PROOF_PATH, ProofAnswerSchema, freshNonce, verifyProof } from '@bproxy/protocol';
-import { UNREACHABLE } from '../shared/messages';
+import { UNREACHABLE } from '../common/messages';
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 

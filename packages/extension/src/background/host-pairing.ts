@@ -11,7 +11,7 @@
  * take the token from each other forever. That case stays the user's call.
  */
 import type { HostToExtension } from '@bproxy/protocol';
-import { claimPairing } from '../shared/pair-client';
+import { claimPairing } from '../common/pair-client';
 import type { Connection } from './connection';
 import type { FetchLike, ProofOutcome } from './daemon-proof';
 import type { WorkerLog } from './log';

@@ -15,7 +15,7 @@ import {
   type PanelAnswer,
   type PanelToWorker,
   type WorkerToPanel,
-} from '../shared/panel-messages';
+} from '../common/panel-messages';
 import type { BrowserView } from './browser-view';
 import type { Connection, ConnectionStatus } from './connection';
 import { ChatRoutes, chatOf } from './chat-routes';

@@ -5,8 +5,8 @@
  */
 import { PROTOCOL_VERSION } from '@bproxy/protocol';
 import type { ChromeApi } from '../chrome-api';
-import type { PanelAnswer } from '../shared/panel-messages';
-import { PopupMessageSchema, type PairAnswer, type ShareAnswer, type WorkerStatus } from '../shared/messages';
+import type { PanelAnswer } from '../common/panel-messages';
+import { PopupMessageSchema, type PairAnswer, type ShareAnswer, type WorkerStatus } from '../common/messages';
 import { Connection } from './connection';
 import type { DriverContext } from './context';
 import { proveDaemon, type FetchLike } from './daemon-proof';

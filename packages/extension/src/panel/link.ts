@@ -10,7 +10,7 @@ import {
   type PanelToWorker,
   type PanelUserRequest,
   type WorkerToPanel,
-} from '../shared/panel-messages';
+} from '../common/panel-messages';
 
 export interface PortApi {
   connect(info: { name: string }): {

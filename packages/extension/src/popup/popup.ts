@@ -3,8 +3,8 @@
  * the pairing form (claim → hand the bootstrap to the worker → show the outcome).
  */
 import { DEFAULT_PORT } from '@bproxy/protocol';
-import type { PairAnswer, PopupMessage, ShareAnswer, WorkerStatus } from '../shared/messages';
-import { claimPairing, parsePort, probeDaemon } from '../shared/pair-client';
+import type { PairAnswer, PopupMessage, ShareAnswer, WorkerStatus } from '../common/messages';
+import { claimPairing, parsePort, probeDaemon } from '../common/pair-client';
 import { PopupView } from './view';
 
 const POLL_MS = 1_000;

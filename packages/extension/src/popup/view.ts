@@ -2,7 +2,7 @@
  * The popup's DOM: looks up its elements once and renders a WorkerStatus into them. No logic about
  * pairing or connections; popup.ts decides, this file only shows.
  */
-import { UNREACHABLE, type WorkerStatus } from '../shared/messages';
+import { UNREACHABLE, type WorkerStatus } from '../common/messages';
 
 export type Tone = 'ok' | 'bad' | 'warn' | '';
 
