@@ -6,10 +6,8 @@
  * renders it.
  */
 import { isClientError, type DaemonClient } from '@bproxy/client';
-import { actionDef, formatIssues, hintOf, type ActionName } from '@bproxy/protocol';
-import type { ToolError } from '@bproxy/tools';
-
-export type CallOutcome = { ok: true; data: unknown } | { ok: false; error: ToolError };
+import type { ActionName } from '@bproxy/protocol';
+import { outcomeOf, type CallOutcome } from '@bproxy/tools';
 
 export class DaemonLink {
   /** Called when the daemon the server talked to is gone (its sessions with it). */
@@ -36,24 +34,7 @@ export class DaemonLink {
       if (!isClientError(error)) throw error;
       return { ok: false, error: { code: error.code, message: error.message, hint: error.hint } };
     }
-    if (!answer.ok) {
-      const { code, message, hint, reason } = answer.error;
-      return {
-        ok: false,
-        error: {
-          code,
-          message,
-          ...(hint === undefined ? {} : { hint }),
-          ...(reason === undefined ? {} : { reason }),
-        },
-      };
-    }
-    const result = actionDef(action).result.safeParse(answer.data);
-    if (!result.success) {
-      const message = `the ${action} result is outside the protocol: ${formatIssues(result.error, answer.data)}`;
-      return { ok: false, error: { code: 'BAD_RESPONSE', message, hint: hintOf('BAD_RESPONSE') } };
-    }
-    return { ok: true, data: result.data };
+    return outcomeOf(action, answer);
   }
 
   /** No more reconnecting: the last calls (closing the session) go to the daemon we know, or nowhere. */

@@ -16,3 +16,4 @@ export {
 export { errorReply, localError, textReply, TOOL_HINTS, type ToolError, type ToolReply } from './errors';
 export { successReply } from './replies';
 export { checkToolArgs, toolTimeoutMs, type CheckedToolCall } from './tool-call';
+export { outcomeOf, type CallOutcome, type DaemonAnswer } from './outcome';

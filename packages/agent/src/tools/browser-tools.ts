@@ -11,9 +11,11 @@
  */
 import type { Answer } from '@bproxy/client';
 import { isClientError } from '@bproxy/client';
-import { actionDef, formatIssues, hintOf, type ActionName } from '@bproxy/protocol';
+import type { ActionName } from '@bproxy/protocol';
 import {
+  outcomeOf,
   TOOLS_BY_NAME,
+  type CallOutcome,
   buildTools,
   checkToolArgs,
   errorReply,
@@ -100,8 +102,6 @@ export function panelSummary(name: string, ok: boolean, text: string): string {
   return ok && READS.has(name) ? `${name}: ${text.length} characters` : firstLine(text);
 }
 
-type CallOutcome = { ok: true; data: unknown } | { ok: false; error: ToolError };
-
 /** One action through the daemon client; a local failure is an outcome too, never an exception. */
 async function callAction(
   caller: ActionCaller,
@@ -117,22 +117,5 @@ async function callAction(
     if (!isClientError(error)) throw error;
     return { ok: false, error: { code: error.code, message: error.message, hint: error.hint } };
   }
-  if (!answer.ok) {
-    const { code, message, hint, reason } = answer.error;
-    return {
-      ok: false,
-      error: {
-        code,
-        message,
-        ...(hint === undefined ? {} : { hint }),
-        ...(reason === undefined ? {} : { reason }),
-      },
-    };
-  }
-  const result = actionDef(action).result.safeParse(answer.data);
-  if (!result.success) {
-    const message = `the ${action} result is outside the protocol: ${formatIssues(result.error, answer.data)}`;
-    return { ok: false, error: { code: 'BAD_RESPONSE', message, hint: hintOf('BAD_RESPONSE') } };
-  }
-  return { ok: true, data: result.data };
+  return outcomeOf(action, answer);
 }
