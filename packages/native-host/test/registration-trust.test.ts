@@ -16,7 +16,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { launchedTrustProblems, trustProblems } from '../src/registration/trust';
+import { isPrivateGroup, launchedTrustProblems, trustProblems } from '../src/registration/trust';
 
 let root: string;
 beforeEach(() => {
@@ -46,6 +46,8 @@ describe('what the browser would run', () => {
   it('names each folder above it that others can write to, and the file itself', () => {
     const node = file('opt', 'node', 'bin', 'node');
     chmodSync(join(root, 'opt'), 0o777);
+    // Group-writable for a group others are in (nogroup stands in for a shared one).
+    chownSync(join(root, 'opt', 'node', 'bin'), uid, 65534);
     chmodSync(join(root, 'opt', 'node', 'bin'), 0o775);
     chmodSync(node, 0o757);
     expect(trustProblems(node)).toEqual([
@@ -103,6 +105,28 @@ describe('what the browser would run', () => {
       expect.stringContaining(`the file ${agent} is writable`),
     ]);
     chmodSync(root, 0o700);
+  });
+
+  it("accepts group write when the group is the user's alone (a user private group), not when others can be in it", () => {
+    const node = file('home', 'me', '.nvm', 'bin', 'node');
+    chownSync(join(root, 'home', 'me', '.nvm'), uid, 4242);
+    chmodSync(join(root, 'home', 'me', '.nvm'), 0o775);
+    chownSync(node, uid, 4242);
+    chmodSync(node, 0o775);
+    expect(trustProblems(node, { privateGroup: (gid) => gid === 4242 })).toEqual([]);
+    expect(trustProblems(node, { privateGroup: () => false })).toEqual([
+      expect.stringContaining(
+        `the folder ${join(root, 'home', 'me', '.nvm')} is writable by group or others (mode 0775)`,
+      ),
+      expect.stringContaining(`the file ${node} is writable by group or others (mode 0775)`),
+    ]);
+    // Others' write is never excused by a private group.
+    chmodSync(node, 0o777);
+    expect(trustProblems(node, { privateGroup: () => true })).toEqual([
+      expect.stringContaining(`the file ${node} is writable by group or others (mode 0777)`),
+    ]);
+    // A group that is not even the user's primary one is never private.
+    expect(isPrivateGroup(4242, uid)).toBe(false);
   });
 
   it('says nothing on Windows, where modes do not describe who may write', () => {

@@ -335,6 +335,8 @@ describe.each([
 
     const dist = dirname(box.bundle);
     chmodSync(dist, 0o777);
+    // Group-writable, for a group others are in (nogroup stands in for a shared one).
+    chownSync(join(box.root, 'cellar', 'node-22'), process.getuid?.() ?? 0, 65534);
     chmodSync(join(box.root, 'cellar', 'node-22'), 0o775);
     const status = await hostStatus({ context, probeTimeoutMs: 5_000 });
     for (const id of ['chrome', 'chromium']) {
