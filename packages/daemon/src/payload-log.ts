@@ -16,16 +16,39 @@ const TYPED_PARAMS: Readonly<Record<string, readonly string[]>> = { fill: ['valu
 const SECRET_RESULTS: Readonly<Record<string, readonly string[]>> = { 'pairing.issue': ['code'] };
 const MAX_STRING = 4096;
 const MAX_DEPTH = 12;
+/** Entries kept per array or object: a body 100,000 entries wide costs one line of readable size. */
+const MAX_ENTRIES = 100;
 
+/**
+ * A copy of `value` fit for one log line, whatever arrived: strings cut, at most MAX_DEPTH levels and
+ * MAX_ENTRIES entries per level (the rest counted), secret-looking keys hidden. The recursion is
+ * bounded by MAX_DEPTH, so a body nested 100,000 deep is cut at the twelfth level.
+ */
 function redact(value: unknown, depth = 0): unknown {
   if (typeof value === 'string')
     return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}…[${value.length} chars]` : value;
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return '[too deep]';
-  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value))
-    out[key] = SECRET_KEY.test(key) ? REDACTED : redact(v, depth + 1);
+  if (Array.isArray(value)) {
+    const kept = value.slice(0, MAX_ENTRIES).map((v: unknown) => redact(v, depth + 1));
+    if (value.length > MAX_ENTRIES) kept.push(`…[${value.length - MAX_ENTRIES} more]`);
+    return kept;
+  }
+  // No prototype: a key "__proto__" in the input stays a key of the copy.
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  let kept = 0;
+  let more = 0;
+  for (const [key, v] of Object.entries(value)) {
+    if (kept === MAX_ENTRIES) {
+      more++;
+      continue;
+    }
+    out[key.length > 200 ? `${key.slice(0, 200)}…` : key] = SECRET_KEY.test(key)
+      ? REDACTED
+      : redact(v, depth + 1);
+    kept++;
+  }
+  if (more > 0) out['…'] = `[${more} more]`;
   return out;
 }
 
