@@ -10,7 +10,7 @@ import {
   PAIRING_ERROR_CODES,
   type BproxyResponse,
 } from '@bproxy/protocol';
-import { hostileJson, hostileValues, withField } from '../../../tests/fixtures/hostile-json';
+import { DEEP, deepArray, hostileJson, hostileValues, withField } from '../../../tests/fixtures/hostile-json';
 import { COMMAND_BODY_LIMIT } from '../src/routes/command';
 import type { FakeExtension } from './harness';
 import { startDaemonWithTab, type TestDaemon } from './harness';
@@ -229,5 +229,47 @@ describe('hostile values at every HTTP door', () => {
       expect((await daemon.call('session.list')).ok).toBe(true);
     },
     60_000,
+  );
+});
+
+describe('hostile answers from the driver', () => {
+  it.each([
+    ['data', (deep: string) => `"ok":true,"data":{"text":${deep}}`],
+    [
+      'error details',
+      (deep: string) =>
+        `"ok":false,"error":{"code":"ELEMENT_NOT_FOUND","category":"target","retry":false,"message":"x","details":{"deep":${deep}}}`,
+    ],
+  ])(
+    'settles a request whose answer nests %s 100,000 deep with DRIVER_ERROR, and serves the next',
+    async (_what, answer) => {
+      const before = ext.behaviour;
+      // Written by hand: the fake extension's JSON.stringify could not write such an answer.
+      ext.behaviour = (req) => {
+        ext.socket?.send(`{"type":"response","id":${JSON.stringify(req.id)},${answer(deepArray(DEEP))}}`);
+        return 'drop';
+      };
+      try {
+        const res = await postRaw(
+          '/',
+          JSON.stringify({
+            id: `deep${Math.random()}`,
+            action: 'text',
+            session,
+            params: {},
+            deadline: Date.now() + 5_000,
+          }),
+        );
+        expect(res.body.ok).toBe(false);
+        if (!res.body.ok) expect(res.body.error.code).toBe('DRIVER_ERROR');
+        expect(res.status).toBe(502);
+      } finally {
+        ext.behaviour = before;
+      }
+      expect((await daemon.call('text', {}, session)).ok).toBe(true);
+      expect(
+        daemon.logLines.some((l) => l.includes('"unhandled_rejection"') || l.includes('"internal_error"')),
+      ).toBe(false);
+    },
   );
 });
