@@ -195,8 +195,10 @@ describe('hostile values at every HTTP door', () => {
         fc.constantFrom(...fields, 'body'),
         hostileJson(COMMAND_BODY_LIMIT),
         async (field, json) => {
+          // A small value may be a valid one for its field (params {}, an id "x"): the property is an
+          // answer the daemon meant; the cases above are the refusals.
           const answer = await postRaw('/', field === 'body' ? json : withField(valid(), field, json));
-          expectCatalogueRefusal(answer);
+          expectEnvelope(answer);
         },
       ),
       { numRuns: 60 },
