@@ -11,7 +11,7 @@ describe('CDP frames', () => {
   });
 
   it('re-serializes a message whose id does not lead', () => {
-    expect(JSON.parse(withId('{"method":"M","id":4,"params":{}}', 9))).toEqual({
+    expect(JSON.parse(withId('{"method":"M","id":4,"params":{}}', 9) ?? '')).toEqual({
       method: 'M',
       id: 9,
       params: {},

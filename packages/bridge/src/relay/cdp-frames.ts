@@ -39,12 +39,19 @@ export function parseUpstream(text: string): UpstreamParse {
 
 const LEADING_ID = /^\{\s*"id"\s*:\s*(-?\d+)\s*,/;
 
-/** The message with its id replaced; on the text when the id leads, else re-serialized. */
-export function withId(text: string, id: number): string {
+/**
+ * The message with its id replaced; on the text when the id leads, else re-serialized. Undefined when
+ * it cannot be written again (nested too deep for JSON.stringify): never a throw in a message handler.
+ */
+export function withId(text: string, id: number): string | undefined {
   const match = LEADING_ID.exec(text);
   if (match !== null) return `{"id":${id},${text.slice(match[0].length)}`;
-  const value = JSON.parse(text) as Record<string, unknown>;
-  return JSON.stringify({ ...value, id });
+  try {
+    const value = JSON.parse(text) as Record<string, unknown>;
+    return JSON.stringify({ ...value, id });
+  } catch {
+    return undefined;
+  }
 }
 
 export type DownstreamMessage =

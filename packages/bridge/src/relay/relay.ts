@@ -136,7 +136,13 @@ export class Relay {
     const transport = this.downstream;
     if (transport === undefined) return;
     const id = this.pending.forTool(request.id, request.sessionId, closesBrowser);
-    transport.send(withId(request.text, id));
+    const text = withId(request.text, id);
+    if (text === undefined) {
+      this.pending.take(id);
+      this.toTool(errorResponse(request.id, 'a command nested too deeply to relay', request.sessionId));
+      return;
+    }
+    transport.send(text);
   }
 
   /** A request of the bridge's own; its answer never reaches the tool. */
@@ -161,7 +167,8 @@ export class Relay {
       const entry = this.pending.take(message.id);
       if (entry === undefined) return;
       if (entry.kind === 'bridge') return entry.resolve(text);
-      this.toTool(withId(text, entry.id));
+      const answer = withId(text, entry.id);
+      this.toTool(answer ?? errorResponse(entry.id, 'an answer nested too deeply to relay', entry.sessionId));
       if (entry.closesBrowser) this.options.onBrowserClose('forwarded');
       return;
     }
