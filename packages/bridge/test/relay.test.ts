@@ -25,13 +25,31 @@ describe('relay: ids', () => {
     ]);
   });
 
-  it('answers a message that is not a CDP command with an error when it has an id, and drops it otherwise', async () => {
+  it('answers a message that is not a CDP command with an error when it has an id', async () => {
     const f = await relayFixture();
     f.tool.onmessage?.('{"id":4}');
-    f.tool.onmessage?.('not json');
     expect(f.tool.sent).toEqual([
       { id: 4, error: { code: -32000, message: 'bproxy bridge: not a CDP command' } },
     ]);
+    expect(f.browsers[0]?.sent).toEqual([]);
+  });
+
+  it.each([
+    ['a fractional id', '{"id":1.5,"method":"Browser.getVersion"}', 1.5],
+    ['an id beyond the safe integers', '{"id":9007199254740993,"method":"Browser.getVersion"}', 2 ** 53],
+    ['a huge id', '{"id":1e300,"method":"Browser.getVersion"}', 1e300],
+    ['a string id', '{"id":"7","method":"Browser.getVersion"}', undefined],
+    ['no id', '{"method":"Browser.getVersion"}', undefined],
+    ['text that is not JSON', 'not json', undefined],
+    ['a JSON array', '[1,2]', undefined],
+  ])('answers %s with an Invalid Request error and relays nothing', async (_case, text, id) => {
+    const f = await relayFixture();
+    f.tool.onmessage?.(text);
+    const error = {
+      code: -32600,
+      message: 'bproxy bridge: a command needs an "id" that is a safe integer and a "method" (not relayed)',
+    };
+    expect(f.tool.sent).toEqual([id === undefined ? { error } : { id, error }]);
     expect(f.browsers[0]?.sent).toEqual([]);
   });
 });

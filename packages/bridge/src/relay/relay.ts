@@ -14,6 +14,7 @@ import {
   classifyDownstream,
   errorResponse,
   eventMessage,
+  invalidRequestResponse,
   parseEvent,
   parseResponse,
   parseUpstream,
@@ -101,6 +102,14 @@ export class Relay {
     const parsed = parseUpstream(text);
     if (!parsed.ok) {
       if (parsed.id !== undefined) this.toTool(errorResponse(parsed.id, 'not a CDP command', undefined));
+      else {
+        this.toTool(
+          invalidRequestResponse(
+            parsed.looseId,
+            'a command needs an "id" that is a safe integer and a "method" (not relayed)',
+          ),
+        );
+      }
       this.options.logger.debug({ relay: this.options.name }, 'dropped a message that is not a CDP command');
       return;
     }
