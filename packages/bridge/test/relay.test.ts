@@ -248,6 +248,49 @@ describe('relay: Browser.close', () => {
     expect(f.closes).toEqual(['forwarded']);
   });
 
+  it("keeps relaying the browser's events after the close until it closes the connection, then ends what it did not", async () => {
+    const f = await relayFixture({ ownership: 'launched' });
+    const browser = f.browsers[0] ?? f.tool;
+    for (const [sessionId, targetId] of [
+      ['A', 'T1'],
+      ['B', 'T2'],
+    ])
+      browser.deliver({ method: 'Target.attachedToTarget', params: { sessionId, targetInfo: { targetId } } });
+    f.keeper.close('Browser.close (forwarded) on another connection', false);
+    const finished = f.relay.finish(30_000);
+    // Chrome ends one target, says so, and closes the connection without a word about the other.
+    browser.deliver({ method: 'Target.detachedFromTarget', params: { sessionId: 'A', targetId: 'T1' } });
+    browser.deliver({ method: 'Inspector.detached', params: { reason: 'target_closed' }, sessionId: 'B' });
+    expect(f.tool.closedByRelay).toBe(false);
+    browser.drop();
+    await finished;
+    expect(
+      f.tool.sent.map((m) => [m.method, (m.params as { sessionId?: string } | undefined)?.sessionId]),
+    ).toEqual([
+      ['Target.attachedToTarget', 'A'],
+      ['Target.attachedToTarget', 'B'],
+      ['Target.detachedFromTarget', 'A'],
+      ['Inspector.detached', undefined],
+      ['Target.detachedFromTarget', 'B'],
+    ]);
+    expect(f.tool.closedByRelay).toBe(true);
+  });
+
+  it('tells a tool its sessions ended before closing it, when the bridge ends without a Browser.close', async () => {
+    const f = await relayFixture({ ownership: 'attached' });
+    f.browsers[0]?.deliver({
+      method: 'Target.attachedToTarget',
+      params: { sessionId: 'A', targetInfo: { targetId: 'T1' } },
+    });
+    f.keeper.close('received SIGTERM', false);
+    await f.relay.finish(0);
+    expect(f.tool.sent.at(-1)).toEqual({
+      method: 'Target.detachedFromTarget',
+      params: { sessionId: 'A', targetId: 'T1' },
+    });
+    expect(f.tool.closedByRelay).toBe(true);
+  });
+
   it('never forwards it to a browser the bridge attached to', async () => {
     const f = await relayFixture({ ownership: 'attached' });
     f.tool.deliver({ id: 9, method: 'Browser.close', params: {} });

@@ -57,6 +57,8 @@ export class Relay {
   private toolResumesTargets = false;
   private closingBrowser = false;
   private closed = false;
+  /** Called once when the browser closes this relay's connection (drain waits for it). */
+  private downstreamGone: (() => void) | undefined;
   private readonly offDegraded: () => void;
 
   constructor(private readonly options: RelayOptions) {
@@ -239,6 +241,7 @@ export class Relay {
     transport.onclose = (reason) => {
       if (this.downstream !== transport) return;
       this.downstream = undefined;
+      this.downstreamGone?.();
       if (this.closingBrowser) {
         // The browser closed as asked, perhaps before answering: answer for it.
         for (const answer of this.pending.takeBrowserCloses()) this.toTool(answer);
@@ -315,6 +318,11 @@ export class Relay {
     this.downstream = undefined;
     transport?.close();
     this.failPending('the browser went away before answering; the next request brings it back');
+    this.announceSessionsEnded();
+  }
+
+  /** Tells the tool that every session it still holds ended, innermost first, as a closing browser does. */
+  private announceSessionsEnded(): void {
     for (const session of this.sessions.takeAllInnermostFirst()) {
       this.toTool(
         eventMessage(
@@ -354,5 +362,30 @@ export class Relay {
   closeUpstream(): void {
     this.close();
     this.options.upstream.close();
+  }
+
+  /**
+   * The bridge is closing. After a Browser.close the browser ends its targets and then closes every
+   * DevTools connection: until it closes this one (at most `drainMs`), its events still reach the
+   * tool, as they would from Chrome. Then the tool hears of every session the browser did not end
+   * (a browser that stays, one that never said), and its side is closed.
+   */
+  async finish(drainMs: number): Promise<void> {
+    if (this.closed) return;
+    if (drainMs > 0 && this.downstream !== undefined) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, drainMs);
+        this.downstreamGone = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.downstreamGone = undefined;
+    }
+    if (this.closed) return;
+    for (const answer of this.pending.takeBrowserCloses()) this.toTool(answer);
+    this.failPending('the bridge is closing');
+    this.announceSessionsEnded();
+    this.closeUpstream();
   }
 }
