@@ -15,7 +15,13 @@ export interface UpstreamRequest {
   readonly text: string;
 }
 
-export type UpstreamParse = { ok: true; request: UpstreamRequest } | { ok: false; id: number | undefined };
+/**
+ * A message that is not a command the bridge can relay. `id` is its id when that is a safe integer
+ * (answered under it); `looseId` is any other finite number it carried as id, echoed as parsed so a
+ * tool can still tell which of its messages was refused.
+ */
+export type UpstreamParse =
+  { ok: true; request: UpstreamRequest } | { ok: false; id: number | undefined; looseId: number | undefined };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -26,14 +32,16 @@ export function parseUpstream(text: string): UpstreamParse {
   try {
     value = JSON.parse(text);
   } catch {
-    return { ok: false, id: undefined };
+    return { ok: false, id: undefined, looseId: undefined };
   }
-  if (!isRecord(value)) return { ok: false, id: undefined };
+  if (!isRecord(value)) return { ok: false, id: undefined, looseId: undefined };
   const id = typeof value.id === 'number' && Number.isSafeInteger(value.id) ? value.id : undefined;
+  const looseId =
+    id === undefined && typeof value.id === 'number' && Number.isFinite(value.id) ? value.id : undefined;
   const { method, sessionId, params } = value;
-  if (id === undefined || typeof method !== 'string') return { ok: false, id };
-  if (sessionId !== undefined && typeof sessionId !== 'string') return { ok: false, id };
-  if (params !== undefined && !isRecord(params)) return { ok: false, id };
+  if (id === undefined || typeof method !== 'string') return { ok: false, id, looseId };
+  if (sessionId !== undefined && typeof sessionId !== 'string') return { ok: false, id, looseId };
+  if (params !== undefined && !isRecord(params)) return { ok: false, id, looseId };
   return { ok: true, request: { id, method, sessionId, params: params ?? {}, text } };
 }
 
@@ -85,6 +93,15 @@ export function errorResponse(id: number, message: string, sessionId: string | u
   const body: Record<string, unknown> = { id, error: { code: -32000, message: `bproxy bridge: ${message}` } };
   if (sessionId !== undefined) body.sessionId = sessionId;
   return JSON.stringify(body);
+}
+
+/**
+ * The answer to a message without a usable id, in the shape Chrome gives it (-32600, Invalid
+ * Request): under the id it carried when that was a number, else with no id at all.
+ */
+export function invalidRequestResponse(looseId: number | undefined, message: string): string {
+  const error = { code: -32600, message: `bproxy bridge: ${message}` };
+  return JSON.stringify(looseId === undefined ? { error } : { id: looseId, error });
 }
 
 export function successResponse(id: number, sessionId: string | undefined): string {
