@@ -109,7 +109,11 @@ function shareTab(
       ok: true,
       result: { kind: 'share_tab', shared: { session: known.session, tab: known.handle, created: false } },
     };
-  const session = createSession(deps, { label: 'shared by the user', browser: record.name });
+  const session = createSession(deps, {
+    label: 'shared by the user',
+    browser: record.name,
+    sharedByUser: true,
+  });
   const tab = deps.sessions.addTab(session, {
     clientKey: record.key,
     rawTabId: request.tabId,
