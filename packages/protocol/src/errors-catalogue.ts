@@ -371,6 +371,13 @@ export const ERROR_CATALOGUE = {
     when: 'An agent turn reached its step cap and was ended',
     hint: 'Send a narrower request, or continue with a new message',
   },
+  SENSITIVE_NAVIGATION: {
+    category: 'policy',
+    retry: false,
+    status: null,
+    when: "The agent refused to open another site with a URL carrying its notes' or files' text",
+    hint: 'Do not send notes or files to a website; if the user wants that, they open the link themselves',
+  },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
