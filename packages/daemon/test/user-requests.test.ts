@@ -133,7 +133,7 @@ describe("sessions the user shared or holds are not other agents' to reach", () 
     expect(ext.received.slice(handled).filter((r) => r.target?.tabId === 90)).toEqual([]);
   });
 
-  it('a shared tab keeps the pacing the user shared it with: no agent can change it', async () => {
+  it('a shared tab keeps the pacing the user chose: no agent can change it', async () => {
     const session = sharedSession(await share(91));
     const before = okData<{ sessions: { pacing: string }[] }>(await daemon.call('session.list', {}, session))
       .sessions[0]?.pacing;
@@ -142,6 +142,13 @@ describe("sessions the user shared or holds are not other agents' to reach", () 
     expect(refused.ok ? null : refused.error.code).toBe('PACING_SET_BY_USER');
     const listed = okData<{ sessions: { pacing: string }[] }>(await daemon.call('session.list', {}, session));
     expect(listed.sessions).toEqual([expect.objectContaining({ pacing: before })]);
+    // The user chooses it in the browser, and the agent cannot set it back either.
+    expect(await ask({ kind: 'set_pacing', session, pacing: other })).toMatchObject({
+      ok: true,
+      result: { kind: 'set_pacing', info: { pacing: other } },
+    });
+    const back = await daemon.call('session.bind', { pacing: before }, session);
+    expect(back.ok ? null : back.error.code).toBe('PACING_SET_BY_USER');
     // An agent's own session is still its to pace.
     const { session: own } = okData<{ session: string }>(await daemon.call('session.create'));
     expect(okData(await daemon.call('session.bind', { pacing: other }, own))).toMatchObject({
