@@ -35,7 +35,7 @@ function lookupSession(deps: CommandRouteDeps, id: string | undefined, required:
       ok: false,
       outcome: fail(
         'INVALID_SESSION_ID',
-        `session: expected 6 characters of a-z and 2-7, got ${JSON.stringify(id.slice(0, 20))}`,
+        `session: expected 6 (or, for a tab the user shared, 26) characters of a-z and 2-7, got ${JSON.stringify(id.slice(0, 30))}`,
       ),
     };
   }
