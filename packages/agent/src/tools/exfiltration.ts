@@ -15,6 +15,8 @@
 
 const WINDOW = 10;
 const MIN_CHARS = 6;
+/** The longest URL a tool accepts (the protocol's); the argument check refuses a longer one. */
+const URL_MAX = 8192;
 /** What one chat keeps of what it read, in normalized characters; older reads go first. */
 const LEDGER_MAX_CHARS = 2_000_000;
 
@@ -83,7 +85,7 @@ export class ReadLedger {
 
   carriedBy(url: string): boolean {
     if (this.pieces.length === 0) return false;
-    const hays = haystacks(url);
+    const hays = haystacks(url.slice(0, URL_MAX));
     const windows = new Set<string>();
     for (const hay of hays)
       for (let i = 0; i + WINDOW <= hay.length; i++) windows.add(hay.slice(i, i + WINDOW));
