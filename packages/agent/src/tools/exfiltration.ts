@@ -86,19 +86,48 @@ export class ReadLedger {
   carriedBy(url: string): boolean {
     if (this.pieces.length === 0) return false;
     const hays = haystacks(url.slice(0, URL_MAX));
+    // The URL's windows by a rolling hash, so that a long read is scanned without cutting strings;
+    // a hash that matches is confirmed on the text itself.
     const windows = new Set<string>();
+    const hashes = new Set<number>();
     for (const hay of hays)
-      for (let i = 0; i + WINDOW <= hay.length; i++) windows.add(hay.slice(i, i + WINDOW));
+      rollingHashes(hay, (hash, end) => {
+        hashes.add(hash);
+        windows.add(hay.slice(end - WINDOW, end));
+        return false;
+      });
     for (const piece of this.pieces) {
       if (piece.length < WINDOW) {
         if (hays.some((hay) => hay.includes(piece))) return true;
         continue;
       }
-      for (let i = 0; i + WINDOW <= piece.length; i++)
-        if (windows.has(piece.slice(i, i + WINDOW))) return true;
+      const hit = rollingHashes(
+        piece,
+        (hash, end) => hashes.has(hash) && windows.has(piece.slice(end - WINDOW, end)),
+      );
+      if (hit) return true;
     }
     return false;
   }
+}
+
+const BASE = 257;
+/** BASE^(WINDOW-1), modulo 2^32. */
+const TOP = (() => {
+  let top = 1;
+  for (let i = 1; i < WINDOW; i++) top = Math.imul(top, BASE) >>> 0;
+  return top;
+})();
+
+/** Calls `visit` with the hash of every WINDOW-long run of `text` and where it ends; stops on true. */
+function rollingHashes(text: string, visit: (hash: number, end: number) => boolean): boolean {
+  let hash = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (i >= WINDOW) hash = (hash - Math.imul(text.charCodeAt(i - WINDOW), TOP)) >>> 0;
+    hash = (Math.imul(hash, BASE) + text.charCodeAt(i)) >>> 0;
+    if (i >= WINDOW - 1 && visit(hash, i + 1)) return true;
+  }
+  return false;
 }
 
 /** The origin of a URL, or null when it has none a navigation could be compared by. */
