@@ -133,6 +133,15 @@ describe('what only the extension driver has', () => {
 
     const text = await c.ok<{ text: string }>(['text', '-s', session]);
     expect(text.text).toContain('Name');
+    // The id is the capability of the agent the user gives it to: no other agent can learn it.
+    expect(session).toMatch(/^[a-z2-7]{26}$/);
+    for (const view of [
+      ['session', 'list'],
+      ['debug', 'status'],
+      ['debug', 'last'],
+      ['debug', 'log'],
+    ])
+      expect(JSON.stringify(await c.ok(view)), view.join(' ')).not.toContain(session);
     const closed = await c.ok<{ closedTabs: string[]; releasedTabs: string[] }>([
       'session',
       'close',

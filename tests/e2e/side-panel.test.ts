@@ -99,7 +99,16 @@ describe('the side panel', () => {
       return text === '' ? undefined : text;
     });
     expect(await panel.textContent('#cli-command')).toBe(`bproxy -s ${session} snapshot`);
-    await cli.ok(['session', 'bind', '-s', session, '--pacing', 'fast']);
+    // The pacing of a tab the user shared is theirs: set in the panel, and no agent sets it back.
+    expect(await panel.inputValue('#session-pacing')).toBe('human');
+    await panel.selectOption('#session-pacing', 'fast');
+    await until('the session to be paced fast', async () => {
+      const listed = await cli.ok<{ sessions: { pacing: string }[] }>(['session', 'list', '-s', session]);
+      return listed.sessions[0]?.pacing === 'fast' ? true : undefined;
+    });
+    expect((await cli.fail(['session', 'bind', '-s', session, '--pacing', 'human'])).code).toBe(
+      'PACING_SET_BY_USER',
+    );
 
     const elements = await cli.ok<{ elements: { handle: string; name: string; role: string }[] }>([
       'elements',

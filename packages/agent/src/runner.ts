@@ -9,6 +9,19 @@ import type { ChatUserMessage, Emit, TurnDeps, TurnSetup } from './turn';
 import { runTurn } from './turn';
 import { AgentError } from './errors';
 import type { ChatStore, StoredChat } from './store/chat-store';
+import { unfenced } from './tools/exfiltration';
+
+/** The tools whose results are the agent's own store read out: notes recalled, scratch files read. */
+const READING_TOOLS: ReadonlySet<string> = new Set(['recall', 'read_file']);
+
+/** What a stored chat's conversation shows it read out of its notes and files. */
+function storedReads(chat: StoredChat): string[] {
+  return chat.conversation.flatMap((message) =>
+    message.role === 'tool'
+      ? message.results.filter((r) => r.ok && READING_TOOLS.has(r.name)).map((r) => unfenced(r.content))
+      : [],
+  );
+}
 
 export const MAX_QUEUED = 5;
 /** How long a write of the transcript may wait while a turn runs (it is written at once when it ends). */
@@ -95,7 +108,11 @@ export class ChatRunner {
   }
 
   private load(): StoredChat {
-    this.chat ??= this.deps.store.load(this.chatId);
+    if (this.chat === null) {
+      this.chat = this.deps.store.load(this.chatId);
+      // What this chat recalled or read before (another host process): a URL must not carry it either.
+      this.deps.toolbox.noteRead(this.chatId, storedReads(this.chat));
+    }
     return this.chat;
   }
 

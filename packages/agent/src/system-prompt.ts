@@ -17,7 +17,11 @@ export function fenceUntrusted(source: string, text: string): string {
   return `${OPEN} source=${source}\n${safe}\n${CLOSE}`;
 }
 
-export function systemPrompt(options: { readonly files: boolean; readonly notes: boolean }): string {
+export function systemPrompt(options: {
+  readonly files: boolean;
+  readonly notes: boolean;
+  readonly sharedNotes?: boolean;
+}): string {
   const lines = [
     "You are an assistant acting in the user's own browser tab through bproxy. Your tools act in one browser session the user shared with you: its current tab is the one the user is looking at.",
     'Work like this: snapshot (an outline with handles such as el3, ln2) → act by handle (click, fill, type, press, select) → after a navigation, snapshot again: old handles are stale. Replies say what changed.',
@@ -29,9 +33,15 @@ export function systemPrompt(options: { readonly files: boolean; readonly notes:
     lines.push(
       'save_file, read_file and list_files keep scratch files in a private folder (not the web page).',
     );
+  if (options.files || options.notes)
+    lines.push(
+      'What you recall from notes or read from files never goes into a URL of another site: such a navigation is refused (SENSITIVE_NAVIGATION).',
+    );
   if (options.notes)
     lines.push(
-      'remember, recall and forget keep short notes that persist across chats: use them for facts the user wants kept.',
+      options.sharedNotes === true
+        ? "remember, recall and forget keep short notes shared by all of the user's chats: use them for facts the user wants kept."
+        : 'remember, recall and forget keep short notes for this chat: use them for facts the user wants kept.',
     );
   lines.push('Answer briefly and plainly.');
   return lines.join('\n');

@@ -117,6 +117,7 @@ export async function runTurn(
       files:
         deps.toolbox.enabled('save_file', config.tools) || deps.toolbox.enabled('read_file', config.tools),
       notes: deps.toolbox.enabled('recall', config.tools),
+      sharedNotes: config.sharedNotes,
     }),
     history: recentMessages(chat.conversation, deps.historyChars),
     userText: message.text,
@@ -133,7 +134,8 @@ export async function runTurn(
       if (signal.aborted) return { callId: call.id, name: call.name, ok: false, content: NOT_RUN };
       announce(call);
       const startedAt = deps.clock();
-      const run = await deps.toolbox.run(call.name, call.input, message.session, config.tools, signal);
+      const context = { session: message.session, chatId, sharedNotes: config.sharedNotes };
+      const run = await deps.toolbox.run(call.name, call.input, context, config.tools, signal);
       settle(call.id, run.ok, run.summary);
       deps.logger.info('tool_call', {
         chatId,

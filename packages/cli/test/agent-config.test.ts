@@ -124,4 +124,22 @@ describe('bproxy agent config', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--base-url must be an http/);
   });
+
+  it('shares notes across chats only when the user says so, with or without a provider', async () => {
+    const home = harness.home();
+    expect(JSON.parse((await agent(home, [])).stdout)).toMatchObject({ sharedNotes: false });
+    const on = await agent(home, ['--shared-notes', 'on']);
+    expect(on.code).toBe(0);
+    expect(JSON.parse(on.stdout)).toMatchObject({ sharedNotes: true });
+    const config = join(home, 'agent', 'config.json');
+    expect(JSON.parse(readFileSync(config, 'utf8'))).toMatchObject({ sharedNotes: true });
+    await agent(home, ['--provider', 'openai', '--base-url', 'http://127.0.0.1:9/v1']);
+    expect(JSON.parse((await agent(home, ['--shared-notes', 'off'])).stdout)).toMatchObject({
+      provider: 'openai',
+      sharedNotes: false,
+    });
+    const bad = await agent(home, ['--shared-notes', 'yes']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--shared-notes takes on or off/);
+  });
 });

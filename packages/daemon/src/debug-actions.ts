@@ -1,13 +1,37 @@
-/** debug.last and debug.status: daemon-local views. Raw tab ids never appear here. */
-import { BPROXY_VERSION, PROTOCOL_VERSION, type ActionParams } from '@bproxy/protocol';
+/**
+ * debug.last and debug.status: daemon-local views. Raw tab ids never appear here, and neither does the
+ * id of a tab the user shared with another agent, nor a session the user holds: each caller sees the
+ * agents' sessions and the one it names (`-s ID`), as in session.list.
+ */
+import {
+  BPROXY_VERSION,
+  PROTOCOL_VERSION,
+  SHARED_SESSION_ID_LENGTH,
+  type ActionParams,
+  type SessionId,
+  type Trace,
+} from '@bproxy/protocol';
 import type { DriverOutcome } from './pending';
 import type { CommandRouteDeps } from './routes/types';
+import { isPrivate } from './sessions';
 
-export function debugLast(deps: CommandRouteDeps, params: ActionParams<'debug.last'>): DriverOutcome {
-  return { ok: true, data: { traces: deps.traces.last(params.limit ?? 20) } };
+export function debugLast(
+  deps: CommandRouteDeps,
+  params: ActionParams<'debug.last'>,
+  caller: string | undefined,
+): DriverOutcome {
+  const limit = params.limit ?? 20;
+  // A user-shared session's id (26 characters) is a capability, whether or not it is still open.
+  const visible = ({ session }: Trace): boolean => {
+    if (session === undefined || session === caller) return true;
+    if (session.length === SHARED_SESSION_ID_LENGTH) return false;
+    const open = deps.sessions.get(session as SessionId);
+    return open === undefined || !isPrivate(open);
+  };
+  return { ok: true, data: { traces: deps.traces.last().filter(visible).slice(0, limit) } };
 }
 
-export function debugStatus(deps: CommandRouteDeps): DriverOutcome {
+export function debugStatus(deps: CommandRouteDeps, caller: string | undefined): DriverOutcome {
   const clients = deps.clients.all().map((c) => {
     const info: Record<string, unknown> = {
       name: c.name,
@@ -17,7 +41,9 @@ export function debugStatus(deps: CommandRouteDeps): DriverOutcome {
       tabs: deps.sessions.tabsOfClient(c.key).length,
     };
     if (c.version !== undefined) info.version = c.version;
-    if (c.session !== undefined) info.session = c.session;
+    const owner = c.session === undefined ? undefined : deps.sessions.get(c.session);
+    if (c.session !== undefined && (owner === undefined || c.session === caller || !isPrivate(owner)))
+      info.session = c.session;
     const closesInMs = deps.launchers.idle.closesInMs(c.key);
     if (closesInMs !== undefined) info.closesInMs = closesInMs;
     return info;
@@ -37,7 +63,7 @@ export function debugStatus(deps: CommandRouteDeps): DriverOutcome {
       port: deps.port(),
       uptimeMs: Math.round(deps.clock.monotonic() - deps.startedMono),
       clients,
-      sessions: deps.sessions.all().map((s) => deps.sessions.info(s)),
+      sessions: deps.sessions.visibleTo(caller).map((s) => deps.sessions.info(s)),
       pending: deps.pending.inFlight,
       handles: deps.handles.size,
       paired: deps.paired(),

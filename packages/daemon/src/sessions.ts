@@ -44,6 +44,12 @@ export interface SessionRecord {
    * extension's connection) ends the pause; agents can neither resume, unbind nor close it meanwhile.
    */
   heldByUser?: true;
+  /**
+   * The user shared this tab from the browser for one agent (Share this tab, the Chat, the Terminal):
+   * its unguessable id is that agent's capability, so the session is never listed to others, and its
+   * pacing is the user's — agents cannot change it.
+   */
+  sharedByUser?: true;
   /** The browser the session's tabs open in when tab.open names none. */
   browser?: string;
   bound: TabHandle | null;
@@ -72,6 +78,11 @@ export type TabLookup =
   | { ok: true; tab: TabRecord }
   | { ok: false; code: 'TAB_HANDLE_NOT_FOUND' | 'TAB_NOT_IN_SESSION' | 'TAB_NOT_FOUND' };
 
+/** Shared by the user for one agent, or held by the user: listed to nobody who does not name it. */
+export function isPrivate(session: SessionRecord): boolean {
+  return session.sharedByUser === true || session.heldByUser === true;
+}
+
 const rawKey = (clientKey: string, rawTabId: number) => `${clientKey}#${rawTabId}`;
 
 export class SessionRegistry {
@@ -87,10 +98,11 @@ export class SessionRegistry {
     label?: string;
     pacing?: PacingMode;
     browser?: string;
+    sharedByUser?: boolean;
     now: number;
     tmpDirFor: (id: SessionId) => string;
   }): SessionRecord {
-    const id = this.ids.next();
+    const id = this.ids.next(opts.sharedByUser === true ? 'shared' : 'agent');
     const record: SessionRecord = {
       id,
       pacing: opts.pacing ?? this.defaultPacing,
@@ -105,6 +117,7 @@ export class SessionRegistry {
     };
     if (opts.label !== undefined) record.label = opts.label;
     if (opts.browser !== undefined) record.browser = opts.browser;
+    if (opts.sharedByUser === true) record.sharedByUser = true;
     this.sessions.set(id, record);
     return record;
   }
@@ -115,6 +128,14 @@ export class SessionRegistry {
 
   all(): SessionRecord[] {
     return [...this.sessions.values()];
+  }
+
+  /**
+   * The sessions a caller may see: every agent's session, and the one it names (`-s ID`) — never a
+   * tab the user shared with another agent, nor a session the user holds while they hold it.
+   */
+  visibleTo(caller: string | undefined): SessionRecord[] {
+    return this.all().filter((s) => s.id === caller || !isPrivate(s));
   }
 
   get size(): number {
@@ -261,6 +282,7 @@ export class SessionRegistry {
     if (session.label !== undefined) info.label = session.label;
     if (session.pauseReason !== undefined) info.pauseReason = session.pauseReason;
     if (session.browser !== undefined) info.browser = session.browser;
+    if (session.sharedByUser === true) info.sharedByUser = true;
     return info;
   }
 

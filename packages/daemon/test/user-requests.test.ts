@@ -56,10 +56,13 @@ describe('sharing a tab from the browser', () => {
       result: { kind: 'share_tab', shared: { tab: 't1', created: true } },
     });
     const session = sharedSession(answer);
+    // Listed to the agent that names it (the one the user handed it to), and to no other.
     const { sessions } = okData<{ sessions: { session: string; state: string; tab: string }[] }>(
-      await daemon.call('session.list'),
+      await daemon.call('session.list', {}, session),
     );
-    expect(sessions).toEqual([expect.objectContaining({ session, state: 'bound', tab: 't1' })]);
+    expect(sessions).toEqual([
+      expect.objectContaining({ session, state: 'bound', tab: 't1', sharedByUser: true }),
+    ]);
 
     okData(await daemon.call('text', {}, session));
     expect(ext.received.at(-1)).toMatchObject({ action: 'text', target: { tabId: 77 } });
@@ -92,6 +95,89 @@ describe('sharing a tab from the browser', () => {
     ext.send({ type: 'user_request', requestId: 'bad', request: { kind: 'share_tab', tabId: 'seven' } });
     await until(() => ext.messages.some((m) => m.type === 'error'), 'the error');
     expect(okData<{ sessions: unknown[] }>(await daemon.call('session.list')).sessions).toEqual([]);
+  });
+});
+
+/** Every session-id-shaped string in an answer another agent can get without naming a session. */
+function idsIn(value: unknown): string[] {
+  return [...JSON.stringify(value).matchAll(/"([a-z2-7]{6}|[a-z2-7]{26})"/g)].flatMap((m) =>
+    m[1] === undefined ? [] : [m[1]],
+  );
+}
+
+async function whatOthersSee(): Promise<string[]> {
+  const answers = await Promise.all([
+    daemon.call('session.list'),
+    daemon.call('debug.status'),
+    daemon.call('debug.last', { limit: 200 }),
+  ]);
+  return answers.flatMap((answer) => idsIn(okData(answer)));
+}
+
+describe("sessions the user shared or holds are not other agents' to reach", () => {
+  it('a shared tab: its unguessable id is listed to no other agent, which cannot drive it; the agent it was handed to can', async () => {
+    const session = sharedSession(await share(90));
+    expect(session).toMatch(/^[a-z2-7]{26}$/);
+    // The agent the user handed the id to acts there, and sees its session.
+    okData(await daemon.call('text', {}, session));
+    okData(await daemon.call('session.bind', { tab: 't1' }, session));
+    expect(idsIn(okData(await daemon.call('session.list', {}, session)))).toContain(session);
+    const handled = ext.received.length;
+
+    // Another token holder: every id it can learn, tried as a session — none reaches the shared tab.
+    const { session: own } = okData<{ session: string }>(await daemon.call('tab.open', { url: 'http://x/' }));
+    const seen = await whatOthersSee();
+    expect(seen).toContain(own);
+    expect(seen).not.toContain(session);
+    for (const id of new Set(seen)) await daemon.call('text', {}, id);
+    expect(ext.received.slice(handled).filter((r) => r.target?.tabId === 90)).toEqual([]);
+  });
+
+  it('a shared tab keeps the pacing the user chose: no agent can change it', async () => {
+    const session = sharedSession(await share(91));
+    const before = okData<{ sessions: { pacing: string }[] }>(await daemon.call('session.list', {}, session))
+      .sessions[0]?.pacing;
+    const other = before === 'fast' ? 'human' : 'fast';
+    const refused = await daemon.call('session.bind', { pacing: other }, session);
+    expect(refused.ok ? null : refused.error.code).toBe('PACING_SET_BY_USER');
+    const listed = okData<{ sessions: { pacing: string }[] }>(await daemon.call('session.list', {}, session));
+    expect(listed.sessions).toEqual([expect.objectContaining({ pacing: before })]);
+    // The user chooses it in the browser, and the agent cannot set it back either.
+    expect(await ask({ kind: 'set_pacing', session, pacing: other })).toMatchObject({
+      ok: true,
+      result: { kind: 'set_pacing', info: { pacing: other } },
+    });
+    const back = await daemon.call('session.bind', { pacing: before }, session);
+    expect(back.ok ? null : back.error.code).toBe('PACING_SET_BY_USER');
+    // An agent's own session is still its to pace.
+    const { session: own } = okData<{ session: string }>(await daemon.call('session.create'));
+    expect(okData(await daemon.call('session.bind', { pacing: other }, own))).toMatchObject({
+      pacing: other,
+    });
+  });
+
+  it('a session the user took over: unlisted to others, neither driven, re-bound nor re-paced until they resume', async () => {
+    const { session } = okData<{ session: string }>(await daemon.call('tab.open', { url: 'http://x/' }));
+    const { pacing } = okData<{ pacing: string }>(await daemon.call('session.bind', { tab: 't1' }, session));
+    await ask({ kind: 'take_over', session });
+    expect(await whatOthersSee()).not.toContain(session);
+    const other = pacing === 'fast' ? 'human' : 'fast';
+    for (const [action, params] of [
+      ['text', {}],
+      ['session.bind', { pacing: other }],
+      ['session.bind', { tab: 't1' }],
+    ] as const) {
+      const refused = await daemon.call(action, params, session);
+      expect(refused.ok ? null : refused.error.code, `${action} ${JSON.stringify(params)}`).toBe(
+        'HUMAN_REQUIRED',
+      );
+    }
+    await ask({ kind: 'resume', session });
+    expect(await whatOthersSee()).toContain(session);
+    expect(okData(await daemon.call('session.list', {}, session))).toMatchObject({
+      sessions: expect.arrayContaining([expect.objectContaining({ session, pacing })]),
+    });
+    okData(await daemon.call('text', {}, session));
   });
 });
 

@@ -69,6 +69,7 @@ import {
   PairingIssueResult,
 } from './schemas/debug';
 export {
+  PacingModeSchema,
   SessionInfoSchema,
   TabInfoSchema,
   DriverTabSchema,

@@ -143,6 +143,13 @@ export const ERROR_CATALOGUE = {
     when: 'The session is paused: the page needs a human (CAPTCHA, login wall, challenge), or the user took it over',
     hint: 'Ask the user to solve it in the browser, then run `bproxy session resume -s ID`',
   },
+  PACING_SET_BY_USER: {
+    category: 'policy',
+    retry: false,
+    status: 403,
+    when: 'The session is a tab the user shared: its pacing is their choice, and agents cannot change it',
+    hint: 'Keep the pacing the session has; ask the user if it must change',
+  },
   DEBUGGER_DISABLED: {
     category: 'policy',
     retry: false,
@@ -154,7 +161,7 @@ export const ERROR_CATALOGUE = {
     category: 'target',
     retry: false,
     status: 400,
-    when: 'The session id does not match /^[a-z2-7]{6}$/',
+    when: 'The session id is not 6 (or, for a tab the user shared, 26) characters of a-z and 2-7',
     hint: 'Use the id printed by `bproxy session create`',
   },
   SESSION_NOT_FOUND: {
@@ -363,6 +370,13 @@ export const ERROR_CATALOGUE = {
     status: null,
     when: 'An agent turn reached its step cap and was ended',
     hint: 'Send a narrower request, or continue with a new message',
+  },
+  SENSITIVE_NAVIGATION: {
+    category: 'policy',
+    retry: false,
+    status: null,
+    when: "The agent refused to open another site with a URL carrying its notes' or files' text",
+    hint: 'Do not send notes or files to a website; if the user wants that, they open the link themselves',
   },
 } as const satisfies Record<string, ErrorSpec>;
 

@@ -12,8 +12,14 @@ export const RequestIdSchema = z
   .brand<'RequestId'>();
 export type RequestId = z.infer<typeof RequestIdSchema>;
 
-/** Daemon-generated, 6 characters of lowercase RFC 4648 base32, never reused. */
-export const SESSION_ID_PATTERN = /^[a-z2-7]{6}$/;
+/**
+ * Daemon-generated, lowercase RFC 4648 base32, never reused: 6 characters for a session an agent
+ * created (a name any holder of the daemon token may use), 26 (130 random bits) for a session the user
+ * shared from the browser, whose id is the capability handed to the one agent it was shared with.
+ */
+export const SESSION_ID_PATTERN = /^(?:[a-z2-7]{6}|[a-z2-7]{26})$/;
+/** The length of a user-shared session's id: unguessable, so only the agent it was handed to has it. */
+export const SHARED_SESSION_ID_LENGTH = 26;
 export const SessionIdSchema = z
   .string()
   .regex(SESSION_ID_PATTERN, 'expected a session id like m4q7z2')

@@ -3,7 +3,7 @@ import { BproxyForwardedRequestSchema } from './envelope';
 import { BproxyErrorSchema } from './errors';
 import { ActivityEntrySchema, BrowserSessionSchema } from './activity';
 import { RawTabIdSchema, SessionIdSchema, TabHandleSchema } from './ids';
-import { SessionInfoSchema } from './schemas/common';
+import { PacingModeSchema, SessionInfoSchema } from './schemas/common';
 import { SessionCloseResult } from './schemas/session-tab';
 
 /** Driver → daemon. The first message on a socket must be `hello`. */
@@ -71,6 +71,8 @@ export const UserRequestSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('take_over'), session: SessionIdSchema }),
   /** Close a session: its tabs closed, the ones the user shared released. */
   z.strictObject({ kind: z.literal('close_session'), session: SessionIdSchema }),
+  /** Pace a session: the user's choice, which agents cannot change on a tab the user shared. */
+  z.strictObject({ kind: z.literal('set_pacing'), session: SessionIdSchema, pacing: PacingModeSchema }),
   /** The activity entries after `after` (the panel (re)opening), and whether some were dropped. */
   z.strictObject({ kind: z.literal('activity'), after: z.number().int().min(0) }),
 ]);
@@ -122,6 +124,7 @@ export const UserResultSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('resume'), info: SessionInfoSchema }),
   z.strictObject({ kind: z.literal('take_over'), info: SessionInfoSchema }),
   z.strictObject({ kind: z.literal('close_session'), closed: SessionCloseResult }),
+  z.strictObject({ kind: z.literal('set_pacing'), info: SessionInfoSchema }),
   z.strictObject({
     kind: z.literal('activity'),
     entries: z.array(ActivityEntrySchema),

@@ -77,6 +77,7 @@ describe('error catalogue', () => {
       'MODEL_ERROR',
       'CHAT_QUEUE_FULL',
       'TURN_LIMIT',
+      'SENSITIVE_NAVIGATION',
     ]);
     expect(httpStatusOf('USAGE')).toBe(500); // never sent; a daemon that did would be failing
   });

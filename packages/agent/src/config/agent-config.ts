@@ -21,6 +21,8 @@ const ConfigFileSchema = z.strictObject({
   models: z.strictObject({ fast: ModelName, strong: ModelName }).partial(),
   baseUrl: z.string().url().max(2048).nullable(),
   tools: z.record(z.string().max(64), z.boolean()),
+  /** One notes memory for every chat; absent or false: each chat keeps its own. The user's choice only. */
+  sharedNotes: z.boolean().optional(),
 });
 export type AgentConfigFile = z.infer<typeof ConfigFileSchema>;
 
@@ -36,6 +38,8 @@ export interface AgentConfig {
   readonly baseUrl: string | null;
   /** The user's switches; a tool absent here is on. */
   readonly tools: Readonly<Record<string, boolean>>;
+  /** Notes shared across chats (`bproxy agent config --shared-notes on`); off by default. */
+  readonly sharedNotes: boolean;
 }
 
 const EMPTY: AgentConfigFile = { version: 1, provider: null, models: {}, baseUrl: null, tools: {} };
@@ -83,6 +87,7 @@ export function resolveConfig(file: AgentConfigFile): AgentConfig {
     models: { fast: file.models.fast ?? defaults.fast, strong: file.models.strong ?? defaults.strong },
     baseUrl: file.baseUrl,
     tools: file.tools,
+    sharedNotes: file.sharedNotes === true,
   };
 }
 

@@ -13,11 +13,18 @@ export interface AgentToolDefinition {
   readonly inputSchema: ToolDefinition['inputSchema'];
 }
 
+/** Who a local tool runs for: the chat (notes are kept per chat) and the user's choice about notes. */
+export interface ToolContext {
+  readonly chatId: string;
+  /** The user turned shared notes on (`bproxy agent config --shared-notes on`): one memory for all chats. */
+  readonly sharedNotes: boolean;
+}
+
 export interface LocalTool<S extends z.ZodType<Record<string, unknown>>> {
   readonly name: string;
   readonly description: string;
   readonly schema: S;
-  run(input: z.infer<S>): ToolRun;
+  run(input: z.infer<S>, context: ToolContext): ToolRun;
 }
 
 export function definitionOf(tool: LocalTool<z.ZodType<Record<string, unknown>>>): AgentToolDefinition {
@@ -29,6 +36,7 @@ export function definitionOf(tool: LocalTool<z.ZodType<Record<string, unknown>>>
 export function runLocalTool(
   tool: LocalTool<z.ZodType<Record<string, unknown>>>,
   args: Record<string, unknown>,
+  context: ToolContext,
 ): ToolRun {
   const parsed = tool.schema.safeParse(args);
   if (!parsed.success) {
@@ -39,5 +47,5 @@ export function runLocalTool(
       `BAD_REQUEST: ${tool.name}: ${where}: ${issue?.message ?? 'invalid'}\nWhat to do: Fix the argument named here and call again`,
     );
   }
-  return tool.run(parsed.data);
+  return tool.run(parsed.data, context);
 }

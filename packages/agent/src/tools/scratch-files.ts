@@ -200,10 +200,13 @@ export function scratchFileTools(root: string) {
           end < text.length
             ? `\n[chars ${start}-${end} of ${text.length}; read_file with offset=${end} for more]`
             : '';
-        return ok(
-          fenceUntrusted(`file ${segments.join('/')}`, slice) + more,
-          `read_file: ${slice.length} characters`,
-        );
+        return {
+          ...ok(
+            fenceUntrusted(`file ${segments.join('/')}`, slice) + more,
+            `read_file: ${slice.length} characters`,
+          ),
+          read: [slice],
+        };
       } catch (error) {
         return refused(error);
       }

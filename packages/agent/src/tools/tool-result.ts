@@ -16,6 +16,11 @@ export interface ToolRun {
   readonly code?: ErrorCode;
   /** Why a session is paused (HUMAN_REQUIRED). */
   readonly reason?: string;
+  /**
+   * What the tool read out of the agent's own store (recalled notes, a scratch file's text): the chat
+   * remembers it, and a navigation to another site whose URL carries it is refused (exfiltration.ts).
+   */
+  readonly read?: readonly string[];
 }
 
 const SUMMARY_MAX = 300;

@@ -22,7 +22,10 @@ let base: string;
 let root: string;
 let tools: ReturnType<typeof scratchFileTools>;
 const run = (index: 0 | 1 | 2, args: Record<string, unknown>) =>
-  runLocalTool(tools[index] as unknown as Parameters<typeof runLocalTool>[0], args);
+  runLocalTool(tools[index] as unknown as Parameters<typeof runLocalTool>[0], args, {
+    chatId: 'c1',
+    sharedNotes: false,
+  });
 const save = (args: Record<string, unknown>) => run(0, args);
 const read = (args: Record<string, unknown>) => run(1, args);
 const list = () => run(2, {});

@@ -30,6 +30,8 @@ export interface AgentConfigChanges {
   /** A key read from stdin or an environment variable by the command, never from argv. */
   readonly key?: string;
   readonly clearKey?: boolean;
+  /** One notes memory for every chat; only the user sets it, here. */
+  readonly sharedNotes?: boolean;
 }
 
 export type AgentConfigOutcome =
@@ -56,12 +58,15 @@ export function agentConfig(env: Env, changes: AgentConfigChanges): AgentConfigO
     const paths = agentPaths(home);
     const file = readConfigFile(paths);
     const provider = changes.provider ?? file.provider;
+    const { sharedNotes, ...providerChanges } = changes;
+    if (sharedNotes !== undefined) writeConfigFile(paths, { ...file, sharedNotes });
+    const current = sharedNotes === undefined ? file : { ...file, sharedNotes };
     if (changes.provider !== undefined && !isProviderName(changes.provider))
       return usage(
         `--provider must be one of ${Object.keys(PROVIDERS).join(', ')}, got "${changes.provider}"`,
       );
     if (provider === null || !isProviderName(provider)) {
-      if (Object.keys(changes).length > 0) return usage('choose a provider first: --provider NAME');
+      if (Object.keys(providerChanges).length > 0) return usage('choose a provider first: --provider NAME');
     } else {
       const info = PROVIDERS[provider];
       if (changes.baseUrl !== undefined && changes.baseUrl !== '' && !info.takesBaseUrl)
@@ -71,9 +76,9 @@ export function agentConfig(env: Env, changes: AgentConfigChanges): AgentConfigO
       if ((changes.key !== undefined || changes.clearKey === true) && !info.takesKey)
         return usage(`the ${provider} provider takes no key (it uses its own login)`);
       const switching = changes.provider !== undefined && changes.provider !== file.provider;
-      if (Object.keys(changes).length > 0) {
+      if (Object.keys(providerChanges).length > 0) {
         writeConfigFile(paths, {
-          ...file,
+          ...current,
           provider,
           // Model names and the endpoint belong to a provider: switching starts from its defaults.
           models: {
@@ -112,6 +117,7 @@ export function agentConfig(env: Env, changes: AgentConfigChanges): AgentConfigO
               ? 'set'
               : 'unset',
         configured: isConfigured(config, hasKey),
+        sharedNotes: config.sharedNotes,
         toolsOff: Object.entries(config.tools)
           .filter(([, on]) => !on)
           .map(([name]) => name),

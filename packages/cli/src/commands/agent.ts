@@ -38,6 +38,7 @@ interface ConfigOptions {
   keyStdin?: boolean;
   keyEnv?: string;
   clearKey?: boolean;
+  sharedNotes?: string;
 }
 
 async function readStdin(): Promise<string> {
@@ -78,6 +79,10 @@ function configCommand(): Command {
     .option('--key-stdin', 'read the key from stdin')
     .option('--key-env <NAME>', 'read the key from the environment variable NAME')
     .option('--clear-key', "remove the provider's stored key")
+    .option(
+      '--shared-notes <on|off>',
+      "on: one notes memory for all chats; off (default): each chat's notes are its own",
+    )
     .addHelpText(
       'after',
       `${examples(
@@ -88,6 +93,7 @@ function configCommand(): Command {
         'bproxy agent config --provider openai --base-url http://127.0.0.1:11434/v1 --fast llama3.1 --strong qwen2.5',
         'bproxy agent config --provider copilot                          # the Copilot CLI login, or --key-env GH_TOKEN',
         'bproxy agent config --provider claude-code                      # `claude` on PATH, with its own login',
+        "bproxy agent config --shared-notes on                           # notes shared by every chat (default: each chat's own)",
       )}
 Files: BPROXY_HOME/agent/config.json and agent/keys.json (0600; refused when others can read them).
 Keys never go to the browser: the extension only learns whether the agent is configured.
@@ -108,6 +114,11 @@ Keys never go to the browser: the extension only learns whether the agent is con
       if (opts.baseUrl !== undefined) changes.baseUrl = opts.baseUrl;
       if (key !== undefined) changes.key = key;
       if (opts.clearKey === true) changes.clearKey = true;
+      if (opts.sharedNotes !== undefined) {
+        if (opts.sharedNotes !== 'on' && opts.sharedNotes !== 'off')
+          throw usageError(`--shared-notes takes on or off, got "${opts.sharedNotes}"`);
+        changes.sharedNotes = opts.sharedNotes === 'on';
+      }
       const outcome = mod.agentConfig(process.env, changes);
       if (!outcome.ok)
         throw outcome.usage

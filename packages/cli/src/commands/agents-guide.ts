@@ -21,6 +21,9 @@ Workflow
 
 Rules the daemon enforces
   - Your session sees only its own tabs (t1, t2) and its own handles.
+  - A tab the user shared with you (Share this tab, the side panel's Terminal: $BPROXY_SESSION) has a
+    long id (26 characters) that only you were given: session list shows it only with -s ID, and its
+    pacing is the user's (session bind --pacing answers PACING_SET_BY_USER). Act in no other session.
   - Pacing: sessions are "human" by default — actions are spaced like a person's (navigate 1.5-4 s,
     click/fill 0.5-2 s, scroll 4-8 s). The command just takes longer; do not add sleeps.
     \`bproxy session create --pacing fast\` when the user allows it.
@@ -35,6 +38,7 @@ Errors (stderr, exit 1): {"ok":false,"error":{"code","message","hint"}} — do w
   DIALOG_OPEN                                       bproxy -s ID dialog accept|dismiss
   TAB_NOT_FOUND                                     bproxy -s ID tab list, or navigate URL (opens a tab)
   SESSION_NOT_FOUND                                 the daemon restarted: tab open again
+  PACING_SET_BY_USER                                keep the pacing; the user chose it for their tab
   WAIT_TIMEOUT / TIMEOUT / NAVIGATION_FAILED        retry once, then check the URL or condition
   TOO_MANY_BROWSERS / BROWSER_UNAVAILABLE           no browser free right now (message says why): retry soon
   NO_DAEMON (exit 3)                                bproxy service start

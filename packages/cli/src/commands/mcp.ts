@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { SESSION_ID_PATTERN } from '@bproxy/protocol';
 import { Command, Option } from 'commander';
 import { usageError } from '../cli-error';
 import { examples } from './action-command';
@@ -51,7 +52,7 @@ Logs go to stderr; stdout carries only MCP messages.
     .action(async (opts: { pacing: 'human' | 'fast'; browser?: string }, command: Command) => {
       // The global -s/--session, given explicitly: BPROXY_SESSION alone does not bind the server.
       const session = command.optsWithGlobals<{ session?: string }>().session;
-      if (session !== undefined && !/^[a-z2-7]{6}$/.test(session))
+      if (session !== undefined && !SESSION_ID_PATTERN.test(session))
         throw usageError(`--session must be a session id like m4q7z2, got "${session}"`);
       // Next to this bundle on Node, next to the executable when compiled.
       const bundle = besideCli('mcp.mjs');

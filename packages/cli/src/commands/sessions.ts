@@ -51,17 +51,19 @@ export function sessionCommand(context: CommandContext): Command {
     actionCommand(
       sessionList,
       {
-        description: 'list the sessions of the daemon',
+        description:
+          "list agents' sessions, and the one -s names (a tab the user shared is listed only to the agent given its id)",
         args: {},
         options: {},
-        examples: ['bproxy session list --pretty'],
+        examples: ['bproxy session list --pretty', 'bproxy -s "$BPROXY_SESSION" session list'],
       },
       context,
     ),
     actionCommand(
       sessionBind,
       {
-        description: 'bind the session to one of its tabs and/or change its pacing',
+        description:
+          "bind the session to one of its tabs and/or change its pacing (a tab the user shared keeps the user's)",
         args: {},
         options: { tab: 'tab handle, e.g. t2', pacing: PACING },
         examples: ['bproxy session bind -s m4q7z2 --tab t2', 'bproxy session bind -s m4q7z2 --pacing fast'],

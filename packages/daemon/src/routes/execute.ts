@@ -35,7 +35,7 @@ function lookupSession(deps: CommandRouteDeps, id: string | undefined, required:
       ok: false,
       outcome: fail(
         'INVALID_SESSION_ID',
-        `session: expected 6 characters of a-z and 2-7, got ${JSON.stringify(id.slice(0, 20))}`,
+        `session: expected 6 (or, for a tab the user shared, 26) characters of a-z and 2-7, got ${JSON.stringify(id.slice(0, 30))}`,
       ),
     };
   }
@@ -55,11 +55,11 @@ export async function execute(deps: CommandRouteDeps, ctx: CommandContext): Prom
     case 'session.create':
       return sessionCreate(deps, params as ActionParams<'session.create'>);
     case 'session.list':
-      return sessionList(deps);
+      return sessionList(deps, request.session);
     case 'debug.last':
-      return debugLast(deps, params as ActionParams<'debug.last'>);
+      return debugLast(deps, params as ActionParams<'debug.last'>, request.session);
     case 'debug.status':
-      return debugStatus(deps);
+      return debugStatus(deps, request.session);
     case 'pairing.issue': {
       // For the native host's zero-touch pairing and `bproxy pair`: the caller already holds the
       // daemon token, which is worth more than a code; the code is logged as issued, never itself.

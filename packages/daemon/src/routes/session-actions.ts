@@ -11,7 +11,7 @@ import type { CommandContext, CommandRouteDeps } from './types';
 
 export function createSession(
   deps: CommandRouteDeps,
-  params: { label?: string; pacing?: PacingMode; browser?: string },
+  params: { label?: string; pacing?: PacingMode; browser?: string; sharedByUser?: boolean },
 ): SessionRecord {
   const session = deps.sessions.create({
     ...params,
@@ -31,8 +31,12 @@ export function sessionCreate(deps: CommandRouteDeps, params: ActionParams<'sess
   return { ok: true, data: { ...deps.sessions.info(session), tmpDir: session.tmpDir } };
 }
 
-export function sessionList(deps: CommandRouteDeps): DriverOutcome {
-  return { ok: true, data: { sessions: deps.sessions.all().map((s) => deps.sessions.info(s)) } };
+/** Every agent's session, and the caller's own (`-s ID`) even when it is private (sessions.ts). */
+export function sessionList(deps: CommandRouteDeps, caller: string | undefined): DriverOutcome {
+  return {
+    ok: true,
+    data: { sessions: deps.sessions.visibleTo(caller).map((s) => deps.sessions.info(s)) },
+  };
 }
 
 export function sessionBind(
@@ -40,6 +44,13 @@ export function sessionBind(
   session: SessionRecord,
   params: ActionParams<'session.bind'>,
 ): DriverOutcome {
+  const held = heldByUser(session);
+  if (held) return held;
+  if (params.pacing !== undefined && params.pacing !== session.pacing && session.sharedByUser === true)
+    return fail(
+      'PACING_SET_BY_USER',
+      `session ${session.id} is a tab the user shared: it stays paced ${session.pacing}, as they chose`,
+    );
   if (params.tab !== undefined) {
     const lookup = deps.sessions.lookupTab(session, params.tab as TabHandle);
     if (!lookup.ok) return fail(lookup.code, `tab ${params.tab} is not a tab of session ${session.id}`);

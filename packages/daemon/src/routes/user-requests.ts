@@ -3,7 +3,7 @@
  * extension's authenticated connection — never by an agent's POST. A browser may act on the sessions
  * that hold its own tabs only: share one of its open tabs into a new session (t1, bound, marked as
  * the user's so closing the session releases it), resume a paused session, take one over (pause it
- * for the user), close one, and read the activity feed about its tabs.
+ * for the user), pace one, close one, and read the activity feed about its tabs.
  */
 import {
   DEFAULT_TIMEOUT_MS,
@@ -72,6 +72,17 @@ async function handle(deps: CommandRouteDeps, record: ClientRecord, request: Use
       recordSessionEvent(deps, session, 'pause', TAKE_OVER_REASON);
       deps.logger.info({ event: 'session_paused', session: session.id, by: 'user', ws_client: record.label });
       return { ok: true, result: { kind: 'take_over', info: deps.sessions.info(session) } };
+    case 'set_pacing':
+      // The user's choice; on a tab they shared, agents cannot change it back (session-actions.ts).
+      session.pacing = request.pacing;
+      deps.logger.info({
+        event: 'pacing_config',
+        session: session.id,
+        mode: request.pacing,
+        by: 'user',
+        ws_client: record.label,
+      });
+      return { ok: true, result: { kind: 'set_pacing', info: deps.sessions.info(session) } };
     case 'close_session': {
       const now = deps.clock.now();
       const mono = deps.clock.monotonic();
@@ -109,7 +120,11 @@ function shareTab(
       ok: true,
       result: { kind: 'share_tab', shared: { session: known.session, tab: known.handle, created: false } },
     };
-  const session = createSession(deps, { label: 'shared by the user', browser: record.name });
+  const session = createSession(deps, {
+    label: 'shared by the user',
+    browser: record.name,
+    sharedByUser: true,
+  });
   const tab = deps.sessions.addTab(session, {
     clientKey: record.key,
     rawTabId: request.tabId,

@@ -132,7 +132,9 @@ export function startWorker(options: WorkerOptions): Worker {
     if (answer.result.kind !== 'share_tab')
       return { ok: false, reason: 'the daemon answered something else' };
     tabs.add(tabId);
-    log.info('tab_shared', { tabId, session: answer.result.shared.session });
+    // Not the session id: it is the capability of the agent the user shares with, and any holder of the
+    // daemon token may read this log (`bproxy debug log`).
+    log.info('tab_shared', { tabId, created: answer.result.shared.created });
     return answer;
   };
 

@@ -10,6 +10,7 @@ import {
   ChatIdSchema,
   ExtensionToHostSchema,
   HostToExtensionSchema,
+  PacingModeSchema,
   SessionIdSchema,
   UserResultSchema,
 } from '@bproxy/protocol';
@@ -25,6 +26,7 @@ export const PanelUserRequestSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('resume'), session: SessionIdSchema }),
   z.strictObject({ kind: z.literal('take_over'), session: SessionIdSchema }),
   z.strictObject({ kind: z.literal('close_session'), session: SessionIdSchema }),
+  z.strictObject({ kind: z.literal('set_pacing'), session: SessionIdSchema, pacing: PacingModeSchema }),
 ]);
 export type PanelUserRequest = z.infer<typeof PanelUserRequestSchema>;
 

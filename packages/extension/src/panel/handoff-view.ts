@@ -1,7 +1,7 @@
 /**
  * Hand-off for the tab in front: the session that holds it (if any) with its state and, when paused,
- * why (CAPTCHA, login wall, or your own take-over); Resume, Take over and Close session act through the
- * daemon on the user's behalf; a tab no session holds can be shared, which gives its session id and a
+ * why (CAPTCHA, login wall, or your own take-over); Resume, Take over, Close session and the pacing
+ * menu act through the daemon on the user's behalf; a tab no session holds can be shared, which gives its session id and a
  * ready-to-copy line for a CLI agent.
  */
 import type { BrowserSession } from '@bproxy/protocol';
@@ -14,6 +14,7 @@ export class HandoffView {
   private readonly sessionId = byId('session-id');
   private readonly sessionLabel = byId('session-label');
   private readonly state = byId('session-state');
+  private readonly pacing = byId<HTMLSelectElement>('session-pacing');
   private readonly reason = byId('pause-reason');
   private readonly resume = byId<HTMLButtonElement>('resume');
   private readonly takeOver = byId<HTMLButtonElement>('take-over');
@@ -37,6 +38,7 @@ export class HandoffView {
     this.takeOver.addEventListener('click', () => void this.act('take_over'));
     this.close.addEventListener('click', () => void this.act('close_session'));
     this.share.addEventListener('click', () => void this.shareTab());
+    this.pacing.addEventListener('change', () => void this.setPacing());
     this.copy.addEventListener('click', () => {
       void navigator.clipboard.writeText(this.cli.textContent ?? '').then(
         () => this.say('Copied.', 'ok'),
@@ -70,6 +72,7 @@ export class HandoffView {
     this.reason.textContent = info.paused
       ? `Waiting for you: ${info.pauseReason ?? 'the page needs a person'}`
       : '';
+    this.pacing.value = info.pacing;
     this.resume.hidden = !info.paused;
     this.takeOver.hidden = info.paused;
     this.cli.textContent = `bproxy -s ${info.session} snapshot`;
@@ -87,6 +90,20 @@ export class HandoffView {
           : kind === 'take_over'
             ? 'Yours now: agents wait until you press Resume.'
             : 'Session closed.',
+        'ok',
+      );
+  }
+
+  /** The user paces the session; on a tab they shared, agents cannot change it back. */
+  private async setPacing(): Promise<void> {
+    const session = this.current();
+    const pacing = this.pacing.value;
+    if (!session || (pacing !== 'human' && pacing !== 'fast')) return;
+    const answer = await this.link.user({ kind: 'set_pacing', session: session.info.session, pacing });
+    if (!answer.ok) this.say(answer.reason, 'bad');
+    else
+      this.say(
+        pacing === 'fast' ? 'Agents act at full speed here.' : 'Agents act at a human pace here.',
         'ok',
       );
   }

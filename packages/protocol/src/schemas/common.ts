@@ -23,6 +23,8 @@ export const SessionInfoSchema = z.strictObject({
   pauseReason: z.string().optional(),
   /** The browser this session opens its tabs in when none is named. */
   browser: BrowserNameSchema.optional(),
+  /** The user shared this tab from the browser: its id is a capability, its pacing is theirs. */
+  sharedByUser: z.literal(true).optional(),
   createdAt: z.number(),
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
