@@ -1,4 +1,4 @@
-/** Types of security-refs.mjs, for the doc check. */
+/** Types of refs.mjs, for the doc check. */
 export interface SecurityReference {
   file: string;
   titles: string[];

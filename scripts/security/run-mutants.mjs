@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run check:security`: proves that every test docs/security.md names fails when the protection
-// it stands for is removed. Each mutant of scripts/security/mutants.mjs is applied to the working tree
+// it stands for is removed. Each mutant of scripts/security/mutants/ is applied to the working tree
 // (the files it edits must be unmodified in git), the bundles are rebuilt when an end-to-end test must
 // see it, the tests it must kill run with vitest's JSON reporter, and the file is restored — also on
 // Ctrl-C. A mutant survives when one of its tests still passes; a mutant whose test is not found, or
@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MUTANTS } from './mutants.mjs';
+import { MUTANTS } from './mutants/index.mjs';
 import { fixedPart } from './refs.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -39,7 +39,10 @@ function apply(mutant, originals) {
     const current = readFileSync(path, 'utf8');
     const count = current.split(find).length - 1;
     if (count !== 1) throw new Error(`${file}: the text to remove occurs ${count} times, not once`);
-    writeFileSync(path, current.replace(find, () => replace));
+    writeFileSync(
+      path,
+      current.replace(find, () => replace),
+    );
   }
 }
 

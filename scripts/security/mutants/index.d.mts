@@ -1,4 +1,4 @@
-/** Types of mutants.mjs, for the doc check. */
+/** Types of index.mjs, for the doc check. */
 export interface MutantEdit {
   file: string;
   find: string;

@@ -1,11 +1,4 @@
-// The threat model's proofs, as removals: for each protection docs/security.md claims, the smallest
-// edit that takes it away, and the tests named there that must then fail. `npm run check:security`
-// applies each in turn (scripts/security/run-mutants.mjs); `npm run check` only checks that every test
-// the doc names is listed here and that every edit still applies to the source as it is.
-//
-// An entry: id, the protection in a few words, the edits ({ file, find, replace }, `find` occurring
-// exactly once), the references it must kill (spelled as in the doc: `file › describe › test`), and
-// `run` when the named file is a shared suite that runs through other test files.
+// Removals of the threat model's sections 1-3: the daemon's gate, DNS rebinding, other local users.
 
 const SEC = 'packages/daemon/test/security.test.ts';
 const PAIR = 'packages/daemon/test/pairing.test.ts';
@@ -13,7 +6,7 @@ const GATE = 'packages/daemon/test/gate.test.ts';
 const AUTH = 'packages/daemon/src/auth.ts';
 const SECURE = 'packages/client/src/lifecycle/secure-file.ts';
 
-/** @type {import('./mutants.d.mts').Mutant[]} */
+/** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
   // 1. A web page the user visits
   {
@@ -154,7 +147,13 @@ export const MUTANTS = [
   {
     id: 'secure-file-mode',
     protects: 'a state file readable by group or others is refused',
-    edits: [{ file: SECURE, find: '  if (uid !== null && (stats.mode & 0o077) !== 0) {', replace: '  if (false) {' }],
+    edits: [
+      {
+        file: SECURE,
+        find: '  if (uid !== null && (stats.mode & 0o077) !== 0) {',
+        replace: '  if (false) {',
+      },
+    ],
     kills: [
       'packages/cli/test/cli-daemon.test.ts › fails closed when the token file became readable by others',
       'packages/client/test/daemon-client.test.ts › daemon client › says NO_DAEMON when none runs and UNSAFE_STATE_FILE for a token others can read, with the catalogue hints',
@@ -211,7 +210,9 @@ export const MUTANTS = [
         replace: '',
       },
     ],
-    kills: [`${PAIR} › POST /pair/claim › lets exactly one of many concurrent claims of the same code succeed`],
+    kills: [
+      `${PAIR} › POST /pair/claim › lets exactly one of many concurrent claims of the same code succeed`,
+    ],
   },
   {
     id: 'pairing-expiry',
