@@ -23,6 +23,8 @@ export const MUTANTS = [
       `${SEC} › gate: Origin and fetch metadata › accepts the extension origin and refuses every other`,
       `${SEC} › WS upgrade › refuses %s with 401`,
       'tests/e2e/web-page-attack.test.ts › a web page on another localhost port › cannot reach the daemon by fetch, form POST or WebSocket, and nothing runs',
+      `${PAIR} › POST /pair/claim › is not burnable by requests the gate refuses`,
+      `${PAIR} › POST /pair/claim › is not burnable by requests the gate refuses, whatever their body`,
     ],
   },
   {
@@ -88,6 +90,7 @@ export const MUTANTS = [
     kills: [
       `${SEC} › gate: bearer › refuses a %s bearer`,
       `${SEC} › gate: bearer › answers 401 before looking at a malformed body`,
+      `${PAIR} › pairing.issue › is refused without the daemon token, like every command`,
     ],
   },
   {
@@ -237,5 +240,167 @@ export const MUTANTS = [
       },
     ],
     kills: [`${GATE} › gate (unit) › compares secrets in constant time regardless of length`],
+  },
+  {
+    id: 'gate-origin-required',
+    protects: 'browser-facing routes require our Origin',
+    edits: [
+      {
+        file: AUTH,
+        find: "  if (origin === undefined && (secret === 'ws' || secret === 'pairing')) return false;",
+        replace: '',
+      },
+    ],
+    kills: [`${PAIR} › POST /pair/claim › requires the extension Origin`],
+  },
+  {
+    id: 'payload-log-typed',
+    protects: 'typed values redacted in debug payloads',
+    edits: [
+      {
+        file: 'packages/daemon/src/payload-log.ts',
+        find: '    params: redact(hideTyped(request.action, request.params)),',
+        replace: '    params: redact(request.params),',
+      },
+    ],
+    kills: [
+      'packages/daemon/test/observability.test.ts › payload logging › logs request and response payloads at debug level, with typed values redacted',
+    ],
+  },
+  {
+    id: 'payload-log-level',
+    protects: 'no payload logged below the debug level',
+    edits: [
+      {
+        file: 'packages/daemon/src/payload-log.ts',
+        find: "  if (!logger.isLevelEnabled('debug')) return;\n  if ('body' in request) {\n    logger.debug(",
+        replace: "  if ('body' in request) {\n    logger.info(",
+      },
+      {
+        file: 'packages/daemon/src/payload-log.ts',
+        find: "  logger.debug({\n    id,\n    event: 'request_payload',",
+        replace: "  logger.info({\n    id,\n    event: 'request_payload',",
+      },
+    ],
+    kills: [
+      'packages/daemon/test/observability.test.ts › payload logging › logs no payload at the info level',
+    ],
+  },
+  {
+    id: 'payload-log-issued-code',
+    protects: 'the code pairing.issue hands out is never logged',
+    edits: [
+      {
+        file: 'packages/daemon/src/payload-log.ts',
+        find: "const SECRET_RESULTS: Readonly<Record<string, readonly string[]>> = { 'pairing.issue': ['code'] };",
+        replace: 'const SECRET_RESULTS: Readonly<Record<string, readonly string[]>> = {};',
+      },
+    ],
+    kills: [
+      `${PAIR} › pairing.issue › hands the bearer holder a fresh code that claims like a printed one and retires the previous`,
+    ],
+  },
+  {
+    id: 'log-bearer',
+    protects: 'bearer headers never reach the log',
+    edits: [
+      {
+        file: 'packages/daemon/src/server.ts',
+        find: "    if (!allowed) logger.warn({ event: 'gate_rejected', method: req.method, path: req.url.split('?')[0] });",
+        replace:
+          "    if (!allowed) logger.warn({ event: 'gate_rejected', method: req.method, path: req.url.split('?')[0], bearer: req.headers.authorization });",
+      },
+    ],
+    kills: [
+      `${SEC} › secrets stay out of logs › never logs the daemon token, the extension token or a bearer header`,
+    ],
+  },
+  {
+    id: 'log-pairing-code',
+    protects: 'pairing codes and tokens never reach the log',
+    edits: [
+      {
+        file: 'packages/daemon/src/routes/pair.ts',
+        find: "      deps.logger.info({ event: 'pair_claim_ok' });",
+        replace: "      deps.logger.info({ event: 'pair_claim_ok', claimed: parsed.data.code });",
+      },
+    ],
+    kills: [`${PAIR} › POST /pair/claim › never logs the pairing code or the token`],
+  },
+  {
+    id: 'farm-url-redacted',
+    protects: "a farm URL's query and password never shown",
+    edits: [
+      {
+        file: 'packages/cdp/src/cdp/ws-transport.ts',
+        find: 'export function redact(url: string): string {\n  try {',
+        replace: 'export function redact(url: string): string {\n  if (url !== "") return url;\n  try {',
+      },
+    ],
+    kills: [
+      'packages/cdp/test/ws-refusals.test.ts › a remote endpoint that refuses or queues › says HTTP %i and what it means, without the token',
+      'packages/cdp/test/ws-refusals.test.ts › a remote endpoint that refuses or queues › gives up at the timeout when the upgrade is queued, and says so',
+      'tests/e2e/farm-browserless.test.ts › a browser farm, one browser per session › keeps the farm token out of the daemon’s argv and log',
+    ],
+  },
+  // 4. Other browser extensions
+  {
+    id: 'ws-echo-only-subprotocol',
+    protects: 'the daemon echoes only bproxy.v1, never the token entry',
+    edits: [
+      {
+        file: 'packages/daemon/src/server.ts',
+        find: '      handleProtocols: (protocols: Set<string>) => (protocols.has(WS_SUBPROTOCOL) ? WS_SUBPROTOCOL : false),',
+        replace: '      handleProtocols: (protocols: Set<string>) => [...protocols].pop() ?? false,',
+      },
+    ],
+    kills: [`${SEC} › WS upgrade › echoes only bproxy.v1 for the right token`],
+  },
+  {
+    id: 'pairing-rotation-closes-old',
+    protects: 'a new pairing disconnects connections made with the old token',
+    edits: [
+      { file: 'packages/daemon/src/routes/pair.ts', find: '      deps.onTokenRotated();', replace: '' },
+    ],
+    kills: [
+      `${PAIR} › POST /pair/claim › closes connections made with the previous token when a new one is claimed`,
+    ],
+  },
+  {
+    id: 'extension-bootstrap-loopback',
+    protects: 'the extension accepts a daemon on loopback only',
+    edits: [
+      {
+        file: 'packages/extension/src/background/pairing-state.ts',
+        find: "    (url.hostname === '127.0.0.1' || url.hostname === 'localhost') &&",
+        replace: '',
+      },
+    ],
+    kills: [
+      'packages/extension/test/pairing.test.ts › refuses a bootstrap that points off this computer or speaks another protocol',
+    ],
+  },
+  {
+    id: 'extension-key',
+    protects: "the extension's id is fixed by its manifest key",
+    edits: [{ file: 'packages/extension/manifest.json', find: '"key": "', replace: '"key": "A' }],
+    kills: [
+      'packages/extension/test/manifest.test.ts › carries the key whose id the daemon accepts by default',
+    ],
+  },
+  {
+    id: 'extension-permissions',
+    protects: 'the manifest asks only for permissions the README justifies',
+    edits: [
+      {
+        file: 'packages/extension/manifest.json',
+        find: '    "storage",',
+        replace: '    "storage",\n    "history",',
+      },
+    ],
+    kills: [
+      'packages/extension/test/manifest.test.ts › asks only for permissions the README justifies',
+      'packages/extension/test/manifest.test.ts › manifest › asks only for permissions the README justifies',
+    ],
   },
 ];
