@@ -7,6 +7,7 @@
 // exactly once), the references it must kill (spelled as in the doc: `file › describe › test`), and
 // `run` when the named file is a shared suite that runs through other test files.
 import { MUTANTS as GATE_AND_STATE } from './gate-and-state.mjs';
+import { MUTANTS as PAGE_AND_HANDLES } from './page-and-handles.mjs';
 
 /** @type {import('./index.d.mts').Mutant[]} */
-export const MUTANTS = [...GATE_AND_STATE];
+export const MUTANTS = [...GATE_AND_STATE, ...PAGE_AND_HANDLES];
