@@ -8,6 +8,7 @@
 // `run` when the named file is a shared suite that runs through other test files.
 import { MUTANTS as GATE_AND_STATE } from './gate-and-state.mjs';
 import { MUTANTS as PAGE_AND_HANDLES } from './page-and-handles.mjs';
+import { MUTANTS as TABS_AND_INPUT } from './tabs-and-input.mjs';
 
 /** @type {import('./index.d.mts').Mutant[]} */
-export const MUTANTS = [...GATE_AND_STATE, ...PAGE_AND_HANDLES];
+export const MUTANTS = [...GATE_AND_STATE, ...PAGE_AND_HANDLES, ...TABS_AND_INPUT];
