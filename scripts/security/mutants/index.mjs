@@ -10,6 +10,13 @@ import { MUTANTS as DAEMON_PROOF } from './daemon-proof.mjs';
 import { MUTANTS as GATE_AND_STATE } from './gate-and-state.mjs';
 import { MUTANTS as PAGE_AND_HANDLES } from './page-and-handles.mjs';
 import { MUTANTS as TABS_AND_INPUT } from './tabs-and-input.mjs';
+import { MUTANTS as USER_CONTROLS } from './user-controls.mjs';
 
 /** @type {import('./index.d.mts').Mutant[]} */
-export const MUTANTS = [...GATE_AND_STATE, ...PAGE_AND_HANDLES, ...TABS_AND_INPUT, ...DAEMON_PROOF];
+export const MUTANTS = [
+  ...GATE_AND_STATE,
+  ...PAGE_AND_HANDLES,
+  ...TABS_AND_INPUT,
+  ...DAEMON_PROOF,
+  ...USER_CONTROLS,
+];
