@@ -129,6 +129,7 @@ export const MUTANTS = [
     edits: [{ file: SECURE, find: '  if (stats.isSymbolicLink()) {', replace: '  if (false) {' }],
     kills: [
       'packages/client/test/lifecycle/secure-file.test.ts › state-file reads fail closed › refuses a symbolic link even to a safe file',
+      'packages/agent/test/config/agent-config.test.ts › agent key file › refuses a key file that is a symbolic link, even to a safe file',
     ],
   },
   {
@@ -161,6 +162,9 @@ export const MUTANTS = [
       'packages/cli/test/cli-daemon.test.ts › fails closed when the token file became readable by others',
       'packages/client/test/daemon-client.test.ts › daemon client › says NO_DAEMON when none runs and UNSAFE_STATE_FILE for a token others can read, with the catalogue hints',
       'packages/cli/test/service-refusals.test.ts › service start refuses unsafe state and reports why',
+      'packages/agent/test/config/agent-config.test.ts › agent key file › refuses a key file readable by others, without repeating the key',
+      'packages/cli/test/agent-config.test.ts › bproxy agent config › refuses a key file others can read, and exits 1 without printing the key',
+      'packages/agent/test/tools/notes.test.ts › notes › refuses a notes file other users can write or read',
     ],
   },
   {
@@ -170,6 +174,8 @@ export const MUTANTS = [
     kills: [
       'packages/client/test/lifecycle/secure-file.test.ts › atomic state-file writes › creates the file with mode 0600 whatever the umask, and leaves no temporary file',
       'packages/cli/test/service-lifecycle.test.ts › writes every state file with mode 0600 in a 0700 home, pairing.json with the printed code',
+      'packages/agent/test/config/agent-config.test.ts › agent key file › stores keys in a 0600 file in a 0700 folder, one per provider',
+      'packages/cli/test/agent-config.test.ts › bproxy agent config › reads the key from stdin into a 0600 file, and shows it only as set',
     ],
   },
   {

@@ -6,6 +6,7 @@
 // An entry: id, the protection in a few words, the edits ({ file, find, replace }, `find` occurring
 // exactly once), the references it must kill (spelled as in the doc: `file › describe › test`), and
 // `run` when the named file is a shared suite that runs through other test files.
+import { MUTANTS as AGENT } from './agent.mjs';
 import { MUTANTS as DAEMON_PROOF } from './daemon-proof.mjs';
 import { MUTANTS as GATE_AND_STATE } from './gate-and-state.mjs';
 import { MUTANTS as PAGE_AND_HANDLES } from './page-and-handles.mjs';
@@ -19,4 +20,5 @@ export const MUTANTS = [
   ...TABS_AND_INPUT,
   ...DAEMON_PROOF,
   ...USER_CONTROLS,
+  ...AGENT,
 ];
