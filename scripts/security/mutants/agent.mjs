@@ -77,6 +77,11 @@ export const MUTANTS = [
     protects: 'no folder on the way may be a symbolic link',
     edits: [
       { file: SCRATCH, find: '    } else if (stats.isSymbolicLink())', replace: '    } else if (false)' },
+      {
+        file: SCRATCH,
+        find: '    else if (!stats.isDirectory()) throw',
+        replace: '    else if (false) throw',
+      },
     ],
     kills: [
       `${SANDBOX} › follows no symbolic link: not a linked folder, not a linked file, for reads or writes`,
