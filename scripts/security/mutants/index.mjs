@@ -9,6 +9,7 @@
 import { MUTANTS as AGENT } from './agent.mjs';
 import { MUTANTS as DAEMON_PROOF } from './daemon-proof.mjs';
 import { MUTANTS as GATE_AND_STATE } from './gate-and-state.mjs';
+import { MUTANTS as NATIVE_HOST } from './native-host.mjs';
 import { MUTANTS as PAGE_AND_HANDLES } from './page-and-handles.mjs';
 import { MUTANTS as TABS_AND_INPUT } from './tabs-and-input.mjs';
 import { MUTANTS as USER_CONTROLS } from './user-controls.mjs';
@@ -21,4 +22,5 @@ export const MUTANTS = [
   ...DAEMON_PROOF,
   ...USER_CONTROLS,
   ...AGENT,
+  ...NATIVE_HOST,
 ];
