@@ -108,6 +108,20 @@ export const MUTANTS = [
     kills: [`${REGISTRATION} › uninstall removes exactly what install wrote, and nothing that is not ours`],
   },
   {
+    id: 'host-uninstall-only-our-keys',
+    protects: 'uninstall deletes only registry keys that still point at our manifest',
+    edits: [
+      {
+        file: 'packages/native-host/src/registration/uninstall.ts',
+        find: '  if (value !== entry.manifest)\n',
+        replace: '  if (value === "\\u0000")\n',
+      },
+    ],
+    kills: [
+      `${REGISTRATION} › registration on Windows (a scripted registry) › uninstall deletes the keys still pointing at our manifest and leaves one that another program took`,
+    ],
+  },
+  {
     id: 'host-stdout-frames-only',
     protects: 'stray writes to stdout never reach the port',
     edits: [
