@@ -174,4 +174,19 @@ export const MUTANTS = [
       'packages/agent/test/copilot.test.ts › the Copilot provider › offers only our tools, runs a tool call through the daemon, and resumes the chat after a restart',
     ],
   },
+  {
+    id: 'agent-key-not-in-argv',
+    protects: 'bproxy agent config takes no key on the command line',
+    edits: [
+      {
+        file: 'packages/cli/src/commands/agent.ts',
+        find: "    .option('--key-stdin', 'read the key from stdin')",
+        replace:
+          "    .option('--key-stdin', 'read the key from stdin')\n    .option('--key <KEY>', 'the key')",
+      },
+    ],
+    kills: [
+      'packages/cli/test/agent-config.test.ts › bproxy agent config › reads the key from a named environment variable, and takes no key on the command line',
+    ],
+  },
 ];

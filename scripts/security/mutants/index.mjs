@@ -11,6 +11,7 @@ import { MUTANTS as DAEMON_PROOF } from './daemon-proof.mjs';
 import { MUTANTS as GATE_AND_STATE } from './gate-and-state.mjs';
 import { MUTANTS as NATIVE_HOST } from './native-host.mjs';
 import { MUTANTS as PAGE_AND_HANDLES } from './page-and-handles.mjs';
+import { MUTANTS as PANEL_AND_TERMINAL } from './panel-and-terminal.mjs';
 import { MUTANTS as TABS_AND_INPUT } from './tabs-and-input.mjs';
 import { MUTANTS as USER_CONTROLS } from './user-controls.mjs';
 
@@ -23,4 +24,5 @@ export const MUTANTS = [
   ...USER_CONTROLS,
   ...AGENT,
   ...NATIVE_HOST,
+  ...PANEL_AND_TERMINAL,
 ];

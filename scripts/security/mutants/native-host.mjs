@@ -26,6 +26,7 @@ export const MUTANTS = [
     kills: [
       `${RUN_HOST} › the caller-origin gate › refuses %s before touching stdin, exiting non-zero`,
       `${PROCESS} › the caller-origin gate of the real process › exits non-zero for %s with stdin still open, answering nothing`,
+      'packages/native-host/test/terminal-process.test.ts › the doors to a terminal › refuses another extension before any frame: the host exits and nothing spawns',
     ],
   },
   {

@@ -122,4 +122,23 @@ export const MUTANTS = [
       'packages/extension/test/panel-relay.test.ts › the panel relay › disconnects a content script of a driven page, though it carries our extension id',
     ],
   },
+  {
+    id: 'panel-own-extension-only',
+    protects: "panel ports only from this extension, never another's",
+    edits: [
+      {
+        file: 'packages/extension/src/background/own-pages.ts',
+        find: '  if (sender?.id !== extensionId || sender.url === undefined) return false;',
+        replace: '  if (sender?.url === undefined) return false;',
+      },
+      {
+        file: 'packages/extension/src/background/own-pages.ts',
+        find: "url.protocol === 'chrome-extension:' && url.host === extensionId && pages",
+        replace: "url.protocol === 'chrome-extension:' && pages",
+      },
+    ],
+    kills: [
+      'packages/extension/test/panel-relay.test.ts › the panel relay › disconnects a port from another extension, which then hears no chat',
+    ],
+  },
 ];
