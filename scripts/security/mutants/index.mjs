@@ -8,6 +8,7 @@
 // `run` when the named file is a shared suite that runs through other test files.
 import { MUTANTS as AGENT } from './agent.mjs';
 import { MUTANTS as DAEMON_PROOF } from './daemon-proof.mjs';
+import { MUTANTS as FAULTS } from './faults.mjs';
 import { MUTANTS as GATE_AND_STATE } from './gate-and-state.mjs';
 import { MUTANTS as NATIVE_HOST } from './native-host.mjs';
 import { MUTANTS as PAGE_AND_HANDLES } from './page-and-handles.mjs';
@@ -25,4 +26,5 @@ export const MUTANTS = [
   ...AGENT,
   ...NATIVE_HOST,
   ...PANEL_AND_TERMINAL,
+  ...FAULTS,
 ];
