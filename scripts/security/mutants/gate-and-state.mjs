@@ -2,7 +2,6 @@
 
 const SEC = 'packages/daemon/test/security.test.ts';
 const PAIR = 'packages/daemon/test/pairing.test.ts';
-const GATE = 'packages/daemon/test/gate.test.ts';
 const AUTH = 'packages/daemon/src/auth.ts';
 const SECURE = 'packages/client/src/lifecycle/secure-file.ts';
 
@@ -245,7 +244,9 @@ export const MUTANTS = [
         replace: '  return given === expected;',
       },
     ],
-    kills: [`${GATE} › gate (unit) › compares secrets in constant time regardless of length`],
+    kills: [
+      'packages/daemon/test/secret-equals.test.ts › secretEquals › compares %s through timingSafeEqual on equal-length digests',
+    ],
   },
   {
     id: 'gate-origin-required',
