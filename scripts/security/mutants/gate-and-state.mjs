@@ -21,7 +21,6 @@ export const MUTANTS = [
     kills: [
       `${SEC} › gate: Origin and fetch metadata › accepts the extension origin and refuses every other`,
       `${SEC} › WS upgrade › refuses %s with 401`,
-      'tests/e2e/web-page-attack.test.ts › a web page on another localhost port › cannot reach the daemon by fetch, form POST or WebSocket, and nothing runs',
       `${PAIR} › POST /pair/claim › is not burnable by requests the gate refuses`,
       `${PAIR} › POST /pair/claim › is not burnable by requests the gate refuses, whatever their body`,
     ],
@@ -347,7 +346,6 @@ export const MUTANTS = [
     kills: [
       'packages/cdp/test/ws-refusals.test.ts › a remote endpoint that refuses or queues › says HTTP %i and what it means, without the token',
       'packages/cdp/test/ws-refusals.test.ts › a remote endpoint that refuses or queues › gives up at the timeout when the upgrade is queued, and says so',
-      'tests/e2e/farm-browserless.test.ts › a browser farm, one browser per session › keeps the farm token out of the daemon’s argv and log',
     ],
   },
   // 4. Other browser extensions
@@ -408,6 +406,37 @@ export const MUTANTS = [
     kills: [
       'packages/extension/test/manifest.test.ts › asks only for permissions the README justifies',
       'packages/extension/test/manifest.test.ts › manifest › asks only for permissions the README justifies',
+    ],
+  },
+  {
+    id: 'gate-removed',
+    protects: 'a web page reaches nothing: the gate as a whole',
+    build: true,
+    edits: [
+      {
+        file: AUTH,
+        find: '  if (hasRepeatedGateHeader(rawHeaders)) return false;',
+        replace: '  if (path !== "\\u0000") return true;',
+      },
+    ],
+    kills: [
+      'tests/e2e/web-page-attack.test.ts › a web page on another localhost port › cannot reach the daemon by fetch, form POST or WebSocket, and nothing runs',
+    ],
+  },
+  {
+    id: 'farm-url-not-in-argv',
+    protects: "a farm URL's token reaches the daemon by its environment, never its argv",
+    build: true,
+    edits: [
+      {
+        file: 'packages/client/src/service/start.ts',
+        find: "  if (implicit === true) argv.push('--implicit');",
+        replace:
+          "  if (implicit === true) argv.push('--implicit');\n  if (cdpUrl) argv.push('--cdp-url', cdpUrl);",
+      },
+    ],
+    kills: [
+      'tests/e2e/farm-browserless.test.ts › a browser farm, one browser per session › keeps the farm token out of the daemon’s argv and log',
     ],
   },
 ];
