@@ -63,7 +63,9 @@ const build = () =>
 
 /** Runs the files a mutant's tests live in; answers each test's result by its path of titles. */
 function runTests(mutant) {
-  const files = [...new Set(mutant.run ?? mutant.kills.map((k) => k.split(' › ')[0] ?? ''))];
+  // The named test files, and the files that run a named shared suite (`run`).
+  const named = mutant.kills.map((k) => k.split(' › ')[0] ?? '').filter((f) => /\.test\.ts$/.test(f));
+  const files = [...new Set([...(mutant.run ?? []), ...named])];
   const dir = mkdtempSync(join(tmpdir(), 'bproxy-mutant-'));
   const out = join(dir, 'report.json');
   const patterns = mutant.kills
