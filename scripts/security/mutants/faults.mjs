@@ -58,13 +58,13 @@ export const MUTANTS = [
   },
   {
     id: 'cdp-crash-answers',
-    protects: 'a request in flight when the browser dies is answered, never left hanging',
+    protects: 'a request in flight when the browser dies is answered at once, saying the browser went away',
     build: true,
     edits: [
       {
-        file: 'packages/cdp/src/driver/executor.ts',
-        find: '  if (browser !== undefined) {\n    races.push(',
-        replace: '  if (browser === null) {\n    races.push(',
+        file: 'packages/cdp/src/driver/failure.ts',
+        find: '  if (error instanceof CdpClosedError)\n',
+        replace: '  if (error === null)\n',
       },
     ],
     kills: ['tests/e2e/faults-cdp-crash.test.ts'],

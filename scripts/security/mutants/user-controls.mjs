@@ -103,8 +103,19 @@ export const MUTANTS = [
           "    if (outcome.error.code === 'HUMAN_REQUIRED' && outcome.ok)\n      return pauseForHuman(",
       },
     ],
+    kills: [`${PANEL_E2E} › says why a session stopped at a CAPTCHA and lets it go on after Resume`],
+  },
+  {
+    id: 'human-pause-pauses',
+    protects: 'a CAPTCHA or login wall met mid-turn pauses the session for the user',
+    edits: [
+      {
+        file: 'packages/daemon/src/routes/human-pause.ts',
+        find: '  deps.sessions.pause(\n    session,',
+        replace: '  void (\n    session,',
+      },
+    ],
     kills: [
-      `${PANEL_E2E} › says why a session stopped at a CAPTCHA and lets it go on after Resume`,
       'packages/agent/test/real-browser.test.ts › the agent in a shared tab of a real browser › pauses on a CAPTCHA met mid-turn: the chat says why, and the session stays paused for the user',
     ],
   },
