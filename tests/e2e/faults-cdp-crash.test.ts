@@ -49,6 +49,8 @@ describe('launched browser crash', () => {
     const result = await wait;
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    // Said as what happened — the browser went away — not left to run into its deadline.
+    expect(JSON.parse(result.stderr)).toMatchObject({ ok: false, error: { code: 'BROWSER_DISCONNECTED' } });
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(
       await until(

@@ -117,18 +117,35 @@ describe('the Terminal view', () => {
     await userPage.close();
   }, 120_000);
 
-  it('is out of a web page’s reach: the page has no native messaging API', async () => {
+  it('is out of a web page’s reach: the page has no native messaging API and no way to message the extension', async () => {
     const page = await machine.browser.context.newPage();
     await page.goto(pages.url('ext-form.html'));
-    const reach = await page.evaluate(() => {
-      const runtime = (globalThis as unknown as { chrome?: { runtime?: Record<string, unknown> } }).chrome
-        ?.runtime;
+    const reach = await page.evaluate((extensionId) => {
+      type Runtime = Record<string, unknown> & { connect?: (id: string) => unknown };
+      const runtime = (globalThis as unknown as { chrome?: { runtime?: Runtime } }).chrome?.runtime;
+      // Chromium gives a web page chrome.runtime only when an extension lists it under
+      // externally_connectable; ours lists nothing, so there is nothing to connect or send with.
+      let connected = false;
+      try {
+        connected = typeof runtime?.connect === 'function' && runtime.connect(extensionId) !== undefined;
+      } catch {
+        connected = false;
+      }
       return {
+        runtime: typeof runtime,
         connectNative: typeof runtime?.connectNative,
         sendNativeMessage: typeof runtime?.sendNativeMessage,
+        sendMessage: typeof runtime?.sendMessage,
+        connected,
       };
+    }, machine.browser.extensionId);
+    expect(reach).toEqual({
+      runtime: 'undefined',
+      connectNative: 'undefined',
+      sendNativeMessage: 'undefined',
+      sendMessage: 'undefined',
+      connected: false,
     });
-    expect(reach).toEqual({ connectNative: 'undefined', sendNativeMessage: 'undefined' });
     await page.close();
   }, 30_000);
 });

@@ -97,6 +97,27 @@ function defineReadTests(a: () => Agent): void {
     },
     T,
   );
+
+  it(
+    'keeps the page script out of a hostile page’s reach: its forged page script is never called and it sees nothing of ours',
+    async () => {
+      // forged-page-script.html puts its own __bproxyPage (answering reads with forged words) and a
+      // ledger on its window before anything loads, and its button reports what the page then sees.
+      const s = await a().session('forged-page-script.html');
+      const before = await a().text(s);
+      expect(before).toContain('Nothing to see here but this paragraph.');
+      expect(before).toContain('not checked');
+      expect(before).not.toContain('FORGED');
+      await a().cli.ok(['click', '-s', s, await a().element(s, 'Check what the page can see')]);
+      const after = await a().text(s);
+      expect(after).not.toContain('FORGED');
+      expect(after).toContain(
+        'forgery replaced: no; forgery called: 0; ledger entries: 0; other bproxy globals: none',
+      );
+      await a().close(s);
+    },
+    T,
+  );
 }
 
 function defineInteractionTests(a: () => Agent): void {

@@ -211,4 +211,14 @@ describe('tabs a page opens', () => {
     await until(() => ext.messages.some((m) => m.type === 'error'), 'the error');
     expect(ext.messages.find((m) => m.type === 'error')).toMatchObject({ error: { code: 'BAD_REQUEST' } });
   });
+
+  it('stops adding to a session at 100 tabs when a page keeps opening them', async () => {
+    const session = await openSession();
+    for (let i = 1; i <= 105; i++) pushOpened(1000 + i, 100, `http://x/spam/${i}`);
+    await until(
+      () => daemon.logLines.filter((l) => l.includes('session tab limit')).length === 6,
+      'the six tabs past the limit to be refused',
+    );
+    expect((await sessionOf(session))?.tabs).toHaveLength(100);
+  });
 });

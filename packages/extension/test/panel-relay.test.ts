@@ -276,7 +276,9 @@ describe('the panel relay', () => {
 
   it('disconnects a port from another extension, which then hears no chat', async () => {
     const { connect, fromHost } = setup();
-    const stranger = new FakePort({ id: 'abcdefghijklmnopabcdefghijklmnop' });
+    const other = 'abcdefghijklmnopabcdefghijklmnop';
+    // Its own panel page, at the same path as ours.
+    const stranger = new FakePort({ id: other, url: `chrome-extension://${other}/panel.html` });
     let disconnected = false;
     stranger.disconnect = () => void (disconnected = true);
     connect(stranger);

@@ -104,11 +104,17 @@ describe('a terminal on the real host', () => {
     host.browser.send({ type: 'pty.open', termId: 't1', cols: 80, rows: 24, session: 'abcdef' });
     await synced(host, 's1');
     expect(childrenOf(host.child.pid ?? -1)).toEqual([]);
+    // A second terminal opened after it gets a key and starts: had the first one started on its open,
+    // its program would be running by the time the second one's prints.
+    host.browser.send({ type: 'pty.open', termId: 't2', cols: 80, rows: 24 });
+    type(host, 't2', 'echo "other-$((1+1))"\r');
+    expect(await printed(host, 't2', /(other-2)/)).toBe('other-2');
+    expect(childrenOf(host.child.pid ?? -1)).toHaveLength(1);
     expect(screen(host, 't1')).toBe('');
 
     type(host, 't1', 'echo "round-$((40+2)) $BPROXY_SESSION $BPROXY_HOME"\r');
     expect(await printed(host, 't1', /(round-42 \S+ \S+)/)).toBe(`round-42 abcdef ${stateHome}`);
-    expect(childrenOf(host.child.pid ?? -1)).toHaveLength(1);
+    expect(childrenOf(host.child.pid ?? -1)).toHaveLength(2);
     type(host, 't1', 'echo "cli=$(command -v bproxy)"\r');
     expect(await printed(host, 't1', /cli=(\/\S+)/)).toBe(join(stateHome, 'host', 'bin', 'bproxy'));
     host.child.stdin.end();

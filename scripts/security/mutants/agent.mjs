@@ -1,0 +1,192 @@
+// Removals of the threat model's section 9: the in-browser agent, its keys, its scratch files and the
+// pages it reads. (Its key and notes files are state files: their mode and link checks are the
+// client's, removed in gate-and-state.mjs.)
+
+const SCRATCH = 'packages/agent/src/tools/scratch-files.ts';
+const SANDBOX = 'packages/agent/test/tools/scratch-files.test.ts › the scratch-file sandbox';
+const SETTINGS = 'packages/agent/test/chats.test.ts › settings';
+const TURN = 'packages/agent/test/turns.test.ts › a turn with the %s streaming format';
+
+/** @type {import('./index.d.mts').Mutant[]} */
+export const MUTANTS = [
+  {
+    id: 'agent-config-by-field',
+    protects: 'a malformed key file is reported by field, never by value',
+    edits: [
+      {
+        file: 'packages/agent/src/config/agent-config.ts',
+        find: '      `${path} is not a valid ${what} file (at "${where}"); fix or remove it`,',
+        replace: '      `${path} is not a valid ${what} file (at "${where}": ${text}); fix or remove it`,',
+      },
+    ],
+    kills: [
+      'packages/agent/test/config/agent-config.test.ts › agent key file › refuses a malformed key file by field, never by value',
+    ],
+  },
+  {
+    id: 'agent-settings-no-key',
+    protects: 'the settings the extension gets say configured, never the key',
+    edits: [
+      {
+        file: 'packages/agent/src/service.ts',
+        find: '      configured: isConfigured(config, hasKey),\n    };',
+        replace:
+          '      configured: isConfigured(config, hasKey),\n      key: name === null ? null : readKey(this.paths, name),\n    };',
+      },
+    ],
+    kills: [`${SETTINGS} › reports configured without the key, and never the key itself`],
+  },
+  {
+    id: 'agent-model-error-scrubbed',
+    protects: "a provider's error is scrubbed of the key",
+    edits: [
+      {
+        file: 'packages/agent/src/providers/model-errors.ts',
+        find: "  if (key !== null && key.length >= 4) out = out.split(key).join('[key]');\n  return out.replace(KEY_SHAPES, '[key]');",
+        replace: '  return out;',
+      },
+    ],
+    kills: [`${TURN} › ends the turn with MODEL_ERROR that names the refusal and never the key`],
+  },
+  {
+    id: 'scratch-no-dotdot',
+    protects: 'scratch paths may not climb with ..',
+    edits: [
+      {
+        file: SCRATCH,
+        find: "  if (segments.includes('..'))",
+        replace: "  if (segments.includes('\\u0000..'))",
+      },
+    ],
+    kills: [`${SANDBOX} › refuses %s for reads and writes`],
+  },
+  {
+    id: 'scratch-relative-only',
+    protects: 'scratch paths are relative: no absolute path, drive letter or ~',
+    edits: [
+      {
+        file: SCRATCH,
+        find: "  if (path.startsWith('/') || /^[A-Za-z]:/.test(path) || path.startsWith('~'))",
+        replace: '  if (path === "\\u0000")',
+      },
+    ],
+    kills: [`${SANDBOX} › refuses %s for reads and writes`],
+  },
+  {
+    id: 'scratch-no-linked-folder',
+    protects: 'no folder on the way may be a symbolic link',
+    edits: [
+      { file: SCRATCH, find: '    } else if (stats.isSymbolicLink())', replace: '    } else if (false)' },
+      {
+        file: SCRATCH,
+        find: '    else if (!stats.isDirectory()) throw',
+        replace: '    else if (false) throw',
+      },
+    ],
+    kills: [
+      `${SANDBOX} › follows no symbolic link: not a linked folder, not a linked file, for reads or writes`,
+    ],
+  },
+  {
+    id: 'scratch-file-cap',
+    protects: 'a scratch file holds at most 1 MiB, appends included',
+    edits: [{ file: SCRATCH, find: '        if (after > FILE_MAX_BYTES)', replace: '        if (false)' }],
+    kills: [`${SANDBOX} › caps a file at 1 MiB, appends included`],
+  },
+  {
+    id: 'scratch-file-mode',
+    protects: 'scratch files are 0600',
+    edits: [
+      {
+        file: SCRATCH,
+        find: '        const fd = openSync(file, flags, 0o600);',
+        replace: '        const fd = openSync(file, flags, 0o666);',
+      },
+    ],
+    kills: [
+      `${SANDBOX} › saves, appends, lists and reads back files in folders, with mode 0600, reads fenced as data`,
+    ],
+  },
+  {
+    id: 'agent-fence',
+    protects: 'page content, files and notes reach the model fenced as untrusted data',
+    edits: [
+      {
+        file: 'packages/agent/src/system-prompt.ts',
+        find: '  return `${OPEN} source=${source}\\n${safe}\\n${CLOSE}`;',
+        replace: '  return safe;',
+      },
+    ],
+    kills: [
+      `${SANDBOX} › saves, appends, lists and reads back files in folders, with mode 0600, reads fenced as data`,
+      `${TURN} › streams text, runs a tool call in the message session through the daemon, and gives the model its result`,
+    ],
+  },
+  {
+    id: 'agent-hidden-tools',
+    protects: 'the agent is not offered session_resume',
+    edits: [
+      { file: 'packages/agent/src/tools/browser-tools.ts', find: "  'session_resume',\n", replace: '' },
+    ],
+    kills: [
+      `${SETTINGS} › hides the tools that make no sense in a shared tab: session_resume and the daemon-wide debug tools`,
+    ],
+  },
+  {
+    id: 'agent-switched-off',
+    protects: 'a tool the user switched off is refused without reaching the daemon',
+    edits: [
+      {
+        file: 'packages/agent/src/tools/toolbox.ts',
+        find: '    return this.has(name) && switches[name] !== false;',
+        replace: '    return this.has(name);',
+      },
+    ],
+    kills: [
+      `${SETTINGS} › never offers a switched-off tool, and refuses a call to it without reaching the daemon`,
+    ],
+  },
+  {
+    id: 'claude-code-strict-mcp',
+    protects: "Claude Code gets none of the user's own MCP servers",
+    edits: [
+      {
+        file: 'packages/agent/src/providers/claude-code.ts',
+        find: "    '--strict-mcp-config',\n",
+        replace: '',
+      },
+    ],
+    kills: [
+      'packages/agent/test/claude-code.test.ts › the Claude Code provider › sends the prompt on stdin, binds bproxy mcp to the session, switches off its own tools, and resumes its session',
+    ],
+  },
+  {
+    id: 'copilot-only-our-tools',
+    protects: 'Copilot is offered only our tools',
+    edits: [
+      {
+        file: 'packages/agent/src/providers/copilot.ts',
+        find: "      availableTools: new ToolSet().addCustom('*').toArray(),",
+        replace: '      availableTools: undefined,',
+      },
+    ],
+    kills: [
+      'packages/agent/test/copilot.test.ts › the Copilot provider › offers only our tools, runs a tool call through the daemon, and resumes the chat after a restart',
+    ],
+  },
+  {
+    id: 'agent-key-not-in-argv',
+    protects: 'bproxy agent config takes no key on the command line',
+    edits: [
+      {
+        file: 'packages/cli/src/commands/agent.ts',
+        find: "    .option('--key-stdin', 'read the key from stdin')",
+        replace:
+          "    .option('--key-stdin', 'read the key from stdin')\n    .option('--key <KEY>', 'the key')",
+      },
+    ],
+    kills: [
+      'packages/cli/test/agent-config.test.ts › bproxy agent config › reads the key from a named environment variable, and takes no key on the command line',
+    ],
+  },
+];

@@ -1,0 +1,442 @@
+// Removals of the threat model's sections 1-3: the daemon's gate, DNS rebinding, other local users.
+
+const SEC = 'packages/daemon/test/security.test.ts';
+const PAIR = 'packages/daemon/test/pairing.test.ts';
+const AUTH = 'packages/daemon/src/auth.ts';
+const SECURE = 'packages/client/src/lifecycle/secure-file.ts';
+
+/** @type {import('./index.d.mts').Mutant[]} */
+export const MUTANTS = [
+  // 1. A web page the user visits
+  {
+    id: 'gate-origin-exact',
+    protects: 'Origin absent or exactly our extension',
+    edits: [
+      {
+        file: AUTH,
+        find: 'if (origin !== undefined && origin !== `chrome-extension://${config.extensionId}`) return false;',
+        replace: '',
+      },
+    ],
+    kills: [
+      `${SEC} › gate: Origin and fetch metadata › accepts the extension origin and refuses every other`,
+      `${SEC} › WS upgrade › refuses %s with 401`,
+      `${PAIR} › POST /pair/claim › is not burnable by requests the gate refuses`,
+      `${PAIR} › POST /pair/claim › is not burnable by requests the gate refuses, whatever their body`,
+    ],
+  },
+  {
+    id: 'gate-fetch-metadata',
+    protects: 'Sec-Fetch-Site absent, none or same-origin',
+    edits: [
+      {
+        file: AUTH,
+        find: "if (site !== undefined && site !== 'none' && site !== 'same-origin') return false;",
+        replace: '',
+      },
+    ],
+    kills: [
+      `${SEC} › gate: Origin and fetch metadata › accepts Sec-Fetch-Site none and same-origin, refuses same-site and cross-site`,
+    ],
+  },
+  {
+    id: 'gate-json-only',
+    protects: 'only application/json bodies are parsed',
+    edits: [
+      {
+        file: 'packages/daemon/src/server.ts',
+        find: "app.removeContentTypeParser('text/plain');",
+        replace: '',
+      },
+    ],
+    kills: [`${SEC} › body abuse › refuses non-JSON content types with 415`],
+  },
+  {
+    id: 'gate-csrf-origin-and-site',
+    protects: 'a simple CSRF post is stopped by Origin and fetch metadata before its body',
+    edits: [
+      {
+        file: AUTH,
+        find: 'if (origin !== undefined && origin !== `chrome-extension://${config.extensionId}`) return false;',
+        replace: '',
+      },
+      {
+        file: AUTH,
+        find: "if (site !== undefined && site !== 'none' && site !== 'same-origin') return false;",
+        replace: '',
+      },
+      {
+        file: AUTH,
+        find: "    if (typeof auth !== 'string' || !auth.startsWith('Bearer ')) return false;\n    return secretEquals(auth.slice('Bearer '.length), config.daemonToken);",
+        replace: '    return true;',
+      },
+    ],
+    kills: [
+      `${SEC} › gate: Origin and fetch metadata › refuses a simple-content-type CSRF post from a page even with a leaked-looking body`,
+    ],
+  },
+  {
+    id: 'gate-bearer',
+    protects: 'the bearer token on POST /',
+    edits: [
+      {
+        file: AUTH,
+        find: "    if (typeof auth !== 'string' || !auth.startsWith('Bearer ')) return false;\n    return secretEquals(auth.slice('Bearer '.length), config.daemonToken);",
+        replace: '    return true;',
+      },
+    ],
+    kills: [
+      `${SEC} › gate: bearer › refuses a %s bearer`,
+      `${SEC} › gate: bearer › answers 401 before looking at a malformed body`,
+      `${PAIR} › pairing.issue › is refused without the daemon token, like every command`,
+    ],
+  },
+  {
+    id: 'gate-ws-token',
+    protects: 'the extension token on the /ws upgrade, encoded as the seed prescribes',
+    edits: [
+      {
+        file: AUTH,
+        find: '    if (!parsed || active === null) return false;\n    return secretEquals(parsed.token, active);',
+        replace: '    return active !== null;',
+      },
+    ],
+    kills: [`${SEC} › WS upgrade › refuses %s with 401`],
+  },
+  // 2. DNS rebinding
+  {
+    id: 'gate-host-exact',
+    protects: 'Host exactly 127.0.0.1:PORT or localhost:PORT',
+    edits: [
+      {
+        file: AUTH,
+        find: 'if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return false;',
+        replace: '',
+      },
+    ],
+    kills: [
+      `${SEC} › gate: Host › refuses %s`,
+      `${SEC} › gate: Host › refuses a missing Host`,
+      `${SEC} › WS upgrade › refuses a rebinding Host on the upgrade`,
+    ],
+  },
+  // 3. Other local users
+  {
+    id: 'secure-file-symlink',
+    protects: 'a state file that is a symbolic link is refused',
+    edits: [{ file: SECURE, find: '  if (stats.isSymbolicLink()) {', replace: '  if (false) {' }],
+    kills: [
+      'packages/client/test/lifecycle/secure-file.test.ts › state-file reads fail closed › refuses a symbolic link even to a safe file',
+      'packages/agent/test/config/agent-config.test.ts › agent key file › refuses a key file that is a symbolic link, even to a safe file',
+    ],
+  },
+  {
+    id: 'secure-file-owner',
+    protects: 'a state file owned by another user is refused',
+    edits: [{ file: SECURE, find: '  if (uid !== null && stats.uid !== uid) {', replace: '  if (false) {' }],
+    kills: [
+      'packages/client/test/lifecycle/secure-file.test.ts › state-file reads fail closed › refuses a file owned by another user',
+    ],
+  },
+  {
+    id: 'secure-file-regular',
+    protects: 'a state file must be a regular file',
+    edits: [{ file: SECURE, find: '  if (!stats.isFile()) {', replace: '  if (false) {' }],
+    kills: [
+      'packages/client/test/lifecycle/secure-file.test.ts › state-file reads fail closed › refuses a directory where a file should be',
+    ],
+  },
+  {
+    id: 'secure-file-mode',
+    protects: 'a state file readable by group or others is refused',
+    edits: [
+      {
+        file: SECURE,
+        find: '  if (uid !== null && (stats.mode & 0o077) !== 0) {',
+        replace: '  if (false) {',
+      },
+    ],
+    kills: [
+      'packages/cli/test/cli-daemon.test.ts › fails closed when the token file became readable by others',
+      'packages/client/test/daemon-client.test.ts › daemon client › says NO_DAEMON when none runs and UNSAFE_STATE_FILE for a token others can read, with the catalogue hints',
+      'packages/cli/test/service-refusals.test.ts › service start refuses unsafe state and reports why',
+      'packages/agent/test/config/agent-config.test.ts › agent key file › refuses a key file readable by others, without repeating the key',
+      'packages/cli/test/agent-config.test.ts › bproxy agent config › refuses a key file others can read, and exits 1 without printing the key',
+      'packages/agent/test/tools/notes.test.ts › notes › refuses a notes file other users can write or read',
+    ],
+  },
+  {
+    id: 'secure-write-mode',
+    protects: 'state files are written with mode 0600 whatever the umask',
+    edits: [{ file: SECURE, find: '    fchmodSync(fd, 0o600);', replace: '    fchmodSync(fd, 0o644);' }],
+    kills: [
+      'packages/client/test/lifecycle/secure-file.test.ts › atomic state-file writes › creates the file with mode 0600 whatever the umask, and leaves no temporary file',
+      'packages/cli/test/service-lifecycle.test.ts › writes every state file with mode 0600 in a 0700 home, pairing.json with the printed code',
+      'packages/agent/test/config/agent-config.test.ts › agent key file › stores keys in a 0600 file in a 0700 folder, one per provider',
+      'packages/cli/test/agent-config.test.ts › bproxy agent config › reads the key from stdin into a 0600 file, and shows it only as set',
+    ],
+  },
+  {
+    id: 'secure-write-no-follow',
+    protects: 'a write replaces a symlink, never the file it points to',
+    edits: [
+      {
+        file: SECURE,
+        find: '    renameSync(temp, path);\n    renamed = true;',
+        replace:
+          "    closeSync(openSync(path, 'a'));\n    const out = openSync(path, constants.O_WRONLY | constants.O_TRUNC);\n    writeSync(out, bytes);\n    closeSync(out);\n    renamed = true;",
+      },
+    ],
+    kills: [
+      'packages/client/test/lifecycle/secure-file.test.ts › atomic state-file writes › replaces a symlink itself, never the file it points to',
+    ],
+  },
+  {
+    id: 'pairing-throttle',
+    protects: 'a global throttle after 5 failed claims in 60 s',
+    edits: [
+      {
+        file: 'packages/daemon/src/pairing-rate-limit.ts',
+        find: '    return this.failures.length >= this.maxFailures;',
+        replace: '    return false;',
+      },
+    ],
+    kills: [
+      `${PAIR} › POST /pair/claim › throttles after 5 failures in 60 s, refusing even the right code`,
+      `${PAIR} › POST /pair/claim › counts malformed, oversized and wrong-content-type bodies as failed claims, logged`,
+      'packages/daemon/test/faults-clock-log.test.ts › wall-clock jumps › keeps the pairing throttle closed when the wall clock steps back',
+    ],
+  },
+  {
+    id: 'pairing-single-use',
+    protects: 'a code claims once, even under concurrent claims',
+    edits: [
+      {
+        file: 'packages/daemon/src/pairing.ts',
+        find: "    if (live.consumed) return { ok: false, code: 'PAIRING_CODE_CONSUMED' };",
+        replace: '',
+      },
+    ],
+    kills: [
+      `${PAIR} › POST /pair/claim › lets exactly one of many concurrent claims of the same code succeed`,
+    ],
+  },
+  {
+    id: 'pairing-expiry',
+    protects: 'a code expires after 5 minutes on the monotonic clock',
+    edits: [
+      {
+        file: 'packages/daemon/src/pairing.ts',
+        find: "    if (this.clock.monotonic() >= live.expiresAtMono) return { ok: false, code: 'PAIRING_CODE_EXPIRED' };",
+        replace: '',
+      },
+    ],
+    kills: [`${PAIR} › PairingCodes › expires a code after 5 minutes on the monotonic clock`],
+  },
+  {
+    id: 'gate-constant-time',
+    protects: 'secrets compared in constant time, length hidden',
+    edits: [
+      {
+        file: AUTH,
+        find: "  const a = createHash('sha256').update(given).digest();\n  const b = createHash('sha256').update(expected).digest();\n  return timingSafeEqual(a, b);",
+        replace: '  return given === expected;',
+      },
+    ],
+    kills: [
+      'packages/daemon/test/secret-equals.test.ts › secretEquals › compares %s through timingSafeEqual on equal-length digests',
+    ],
+  },
+  {
+    id: 'gate-origin-required',
+    protects: 'browser-facing routes require our Origin',
+    edits: [
+      {
+        file: AUTH,
+        find: "  if (origin === undefined && (secret === 'ws' || secret === 'pairing')) return false;",
+        replace: '',
+      },
+    ],
+    kills: [`${PAIR} › POST /pair/claim › requires the extension Origin`],
+  },
+  {
+    id: 'payload-log-typed',
+    protects: 'typed values redacted in debug payloads',
+    edits: [
+      {
+        file: 'packages/daemon/src/payload-log.ts',
+        find: '    params: redact(hideTyped(request.action, request.params)),',
+        replace: '    params: redact(request.params),',
+      },
+    ],
+    kills: [
+      'packages/daemon/test/observability.test.ts › payload logging › logs request and response payloads at debug level, with typed values redacted',
+    ],
+  },
+  {
+    id: 'payload-log-level',
+    protects: 'no payload logged below the debug level',
+    edits: [
+      {
+        file: 'packages/daemon/src/payload-log.ts',
+        find: "  if (!logger.isLevelEnabled('debug')) return;\n  if ('body' in request) {\n    logger.debug(",
+        replace: "  if ('body' in request) {\n    logger.info(",
+      },
+      {
+        file: 'packages/daemon/src/payload-log.ts',
+        find: "  logger.debug({\n    id,\n    event: 'request_payload',",
+        replace: "  logger.info({\n    id,\n    event: 'request_payload',",
+      },
+    ],
+    kills: [
+      'packages/daemon/test/observability.test.ts › payload logging › logs no payload at the info level',
+    ],
+  },
+  {
+    id: 'payload-log-issued-code',
+    protects: 'the code pairing.issue hands out is never logged',
+    edits: [
+      {
+        file: 'packages/daemon/src/payload-log.ts',
+        find: "const SECRET_RESULTS: Readonly<Record<string, readonly string[]>> = { 'pairing.issue': ['code'] };",
+        replace: 'const SECRET_RESULTS: Readonly<Record<string, readonly string[]>> = {};',
+      },
+    ],
+    kills: [
+      `${PAIR} › pairing.issue › hands the bearer holder a fresh code that claims like a printed one and retires the previous`,
+    ],
+  },
+  {
+    id: 'log-bearer',
+    protects: 'bearer headers never reach the log',
+    edits: [
+      {
+        file: 'packages/daemon/src/server.ts',
+        find: "    if (!allowed) logger.warn({ event: 'gate_rejected', method: req.method, path: req.url.split('?')[0] });",
+        replace:
+          "    if (!allowed) logger.warn({ event: 'gate_rejected', method: req.method, path: req.url.split('?')[0], bearer: req.headers.authorization });",
+      },
+    ],
+    kills: [
+      `${SEC} › secrets stay out of logs › never logs the daemon token, the extension token or a bearer header`,
+    ],
+  },
+  {
+    id: 'log-pairing-code',
+    protects: 'pairing codes and tokens never reach the log',
+    edits: [
+      {
+        file: 'packages/daemon/src/routes/pair.ts',
+        find: "      deps.logger.info({ event: 'pair_claim_ok' });",
+        replace: "      deps.logger.info({ event: 'pair_claim_ok', claimed: parsed.data.code });",
+      },
+    ],
+    kills: [`${PAIR} › POST /pair/claim › never logs the pairing code or the token`],
+  },
+  {
+    id: 'farm-url-redacted',
+    protects: "a farm URL's query and password never shown",
+    edits: [
+      {
+        file: 'packages/cdp/src/cdp/ws-transport.ts',
+        find: 'export function redact(url: string): string {\n  try {',
+        replace: 'export function redact(url: string): string {\n  if (url !== "") return url;\n  try {',
+      },
+    ],
+    kills: [
+      'packages/cdp/test/ws-refusals.test.ts › a remote endpoint that refuses or queues › says HTTP %i and what it means, without the token',
+      'packages/cdp/test/ws-refusals.test.ts › a remote endpoint that refuses or queues › gives up at the timeout when the upgrade is queued, and says so',
+    ],
+  },
+  // 4. Other browser extensions
+  {
+    id: 'ws-echo-only-subprotocol',
+    protects: 'the daemon echoes only bproxy.v1, never the token entry',
+    edits: [
+      {
+        file: 'packages/daemon/src/server.ts',
+        find: '      handleProtocols: (protocols: Set<string>) => (protocols.has(WS_SUBPROTOCOL) ? WS_SUBPROTOCOL : false),',
+        replace: '      handleProtocols: (protocols: Set<string>) => [...protocols].pop() ?? false,',
+      },
+    ],
+    kills: [`${SEC} › WS upgrade › echoes only bproxy.v1 for the right token`],
+  },
+  {
+    id: 'pairing-rotation-closes-old',
+    protects: 'a new pairing disconnects connections made with the old token',
+    edits: [
+      { file: 'packages/daemon/src/routes/pair.ts', find: '      deps.onTokenRotated();', replace: '' },
+    ],
+    kills: [
+      `${PAIR} › POST /pair/claim › closes connections made with the previous token when a new one is claimed`,
+    ],
+  },
+  {
+    id: 'extension-bootstrap-loopback',
+    protects: 'the extension accepts a daemon on loopback only',
+    edits: [
+      {
+        file: 'packages/extension/src/background/pairing-state.ts',
+        find: "    (url.hostname === '127.0.0.1' || url.hostname === 'localhost') &&",
+        replace: '',
+      },
+    ],
+    kills: [
+      'packages/extension/test/pairing.test.ts › refuses a bootstrap that points off this computer or speaks another protocol',
+    ],
+  },
+  {
+    id: 'extension-key',
+    protects: "the extension's id is fixed by its manifest key",
+    edits: [{ file: 'packages/extension/manifest.json', find: '"key": "', replace: '"key": "A' }],
+    kills: [
+      'packages/extension/test/manifest.test.ts › carries the key whose id the daemon accepts by default',
+    ],
+  },
+  {
+    id: 'extension-permissions',
+    protects: 'the manifest asks only for permissions the README justifies',
+    edits: [
+      {
+        file: 'packages/extension/manifest.json',
+        find: '    "storage",',
+        replace: '    "storage",\n    "history",',
+      },
+    ],
+    kills: [
+      'packages/extension/test/manifest.test.ts › asks only for permissions the README justifies',
+      'packages/extension/test/manifest.test.ts › manifest › asks only for permissions the README justifies',
+    ],
+  },
+  {
+    id: 'gate-removed',
+    protects: 'a web page reaches nothing: the gate as a whole',
+    build: true,
+    edits: [
+      {
+        file: AUTH,
+        find: '  if (hasRepeatedGateHeader(rawHeaders)) return false;',
+        replace: '  if (path !== "\\u0000") return true;',
+      },
+    ],
+    kills: [
+      'tests/e2e/web-page-attack.test.ts › a web page on another localhost port › cannot reach the daemon by fetch, form POST or WebSocket, and nothing runs',
+    ],
+  },
+  {
+    id: 'farm-url-not-in-argv',
+    protects: "a farm URL's token reaches the daemon by its environment, never its argv",
+    build: true,
+    edits: [
+      {
+        file: 'packages/client/src/service/start.ts',
+        find: "  if (implicit === true) argv.push('--implicit');",
+        replace:
+          "  if (implicit === true) argv.push('--implicit');\n  if (cdpUrl) argv.push('--cdp-url', cdpUrl);",
+      },
+    ],
+    kills: [
+      'tests/e2e/farm-browserless.test.ts › a browser farm, one browser per session › keeps the farm token out of the daemon’s argv and log',
+    ],
+  },
+];

@@ -1,0 +1,32 @@
+// The threat model's proofs, as removals: for each protection docs/security.md claims, the smallest
+// edit that takes it away, and the tests named there that must then fail. `npm run check:security`
+// applies each in turn (scripts/security/run-mutants.mjs); `npm run check` checks that every test the
+// doc names is listed here (or, until it is, in unproven.txt) and that every edit still applies.
+//
+// An entry: id, the protection in a few words, the edits ({ file, find, replace }, `find` occurring
+// exactly once), the references it must kill (spelled as in the doc: `file › describe › test`), and
+// `run` when the named file is a shared suite that runs through other test files.
+import { MUTANTS as AGENT } from './agent.mjs';
+import { MUTANTS as DAEMON_PROOF } from './daemon-proof.mjs';
+import { MUTANTS as FAULTS } from './faults.mjs';
+import { MUTANTS as GATE_AND_STATE } from './gate-and-state.mjs';
+import { MUTANTS as ISOLATION } from './isolation.mjs';
+import { MUTANTS as NATIVE_HOST } from './native-host.mjs';
+import { MUTANTS as PAGE_AND_HANDLES } from './page-and-handles.mjs';
+import { MUTANTS as PANEL_AND_TERMINAL } from './panel-and-terminal.mjs';
+import { MUTANTS as TABS_AND_INPUT } from './tabs-and-input.mjs';
+import { MUTANTS as USER_CONTROLS } from './user-controls.mjs';
+
+/** @type {import('./index.d.mts').Mutant[]} */
+export const MUTANTS = [
+  ...GATE_AND_STATE,
+  ...PAGE_AND_HANDLES,
+  ...TABS_AND_INPUT,
+  ...DAEMON_PROOF,
+  ...USER_CONTROLS,
+  ...AGENT,
+  ...NATIVE_HOST,
+  ...PANEL_AND_TERMINAL,
+  ...FAULTS,
+  ...ISOLATION,
+];

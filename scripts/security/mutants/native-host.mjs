@@ -1,0 +1,238 @@
+// Removals of the threat model's sections 10 and 11: the native messaging host and the directory the
+// compiled CLI runs in.
+
+const RUN_HOST = 'packages/native-host/test/run-host.test.ts';
+const PROCESS = 'packages/native-host/test/host-process.test.ts';
+const REGISTRATION = 'packages/native-host/test/registration.test.ts › registration on %s';
+const HOST_LOG = 'packages/native-host/test/host-log.test.ts › host.log';
+
+/** @type {import('./index.d.mts').Mutant[]} */
+export const MUTANTS = [
+  {
+    id: 'host-caller-origin',
+    protects: 'the host serves our extension only, checked before stdin is read',
+    edits: [
+      {
+        file: 'packages/native-host/src/origin.ts',
+        find: '  if (caller !== expected)\n',
+        replace: '  if (caller === "\\u0000")\n',
+      },
+      {
+        file: 'packages/native-host/src/origin.ts',
+        find: "  if (caller === undefined) return { ok: false, reason: 'no caller origin argument' };",
+        replace: "  if (caller === undefined) return { ok: true, origin: '' };",
+      },
+    ],
+    kills: [
+      `${RUN_HOST} › the caller-origin gate › refuses %s before touching stdin, exiting non-zero`,
+      `${PROCESS} › the caller-origin gate of the real process › exits non-zero for %s with stdin still open, answering nothing`,
+      'packages/native-host/test/terminal-process.test.ts › the doors to a terminal › refuses another extension before any frame: the host exits and nothing spawns',
+    ],
+  },
+  {
+    id: 'host-caller-configured-id',
+    protects: 'the launcher names the extension id the host accepts',
+    edits: [
+      {
+        file: 'packages/native-host/src/origin.ts',
+        find: '    expected = extensionOrigin(parseExtensionId(env.BPROXY_EXTENSION_ID));',
+        replace: '    expected = extensionOrigin(parseExtensionId(undefined));',
+      },
+    ],
+    kills: [
+      `${RUN_HOST} › the caller-origin gate › accepts the extension id the launcher names in BPROXY_EXTENSION_ID, with Windows arguments after it`,
+    ],
+  },
+  {
+    id: 'host-manifest-one-origin',
+    protects: "the manifest's allowed_origins is exactly our extension",
+    edits: [
+      {
+        file: 'packages/native-host/src/registration/manifest.ts',
+        find: '    allowed_origins: [extensionOrigin(extensionId)],',
+        replace:
+          "    allowed_origins: [extensionOrigin(extensionId), 'chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/'],",
+      },
+    ],
+    kills: [
+      `${REGISTRATION} › puts our manifest in every installed browser's NativeMessagingHosts folder, pointing at one launcher`,
+    ],
+  },
+  {
+    id: 'host-launcher-mode',
+    protects: 'the launcher is not writable by group or others',
+    edits: [
+      { file: 'packages/native-host/src/registration/install.ts', find: '    0o755,', replace: '    0o777,' },
+    ],
+    kills: [
+      `${REGISTRATION} › puts our manifest in every installed browser's NativeMessagingHosts folder, pointing at one launcher`,
+    ],
+  },
+  {
+    id: 'host-launcher-extension-id',
+    protects: 'a chosen extension id is baked into the launcher',
+    edits: [
+      {
+        file: 'packages/native-host/src/registration/launcher.ts',
+        find: "  if (spec.extensionId !== DEFAULT_EXTENSION_ID) env.push(['BPROXY_EXTENSION_ID', spec.extensionId]);",
+        replace: '',
+      },
+    ],
+    kills: [
+      `${REGISTRATION} › bakes no BPROXY_HOME when none was set, and names another extension id when one was given`,
+    ],
+  },
+  {
+    id: 'host-status-wrong-origin',
+    protects: 'status calls a manifest with another origin stale',
+    edits: [
+      {
+        file: 'packages/native-host/src/registration/manifest.ts',
+        find: '  if (!Array.isArray(origins) || origins.length !== 1 || origins[0] !== origin)',
+        replace: '  if (!Array.isArray(origins))',
+      },
+    ],
+    kills: [
+      `${REGISTRATION} › status names what is stale: wrong origin, missing launcher, launcher of another install, wrong node, loose modes`,
+    ],
+  },
+  {
+    id: 'host-uninstall-only-ours',
+    protects: 'uninstall removes only manifests that still point at our launcher',
+    edits: [
+      {
+        file: 'packages/native-host/src/registration/uninstall.ts',
+        find: '  return manifest?.name === NATIVE_HOST_NAME && manifest.path === launcher;',
+        replace: '  return manifest?.name === NATIVE_HOST_NAME;',
+      },
+    ],
+    kills: [`${REGISTRATION} › uninstall removes exactly what install wrote, and nothing that is not ours`],
+  },
+  {
+    id: 'host-uninstall-only-our-keys',
+    protects: 'uninstall deletes only registry keys that still point at our manifest',
+    edits: [
+      {
+        file: 'packages/native-host/src/registration/uninstall.ts',
+        find: '  if (value !== entry.manifest)\n',
+        replace: '  if (value === "\\u0000")\n',
+      },
+    ],
+    kills: [
+      `${REGISTRATION} › registration on Windows (a scripted registry) › uninstall deletes the keys still pointing at our manifest and leaves one that another program took`,
+    ],
+  },
+  {
+    id: 'host-stdout-frames-only',
+    protects: 'stray writes to stdout never reach the port',
+    edits: [
+      {
+        file: 'packages/native-host/src/stdout-guard.ts',
+        find: '  stdout.write = stray as typeof stdout.write;',
+        replace: '  void stray;',
+      },
+    ],
+    kills: [
+      `${PROCESS} › stdout of the real host process › carries frames only when a handler prints to the console and to stdout itself`,
+    ],
+  },
+  {
+    id: 'host-console-diverted',
+    protects: 'console output never reaches the port',
+    edits: [
+      {
+        file: 'packages/native-host/src/stdout-guard.ts',
+        find: "        log.warn('stray_console', { method, args: args.length });",
+        replace:
+          "        log.warn('stray_console', { method, args: args.length });\n        realWrite(Buffer.from(String(args[0])), () => undefined);",
+      },
+    ],
+    kills: [
+      `${PROCESS} › stdout of the real host process › carries frames only when a handler prints to the console and to stdout itself`,
+    ],
+  },
+  {
+    id: 'host-frame-cap',
+    protects: 'a message over 64 MiB is refused as its header arrives',
+    edits: [
+      {
+        file: 'packages/native-host/src/framing.ts',
+        find: '    if (length > this.maxBytes) {',
+        replace: '    if (false) {',
+      },
+    ],
+    kills: [
+      'packages/native-host/test/framing.test.ts',
+      `${RUN_HOST} › frames the host cannot take`,
+      `${PROCESS} › stdout of the real host process › carries frames only, through errors, refusals, an oversized message and the close`,
+    ],
+  },
+  {
+    id: 'host-pairing-code-not-logged',
+    protects: 'the pairing code goes to the port only, never host.log',
+    edits: [
+      {
+        file: 'packages/native-host/src/port-session.ts',
+        find: "        log.info('pairing_issued', { port: issued.port, started: issued.started });",
+        replace:
+          "        log.info('pairing_issued', { port: issued.port, started: issued.started, issued: issued.code });",
+      },
+    ],
+    kills: [
+      `${RUN_HOST} › the daemon locator and pairing › locates without starting unless asked, and pairs with a code that reaches the browser and not the log`,
+      `${PROCESS} › zero-touch pairing through the real host › starts the daemon implicitly, detached in its own process group, and hands out a code /pair/claim accepts`,
+    ],
+  },
+  {
+    id: 'host-log-mode',
+    protects: 'host.log is 0600 in a 0700 folder',
+    edits: [
+      {
+        file: 'packages/native-host/src/host-log.ts',
+        find: "      if (process.platform !== 'win32') fchmodSync(fd, 0o600);",
+        replace: "      if (process.platform !== 'win32') fchmodSync(fd, 0o644);",
+      },
+    ],
+    kills: [`${HOST_LOG} › writes one JSON line per event, 0600 in a 0700 folder, like the daemon log`],
+  },
+  {
+    id: 'host-log-redacts',
+    protects: 'fields named like secrets or content are redacted in host.log',
+    edits: [
+      {
+        file: 'packages/native-host/src/host-log.ts',
+        find: "    if (REDACTED.has(name)) line[name] = '[redacted]';",
+        replace: "    if (REDACTED.has('\\u0000' + name)) line[name] = '[redacted]';",
+      },
+    ],
+    kills: [`${HOST_LOG} › redacts fields named like secrets or content, and cuts long strings`],
+  },
+  {
+    id: 'host-log-no-follow',
+    protects: 'host.log never follows a planted symlink',
+    edits: [
+      {
+        file: 'packages/native-host/src/host-log.ts',
+        find: '      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0),',
+        replace: '      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT,',
+      },
+    ],
+    kills: [
+      `${HOST_LOG} › never follows a symlink planted as host.log, and drops the line instead of throwing`,
+    ],
+  },
+  {
+    id: 'cli-no-dotenv',
+    protects: 'the compiled CLI reads no .env or bunfig.toml from its directory',
+    edits: [
+      {
+        file: 'scripts/compile-cli.mjs',
+        find: "      '--no-compile-autoload-dotenv',\n      '--no-compile-autoload-bunfig',",
+        replace: '',
+      },
+    ],
+    kills: [
+      'packages/cli/test/cli-native.test.ts › the compiled binary against the full program › reads no .env or bunfig.toml from the directory it runs in',
+    ],
+  },
+];
