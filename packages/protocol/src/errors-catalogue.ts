@@ -143,6 +143,13 @@ export const ERROR_CATALOGUE = {
     when: 'The session is paused: the page needs a human (CAPTCHA, login wall, challenge), or the user took it over',
     hint: 'Ask the user to solve it in the browser, then run `bproxy session resume -s ID`',
   },
+  URL_NOT_ALLOWED: {
+    category: 'policy',
+    retry: false,
+    status: 403,
+    when: 'The URL is not http:, https: or about:blank (file: only in a launched browser started with --allow-file-urls)',
+    hint: 'Open an http: or https: page; local files, data:, view-source:, javascript: and browser or extension pages are refused',
+  },
   DEBUGGER_DISABLED: {
     category: 'policy',
     retry: false,
