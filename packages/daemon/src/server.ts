@@ -244,7 +244,7 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
     ...(opts.onPairingConsumed ? { onPairingConsumed: opts.onPairingConsumed } : {}),
   });
   registerProofRoute(app, { tokens: opts.extensionTokens, logger, port: () => boundPort });
-  registerWsRoute(app, drivers, wsSockets, heartbeatMs);
+  registerWsRoute(app, drivers, wsSockets, heartbeatMs, logger);
 
   return {
     app,
