@@ -60,6 +60,7 @@ const server = await buildServer({
       cdpMode: 'shared',
       maxBrowsers: 1,
       browserIdleMs: null,
+      allowFileUrls: false,
     },
     home,
   ),

@@ -2,9 +2,9 @@
 // `npm run quickstart`: from a fresh clone to a running daemon driving an embedded headless Chromium.
 // Installs what is missing, builds, starts the daemon, runs a short visible sequence of real actions
 // through the CLI on the project's demo page, and leaves the daemon running.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { ensureChromium, ensureDependencies } from './ensure.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -50,7 +50,27 @@ if (status.running) {
   say(dim(`  daemon pid ${started.pid} on 127.0.0.1:${started.port}`));
 }
 
-const demo = pathToFileURL(join(root, 'demo', 'index.html')).href;
+// The demo page is served over http on loopback while the sequence runs: agents open web pages only.
+const server = spawn(process.execPath, [join(root, 'scripts', 'demo-server.mjs')], {
+  stdio: ['pipe', 'pipe', 'inherit'],
+});
+const demo = await new Promise((resolve) => {
+  let out = '';
+  server.stdout.on('data', (chunk) => {
+    out += chunk;
+    const line = out.split('\n')[0];
+    if (out.includes('\n')) resolve(line);
+  });
+  server.on('exit', () => {
+    process.stderr.write('The demo page server did not start.\n');
+    process.exit(1);
+  });
+});
+const stopServer = () => {
+  server.removeAllListeners('exit');
+  server.stdin.end();
+};
+process.on('exit', stopServer);
 const opened = bproxy(['tab', 'open', '--url', demo]);
 const s = opened.data.session;
 say(
@@ -102,3 +122,4 @@ Session ${s} is still open and the daemon is still running. Next:
 
 Drive your own Chrome: load packages/extension/dist/unpacked as an unpacked extension (chrome://extensions,
 Developer mode), open its popup and enter the pairing code${pairing ? ` ${pairing.pairingCode} (valid 5 minutes)` : ' printed by `npx bproxy service start`'}.`);
+stopServer();

@@ -5,7 +5,10 @@
  * attaching to a Chromium started separately (left running when the daemon stops), and a remote
  * Chromium reached through its ws URL.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serveFixtures, until, type FixtureServer } from './extension-harness';
 import { defineActionSuite, type DriverUnderTest, type SuiteEnv } from './suite-actions';
@@ -143,6 +146,49 @@ describe('what only the CDP driver has', () => {
     expect(await pageUrls(external)).not.toContain(agent.url('long.html'));
     await c.stop();
     expect(await external.alive()).toBe(true);
+  }, 60_000);
+});
+
+describe('file: URLs, opted into with --allow-file-urls', () => {
+  it('opens local files in the browser the daemon launched, and still never in an attached one', async () => {
+    external ??= await startDebuggableChromium();
+    const dir = mkdtempSync(join(tmpdir(), 'bproxy-e2e-file-'));
+    try {
+      writeFileSync(join(dir, 'note.html'), '<title>Local note</title><p>local file words 7f3a</p>');
+      const file = pathToFileURL(join(dir, 'note.html')).href;
+      const c = newCli();
+      const help = await c.run(['service', 'start', '--help']);
+      expect(help.stdout).toMatch(/--allow-file-urls +let the browser bproxy launches/);
+      // Without a browser of its own there is nothing to allow it for: said, and nothing starts.
+      const none = await c.run(['service', 'start', '--browser', 'none', '--allow-file-urls']);
+      expect(none.code).not.toBe(0);
+      expect(none.stderr).toMatch(/--allow-file-urls is for a browser bproxy launches/);
+
+      await c.start(['--browser', 'headless', '--allow-file-urls', '--attach', external.userDataDir]);
+      const opened = await c.ok<{ session: string; url: string; title: string }>([
+        'tab',
+        'open',
+        '--url',
+        file,
+        '--browser',
+        'headless',
+      ]);
+      expect(opened).toMatchObject({ url: file, title: 'Local note' });
+      expect((await c.ok<{ text: string }>(['text', '-s', opened.session])).text).toContain(
+        'local file words 7f3a',
+      );
+      expect(await c.failCode(['navigate', '-s', opened.session, 'data:text/html,x'])).toBe(
+        'URL_NOT_ALLOWED',
+      );
+
+      const attached = await c.fail(['tab', 'open', '--url', file, '--browser', 'attached']);
+      expect(attached.code).toBe('URL_NOT_ALLOWED');
+      expect(attached.message).toMatch(/--allow-file-urls \(not browser "attached"\)/);
+      expect(await pageUrls(external)).not.toContain(file);
+      await c.stop();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 });
 

@@ -6,6 +6,10 @@
  * debugger it sends trusted input through: shared with a DevTools-like client, refused by a page that
  * holds another extension's frame (then synthetic input, and the answer says so).
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   FRAME_EXTENSION_PAGE,
@@ -153,6 +157,57 @@ describe('what only the extension driver has', () => {
     expect(await page.title()).toBeDefined();
     await page.close();
   }, 60_000);
+
+  it('cannot run a script in a file:// page even when one is open, while a web page takes it', async () => {
+    const { b, p } = await env();
+    const dir = mkdtempSync(join(tmpdir(), 'bproxy-e2e-file-'));
+    try {
+      writeFileSync(join(dir, 'secret.html'), '<title>Secret</title><p>local secret 91c2</p>');
+      const file = pathToFileURL(join(dir, 'secret.html')).href;
+      // Opened by the user (as if a navigation had slipped through), not through bproxy.
+      const local = await b.context.newPage();
+      await local.goto(file);
+      const web = await b.context.newPage();
+      await web.goto(p.url('counter.html'));
+      const worker = await b.worker();
+      const read = (url: string) =>
+        worker.evaluate(async (target) => {
+          const api = (
+            globalThis as unknown as {
+              chrome: {
+                tabs: { query(q: object): Promise<{ id?: number; url?: string }[]> };
+                scripting: {
+                  executeScript(i: {
+                    target: { tabId: number };
+                    func: () => string;
+                  }): Promise<{ result?: unknown }[]>;
+                };
+              };
+            }
+          ).chrome;
+          const tabs = await api.tabs.query({});
+          const tab = tabs.find((t) => t.url === target);
+          if (tab?.id === undefined) return { error: `no tab at ${target}` };
+          try {
+            const [frame] = await api.scripting.executeScript({
+              target: { tabId: tab.id },
+              func: () => document.body.innerText,
+            });
+            return { text: String(frame?.result) };
+          } catch (error) {
+            return { error: String(error) };
+          }
+        }, url);
+      expect(await read(p.url('counter.html'))).toMatchObject({ text: expect.stringContaining('Count: 0') });
+      const refused = await read(file);
+      expect(refused).toMatchObject({ error: expect.stringMatching(/Cannot access|permission/i) });
+      expect(JSON.stringify(refused)).not.toContain('local secret 91c2');
+      await local.close();
+      await web.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 
   it('keeps input trusted with a DevTools-like client attached to the same tab: Chrome lets both debug it', async () => {
     const { agent, c, b, p } = await env();

@@ -5,7 +5,7 @@
  * the server exiting (and closing its session) when its client goes away.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -211,6 +211,26 @@ describe('bproxy mcp over stdio with the headless browser', () => {
       text: 'UNKNOWN_ACTION: no tool named "teleport"\nWhat to do: Call tools/list for the tools of this server',
     });
     expect((await a.call('click', { target: 'el999999' })).text).toMatch(/^ELEMENT_HANDLE_NOT_FOUND: /);
+  });
+
+  it('refuses a file:, data: or view-source: URL on navigate and tab_open with URL_NOT_ALLOWED, reading nothing', async () => {
+    await a.ok('navigate', { url: pages.url('counter.html') });
+    const token = readFileSync(join(home, 'token'), 'utf8').trim();
+    for (const [tool, url] of [
+      ['navigate', `file://${join(home, 'token')}`],
+      ['tab_open', 'file:///etc/hostname'],
+      ['navigate', 'data:text/html,<p>x</p>'],
+      ['navigate', `view-source:${pages.url('counter.html')}`],
+    ] as const) {
+      const reply = await a.call(tool, { url });
+      expect(reply.isError, `${tool} ${url}`).toBe(true);
+      expect(reply.text, `${tool} ${url}`).toMatch(
+        /^URL_NOT_ALLOWED: .*\nWhat to do: Open an http: or https: page/s,
+      );
+    }
+    const text = await a.ok('text');
+    expect(text).toContain('Count: 0');
+    expect(text).not.toContain(token);
   });
 
   it('isolates two concurrent clients: each sees only its own tabs and handles', async () => {

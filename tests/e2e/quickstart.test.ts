@@ -27,7 +27,7 @@ describe('npm run quickstart', () => {
       encoding: 'utf8',
       timeout: 120_000,
     });
-    expect(out).toContain('$ bproxy tab open --url file://');
+    expect(out).toMatch(/\$ bproxy tab open --url http:\/\/127\.0\.0\.1:[0-9]+\//);
     expect(out).toMatch(/textbox "Name"/);
     expect(out).toMatch(/combobox "Plan"/);
     expect(out).toContain('Welcome, Ada Lovelace (pro plan)!');

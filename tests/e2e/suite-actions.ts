@@ -4,13 +4,14 @@
  * counters, URLs), not only that the command answered ok. This file holds the reads and the
  * interactions; suite-flows.ts the navigation, tabs, handle errors and the human hand-off;
  * suite-widgets.ts real widget pages driven by handles only; suite-gestures.ts trusted input, what
- * only a real gesture may do, and the tabs pages open.
+ * only a real gesture may do, and the tabs pages open; suite-urls.ts the URLs an agent may not open.
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Agent, pngSize, type DriverUnderTest } from './suite-agent';
 import { defineFlowTests } from './suite-flows';
 import { defineGestureTests } from './suite-gestures';
+import { defineUrlTests } from './suite-urls';
 import { defineWidgetTests } from './suite-widgets';
 
 export type { DriverUnderTest, SuiteEnv } from './suite-agent';
@@ -33,6 +34,7 @@ export function defineActionSuite(driver: DriverUnderTest): void {
     defineFlowTests(a);
     defineWidgetTests(a);
     defineGestureTests(a);
+    defineUrlTests(a);
   });
 }
 

@@ -5,7 +5,10 @@
  * mid-turn pauses the session and the chat says why; a tool the user switched off is never offered
  * and never runs.
  */
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentPaths } from '../src/paths';
 import { AgentHarness, configure } from './helpers/agent-harness';
 import { startModelServer, type ModelServer, type RecordedRequest } from './helpers/model-server';
 import { startRealDaemon, type RealDaemon } from './helpers/real-daemon';
@@ -113,6 +116,35 @@ describe('the agent in a shared tab of a real browser', { timeout: 60_000 }, () 
       role: 'error',
       text: expect.stringMatching(/^HUMAN_REQUIRED: The page needs you/),
     });
+    await h.close();
+    await server.close();
+  });
+
+  it('refuses a model answer that opens the provider keys through file://, and the key never reaches the model', async () => {
+    const session = await daemon.sharedTab('shop.html');
+    let keys = '';
+    server = await startModelServer(
+      () => ({ calls: [{ name: 'navigate', input: { url: pathToFileURL(keys).href } }] }),
+      { calls: [{ name: 'text', input: {} }] },
+      (request) => ({ text: `Read: ${lastToolText(request).slice(0, 200)}` }),
+    );
+    const h = await openAgent('openai');
+    keys = agentPaths(h.home).keys;
+    expect(readFileSync(keys, 'utf8')).toContain('sk-test-key');
+    h.send({ type: 'user', chatId: 'keys', text: 'summarize this page', session });
+    expect(await h.turnEnd('keys')).toMatchObject({ type: 'turn_done' });
+    expect(h.of('tool_result', 'keys')).toMatchObject([
+      {
+        ok: false,
+        text: expect.stringMatching(/^URL_NOT_ALLOWED: file: URLs \(local files\) are not allowed/),
+      },
+      { ok: true },
+    ]);
+    // What the model saw after the refusal is the page the user shared, never the file.
+    const seen = server.requests.slice(1).map((r) => JSON.stringify(r.body.messages));
+    for (const body of seen) expect(body).not.toContain('sk-test-key');
+    expect(seen.at(-1)).toContain('Cart: 0 items');
+    expect(await pageText(session)).toContain('Cart: 0 items');
     await h.close();
     await server.close();
   });

@@ -30,6 +30,11 @@ export interface CdpDriverOptions {
   pageScript?: string;
   /** Longest a browser start or connect may take (default 20 s). */
   connectTimeoutMs?: number;
+  /**
+   * launch only: let navigate and tab.open load file: URLs (`--allow-file-urls`). Off by default, and
+   * ignored for attach and remote: those browsers are not bproxy's to open local files in.
+   */
+  allowFileUrls?: boolean;
 }
 
 export function defaultName(options: Pick<CdpDriverOptions, 'mode' | 'headless'>): string {

@@ -120,6 +120,13 @@ export class Launchers {
     return record.launcher !== undefined && (kind === 'launched' || kind === 'per-session');
   }
 
+  /** Whether this client's tabs may load file: URLs: a browser the daemon launched with --allow-file-urls. */
+  allowsFileUrls(record: ClientRecord): boolean {
+    if (record.launcher === undefined) return false;
+    const launcher = this.find(record.launcher);
+    return launcher?.kind === 'launched' && launcher.allowFileUrls === true;
+  }
+
   /** Re-evaluates a browser's idle countdown after its tabs changed. */
   tabsChanged(clientKey: string): void {
     this.idle.check(clientKey);

@@ -28,6 +28,11 @@ interface LauncherBase {
   readonly name: string;
   /** Starts (or connects to) the browser and returns the daemon's end of its driver transport. */
   start(options: LaunchOptions): Promise<DriverTransport>;
+  /**
+   * `launched` only: its tabs may load file: URLs (`--allow-file-urls`). Never honoured for another
+   * kind: an attached, remote or farm browser, like the user's own Chrome, opens no local files.
+   */
+  readonly allowFileUrls?: boolean;
 }
 
 /** One browser the daemon can start on demand (per-session: one per session, up to a cap). */

@@ -12,12 +12,21 @@ import { PanelRelay } from '../src/background/panel-relay';
 import { WorkerLog } from '../src/background/log';
 import { FakeEvent, fakeChrome } from './fakes';
 
+/** The tab an agent drives in these tests. */
+const DRIVEN_TAB = 42;
+
 class FakePort implements PortLike {
   readonly name = 'panel';
   readonly received: unknown[] = [];
   readonly onMessage = new FakeEvent<(message: unknown) => void>();
   readonly onDisconnect = new FakeEvent<() => void>();
-  constructor(readonly sender: { id: string; url?: string }) {}
+  constructor(
+    readonly sender: {
+      id: string;
+      url?: string;
+      tab?: { id: number; windowId: number; pinned: boolean; active: boolean };
+    },
+  ) {}
   postMessage(message: unknown): void {
     this.received.push(message);
   }
@@ -80,6 +89,7 @@ function setup({ connected = true, answer, sendThrows = false }: HostBehaviour =
     host,
     view: { listen: () => () => void unlistened.push(1) },
     share: async () => ({ ok: false, reason: 'not in this test' }),
+    isDriven: (tabId) => tabId === DRIVEN_TAB,
   });
   relay.install();
   const connect = (port: PortLike) =>
@@ -300,5 +310,25 @@ describe('the panel relay', () => {
       expect(disconnected, String(url)).toBe(true);
       expect(script.received).toEqual([]);
     }
+  });
+
+  it('disconnects our own panel page loaded in a tab an agent drives, and keeps one in a tab of the user', () => {
+    const { connect, fromHost } = setup();
+    const url = `chrome-extension://${fakeChrome().runtime.id}/panel.html?tab=7`;
+    const tab = (id: number) => ({ id, windowId: 1, pinned: false, active: true });
+    const inDriven = new FakePort({ id: fakeChrome().runtime.id, url, tab: tab(DRIVEN_TAB) });
+    let disconnected = false;
+    inDriven.disconnect = () => void (disconnected = true);
+    connect(inDriven);
+    inDriven.onMessage.fire({ type: 'chat.watch', chatIds: ['tab-7'] });
+    fromHost({ type: 'delta', chatId: 'tab-7', text: 'x' });
+    expect(disconnected).toBe(true);
+    expect(inDriven.received).toEqual([]);
+
+    const inUsers = new FakePort({ id: fakeChrome().runtime.id, url, tab: tab(3) });
+    connect(inUsers);
+    inUsers.onMessage.fire({ type: 'chat.watch', chatIds: ['tab-7'] });
+    fromHost({ type: 'delta', chatId: 'tab-7', text: 'x' });
+    expect(inUsers.host()).toEqual([{ type: 'delta', chatId: 'tab-7', text: 'x' }]);
   });
 });

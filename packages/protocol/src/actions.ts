@@ -258,7 +258,7 @@ export const ACTIONS = {
     pacing: 'navigate',
     driverResult: PageStateSchema,
     driver: { resumable: true },
-    summary: 'Load a URL in the current tab (opens one when there is none)',
+    summary: 'Load an http(s) URL in the current tab (opens one when there is none)',
   },
   back: {
     params: HistoryParams,

@@ -150,6 +150,13 @@ export const ERROR_CATALOGUE = {
     when: 'The session is a tab the user shared: its pacing is their choice, and agents cannot change it',
     hint: 'Keep the pacing the session has; ask the user if it must change',
   },
+  URL_NOT_ALLOWED: {
+    category: 'policy',
+    retry: false,
+    status: 403,
+    when: 'The URL is not http:, https: or about:blank (file: only in a launched browser started with --allow-file-urls)',
+    hint: 'Open an http: or https: page; local files, data:, view-source:, javascript: and browser or extension pages are refused',
+  },
   DEBUGGER_DISABLED: {
     category: 'policy',
     retry: false,

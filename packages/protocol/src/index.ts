@@ -19,3 +19,4 @@ export * from './lifecycle';
 export * from './validate';
 export * from './json-schema';
 export * from './transport';
+export * from './url-policy';

@@ -34,7 +34,7 @@ const SPECS = [
   {
     name: 'navigate',
     action: 'navigate',
-    description: 'Load a URL in the current tab (opens one when none is open)',
+    description: 'Load an http(s) URL in the current tab (opens one when none is open)',
   },
   { name: 'back', action: 'back' },
   { name: 'forward', action: 'forward' },

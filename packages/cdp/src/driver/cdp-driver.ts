@@ -140,6 +140,7 @@ export class CdpDriver {
           currentBrowser: () => (this.browser?.closed === false ? this.browser : undefined),
           wasLost: (tabId) => this.lostTabs.has(tabId),
           allocateTabId: () => this.nextTabId++,
+          allowFileUrls: this.options.mode === 'launch' && this.options.allowFileUrls === true,
         }),
       {
         onLate: () =>

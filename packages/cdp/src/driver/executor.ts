@@ -14,6 +14,7 @@ import {
 } from '@bproxy/driver';
 import {
   actionDef,
+  checkAgentUrl,
   driverFlags,
   type BproxyForwardedRequest,
   type DriverResponseMessage,
@@ -36,6 +37,8 @@ export interface ExecutorDeps {
   /** Whether a tab id belonged to a browser that went away (BROWSER_DISCONNECTED rather than TAB_NOT_FOUND). */
   wasLost(tabId: number): boolean;
   allocateTabId(): number;
+  /** file: URLs pass the URL check (a launched browser started with --allow-file-urls). */
+  allowFileUrls: boolean;
 }
 
 const DEADLINE_SLACK_MS = 20;
@@ -81,6 +84,12 @@ async function run(request: BproxyForwardedRequest, deps: ExecutorDeps): Promise
   const { action, deadline } = call;
   const flags = driverFlags(action);
   const remaining = (): number => Math.max(1, deadline - Date.now());
+  // The daemon checked the URL; checked again before the browser is asked, whatever sent the request.
+  if (action === 'navigate' || action === 'tab.open') {
+    const url = (call.params as { url?: unknown }).url;
+    const verdict = checkAgentUrl(typeof url === 'string' ? url : '', { allowFile: deps.allowFileUrls });
+    if (!verdict.ok) fail('URL_NOT_ALLOWED', verdict.reason);
+  }
 
   let browser: BrowserSession | undefined;
   let tab: PageTab | undefined;

@@ -36,6 +36,10 @@ export function serviceCommand(context: CommandContext): Command {
       '--browser-idle <period>',
       'close a browser bproxy opened after this long without a tab (default 5m; off: never)',
     )
+    .option(
+      '--allow-file-urls',
+      'let the browser bproxy launches (headless or headed) open file: URLs; off by default, never for your own Chrome or an attached or remote browser',
+    )
     .addHelpText(
       'after',
       `${examples(
@@ -46,11 +50,15 @@ export function serviceCommand(context: CommandContext): Command {
         'bproxy service start --attach ~/.config/chromium',
         'BPROXY_CDP_URL=wss://farm.example/?token=… bproxy service start',
         'BPROXY_CDP_URL=wss://farm.example/?token=… bproxy service start --cdp-mode per-session --cdp-max-browsers 10',
+        'bproxy service start --allow-file-urls         # the launched Chromium may open file:// pages',
       )}
+URLs: agents may open http:, https: and about:blank only; anything else (file:, data:, view-source:,
+javascript:, browser and extension pages) is URL_NOT_ALLOWED. --allow-file-urls (or
+BPROXY_ALLOW_FILE_URLS=1) lets the launched browser, and only it, open file: URLs.
 Environment: BPROXY_HOME (default ~/.bproxy), BPROXY_PORT (default 9615, 0 = any free port),
 BPROXY_LOG_LEVEL (fatal|error|warn|info|debug|trace|silent), BPROXY_EXTENSION_ID,
 BPROXY_BROWSER (headless|headed|none), BPROXY_ATTACH, BPROXY_CDP_URL (keeps credentials out of argv),
-BPROXY_CDP_MODE, BPROXY_CDP_MAX_BROWSERS, BPROXY_BROWSER_IDLE (like the options above),
+BPROXY_CDP_MODE, BPROXY_CDP_MAX_BROWSERS, BPROXY_BROWSER_IDLE, BPROXY_ALLOW_FILE_URLS (like the options above),
 CHROME_PATH (the browser binary to launch).
 The daemon stays until \`bproxy service stop\`; one that \`bproxy mcp\` started stops by itself after
 BPROXY_IDLE_EXIT (default 15m, off: never) without agent requests.
@@ -66,6 +74,7 @@ Output: {"running":true,"pid":…,"port":…,"pairingCode":"ABCD-EFGH","pairingE
           cdpMode?: 'shared' | 'per-session';
           cdpMaxBrowsers?: string;
           browserIdle?: string;
+          allowFileUrls?: boolean;
         },
         cmd: Command,
       ) => {
@@ -78,6 +87,7 @@ Output: {"running":true,"pid":…,"port":…,"pairingCode":"ABCD-EFGH","pairingE
             cdpMode: opts.cdpMode ?? null,
             cdpMaxBrowsers: opts.cdpMaxBrowsers ?? null,
             browserIdle: opts.browserIdle ?? null,
+            allowFileUrls: opts.allowFileUrls === true ? true : null,
           },
           globalOptionsOf(cmd, context.env).pretty,
           context.env,

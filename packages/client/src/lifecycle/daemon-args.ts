@@ -32,12 +32,17 @@ export interface DaemonArgs {
   readonly cdpMaxBrowsers: number | null;
   /** How long a browser the daemon opened may sit with no tab before it is closed (`5m`, `off`). */
   readonly browserIdle: string | null;
+  /**
+   * Let the browser the daemon launches load file: URLs (`--allow-file-urls`); null: as
+   * BPROXY_ALLOW_FILE_URLS says (default off). Never honoured for the extension, attached or remote browsers.
+   */
+  readonly allowFileUrls: true | null;
 }
 
 export type BrowserArgs = Omit<DaemonArgs, 'statusFd' | 'implicit'>;
 
 const USAGE =
-  'usage: daemon [--status-fd N] [--implicit] [--browser headless|headed|none] [--attach PORT|DIR|URL] [--cdp-url URL] [--cdp-mode shared|per-session] [--cdp-max-browsers N] [--browser-idle PERIOD]';
+  'usage: daemon [--status-fd N] [--implicit] [--browser headless|headed|none] [--attach PORT|DIR|URL] [--cdp-url URL] [--cdp-mode shared|per-session] [--cdp-max-browsers N] [--browser-idle PERIOD] [--allow-file-urls]';
 
 export function parseCdpMode(name: string, raw: string): CdpMode {
   if (raw !== 'shared' && raw !== 'per-session')
@@ -60,6 +65,7 @@ export function parseDaemonArgs(argv: readonly string[]): DaemonArgs {
   let cdpMode: CdpMode | null = null;
   let cdpMaxBrowsers: number | null = null;
   let browserIdle: string | null = null;
+  let allowFileUrls: true | null = null;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string => {
@@ -101,11 +107,24 @@ export function parseDaemonArgs(argv: readonly string[]): DaemonArgs {
         browserIdle = value();
         parseDuration('--browser-idle', browserIdle);
         break;
+      case '--allow-file-urls':
+        allowFileUrls = true;
+        break;
       default:
         throw new LifecycleError('config', `unknown daemon argument "${arg}"; ${USAGE}`);
     }
   }
-  return { statusFd, implicit, browser, attach, cdpUrl, cdpMode, cdpMaxBrowsers, browserIdle };
+  return {
+    statusFd,
+    implicit,
+    browser,
+    attach,
+    cdpUrl,
+    cdpMode,
+    cdpMaxBrowsers,
+    browserIdle,
+    allowFileUrls,
+  };
 }
 
 /** The argv `service start` passes on for browser options (the inverse of parseDaemonArgs). */
@@ -120,6 +139,7 @@ export function browserArgs(args: Partial<BrowserArgs>): string[] {
   add('--cdp-mode', args.cdpMode);
   add('--cdp-max-browsers', args.cdpMaxBrowsers);
   add('--browser-idle', args.browserIdle);
+  if (args.allowFileUrls === true) out.push('--allow-file-urls');
   return out;
 }
 

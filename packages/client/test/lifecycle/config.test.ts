@@ -93,6 +93,7 @@ describe('daemon arguments', () => {
       cdpMode: null,
       cdpMaxBrowsers: null,
       browserIdle: null,
+      allowFileUrls: null,
     });
   });
 
@@ -115,8 +116,16 @@ describe('daemon arguments', () => {
       cdpMode: 'per-session',
       cdpMaxBrowsers: 3,
       browserIdle: '2m',
+      allowFileUrls: null,
     });
     expect(['--implicit', ...browserArgs(args)]).toEqual(argv);
+  });
+
+  it('takes --allow-file-urls as a flag and passes it on', () => {
+    const args = parseDaemonArgs(['--browser', 'headless', '--allow-file-urls']);
+    expect(args.allowFileUrls).toBe(true);
+    expect(browserArgs(args)).toEqual(['--browser', 'headless', '--allow-file-urls']);
+    expect(browserArgs(parseDaemonArgs([]))).toEqual([]);
   });
 
   it('refuses a cap that is not a whole number from 1 to 1000, and an unknown mode or period', () => {

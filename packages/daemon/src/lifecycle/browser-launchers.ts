@@ -1,7 +1,7 @@
 /**
  * The browsers the daemon can start itself, from `service start` options (argv) or the environment
  * (BPROXY_BROWSER, BPROXY_ATTACH, BPROXY_CDP_URL, BPROXY_CDP_MODE, BPROXY_CDP_MAX_BROWSERS,
- * BPROXY_BROWSER_IDLE — argv wins). The first launcher is the default one, started on first use when
+ * BPROXY_BROWSER_IDLE, BPROXY_ALLOW_FILE_URLS — argv wins). The first launcher is the default one, started on first use when
  * no extension is connected: a configured remote endpoint (shared, or one browser per session), else
  * an attached Chrome, else the embedded headless Chromium. Each runs the CDP driver in-process over a
  * linked transport pair, so the daemon sees it as one more client.
@@ -34,6 +34,15 @@ export interface BrowserChoice {
   maxBrowsers: number;
   /** null: never closed for idleness. */
   browserIdleMs: number | null;
+  /** The launched browser (only it) may load file: URLs. */
+  allowFileUrls: boolean;
+}
+
+/** BPROXY_ALLOW_FILE_URLS: 1 or true turns it on; unset, empty, 0 or false leave it off. */
+function envAllowFileUrls(raw: string | undefined): boolean {
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new LifecycleError('config', `BPROXY_ALLOW_FILE_URLS must be 1, true, 0 or false, got "${raw}"`);
 }
 
 export function browserChoice(args: BrowserArgs, env: Env): BrowserChoice {
@@ -57,7 +66,14 @@ export function browserChoice(args: BrowserArgs, env: Env): BrowserChoice {
       : env.BPROXY_BROWSER_IDLE
         ? parseDuration('BPROXY_BROWSER_IDLE', env.BPROXY_BROWSER_IDLE)
         : DEFAULT_BROWSER_IDLE_MS;
+  const allowFileUrls = args.allowFileUrls === true || envAllowFileUrls(env.BPROXY_ALLOW_FILE_URLS);
+  if (allowFileUrls && browser === 'none')
+    throw new LifecycleError(
+      'config',
+      '--allow-file-urls is for a browser bproxy launches (--browser headless or headed), and --browser none launches none: your own Chrome (the extension) and attached or remote browsers never open file: URLs',
+    );
   return {
+    allowFileUrls,
     browser,
     attach: args.attach ?? (env.BPROXY_ATTACH || null),
     cdpUrl,
@@ -125,10 +141,12 @@ export function browserLaunchers(choice: BrowserChoice, home: string): BrowserLa
     const headless = choice.browser === 'headless';
     const options: CdpDriverOptions = { mode: 'launch', headless, profilesDir };
     if (process.env.CHROME_PATH) options.executablePath = process.env.CHROME_PATH;
+    if (choice.allowFileUrls) options.allowFileUrls = true;
     launchers.push({
       name: headless ? 'headless' : 'chromium',
       kind: 'launched',
       start: (launch) => startDriver(options, launch),
+      ...(choice.allowFileUrls ? { allowFileUrls: true } : {}),
     });
   }
   return launchers;

@@ -20,6 +20,7 @@ import {
   tabList,
 } from './session-actions';
 import { navigateInNewTab, tabOpen } from './tab-actions';
+import { screenUrl } from './url-check';
 import type { CommandContext, CommandRouteDeps } from './types';
 
 type SessionLookup = { ok: true; session: SessionRecord | null } | { ok: false; outcome: DriverOutcome };
@@ -69,6 +70,13 @@ export async function execute(deps: CommandRouteDeps, ctx: CommandContext): Prom
     }
     default:
       break;
+  }
+
+  // A URL no browser may open is refused before anything is looked up, created or started.
+  if (request.action === 'navigate' || request.action === 'tab.open') {
+    const url = (params as { url?: unknown }).url;
+    const refused = typeof url === 'string' ? screenUrl(url) : null;
+    if (refused) return refused;
   }
 
   const optionalSession = request.action === 'tab.open' || request.action === 'debug.log';

@@ -14,6 +14,7 @@ import { mintFromResult } from './minting';
 import { fail } from './responses';
 import { forgetTab } from './tab-actions';
 import type { CommandContext, CommandRouteDeps } from './types';
+import { urlForClient } from './url-check';
 
 const TAB_MANAGEMENT = new Set<ActionName>(['tab.close', 'tab.pin', 'tab.unpin']);
 
@@ -67,6 +68,11 @@ export async function runTabAction(
   if ('ok' in first) return first;
   const tab = first.tab;
   if (!tab) return fail('INTERNAL_ERROR', 'tab action without a tab');
+  if (action === 'navigate' && typeof params.url === 'string') {
+    const checked = urlForClient(deps, first.client, params.url);
+    if ('ok' in checked) return checked;
+    forwardedParams = { ...params, url: checked.url };
+  }
 
   const outcome = await forward(deps, ctx, session, resolveTarget, forwardedParams);
   return afterAnswer(deps, ctx, session, tab, outcome);

@@ -14,6 +14,7 @@ import { fail } from './responses';
 import { pauseForHuman } from './human-pause';
 import { createSession, destroySession } from './session-actions';
 import type { CommandContext, CommandRouteDeps } from './types';
+import { urlForClient } from './url-check';
 
 /**
  * --browser NAME, else the most recent extension, else a connected CDP browser, else launch the default
@@ -100,7 +101,12 @@ export async function tabOpen(
         reason: session.pauseReason ?? '',
       });
     }
-    const forwardedParams: Record<string, unknown> = { url: params.url ?? 'about:blank' };
+    const checked = urlForClient(deps, chosen, params.url ?? 'about:blank');
+    if ('ok' in checked) {
+      discardEarly();
+      return checked;
+    }
+    const forwardedParams: Record<string, unknown> = { url: checked.url };
     if (params.active !== undefined) forwardedParams.active = params.active;
     // Paced like any navigation. Without -s the session is new: its first action goes at once, and the
     // slot it took (now) starts its pacing clock, so the agent's next action waits its turn.

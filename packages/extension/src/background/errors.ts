@@ -4,7 +4,7 @@
  * messages are matched here, in one place, because chrome.* reports its failures only as text.
  */
 import { DriverFailure, messageOf } from '@bproxy/driver';
-import { makeError, type BproxyError } from '@bproxy/protocol';
+import { checkAgentUrl, makeError, type BproxyError } from '@bproxy/protocol';
 
 export { DriverFailure, fail, messageOf } from '@bproxy/driver';
 
@@ -26,4 +26,15 @@ export function fromPlatformError(error: unknown, what: string): BproxyError {
     return makeError('PAGE_NOT_SCRIPTABLE', `${what}: the browser forbids scripts on this page (${message})`);
   }
   return makeError('DRIVER_ERROR', `${what}: ${message}`);
+}
+
+/**
+ * The URL chrome.tabs may be given, checked again here whatever the daemon did: http:, https: and
+ * about:blank only — never file: (this is the user's own browser), data:, view-source: or a browser or
+ * extension page, this extension's own panel and popup included. Throws URL_NOT_ALLOWED otherwise.
+ */
+export function allowedUrl(url: string, what: string): string {
+  const verdict = checkAgentUrl(url);
+  if (!verdict.ok) throw new DriverFailure(makeError('URL_NOT_ALLOWED', `${what}: ${verdict.reason}`));
+  return verdict.url;
 }

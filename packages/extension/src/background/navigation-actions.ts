@@ -5,7 +5,7 @@
  */
 import type { ForwardedParams } from '@bproxy/protocol';
 import { type ActionHandler, type DriverContext, tabIdOf } from './context';
-import { DriverFailure, fail, fromPlatformError, messageOf } from './errors';
+import { DriverFailure, allowedUrl, fail, fromPlatformError, messageOf } from './errors';
 import { assertNoDialog, assertNoHuman, pageState, waitForLoad } from './tab-state';
 
 type NavigationAction = 'navigate' | 'back' | 'forward' | 'reload';
@@ -52,8 +52,9 @@ function historyStart(
 }
 
 const navigate = navigation('navigate', async (ctx, tabId, params) => {
+  const url = allowedUrl(params.url, 'navigate');
   try {
-    await ctx.chrome.tabs.update(tabId, { url: params.url });
+    await ctx.chrome.tabs.update(tabId, { url });
   } catch (error) {
     throw new DriverFailure(fromPlatformError(error, 'navigate'));
   }

@@ -21,3 +21,17 @@ export function fromOwnPage(
   }
   return url.protocol === 'chrome-extension:' && url.host === extensionId && pages.includes(url.pathname);
 }
+
+/**
+ * An extension page loaded in a tab bproxy drives: an agent got it there (a navigation that slipped
+ * past the URL checks), so it is not the user's panel or popup and must not act for `?tab=ID`. The
+ * real side panel and the toolbar popup live in no tab at all; a panel opened as a page in a tab of
+ * the user's own (as the tests do) is still the user's.
+ */
+export function inDrivenTab(
+  sender: MessageSender | undefined,
+  isDriven: (tabId: number) => boolean,
+): boolean {
+  const tabId = sender?.tab?.id;
+  return tabId !== undefined && isDriven(tabId);
+}

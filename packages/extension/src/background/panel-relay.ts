@@ -6,7 +6,7 @@
  * terminals — never pairing or the daemon locator, which are the worker's own business). Only ports
  * from this extension's own pages are accepted.
  */
-import { fromOwnPage } from './own-pages';
+import { fromOwnPage, inDrivenTab } from './own-pages';
 import type { ExtensionToHost, HostToExtension } from '@bproxy/protocol';
 import type { ChromeApi, PortLike } from '../chrome-api';
 import {
@@ -33,6 +33,8 @@ export interface PanelRelayOptions {
   host: Pick<NativeHost, 'onMessage' | 'request' | 'send' | 'status' | 'ensure' | 'connected'>;
   view: Pick<BrowserView, 'listen'>;
   share: ShareFn;
+  /** Whether bproxy drives this tab: a panel page loaded inside such a tab is refused. */
+  isDriven(tabId: number): boolean;
 }
 
 /** The host messages a panel may send: chats, settings and terminals. */
@@ -81,6 +83,12 @@ export class PanelRelay {
     this.opts.chrome.runtime.onConnect.addListener((port) => {
       if (port.name !== PANEL_PORT) return;
       if (!fromOwnPage(port.sender, this.opts.chrome.runtime.id, ['/panel.html'])) {
+        port.disconnect();
+        return;
+      }
+      // Our panel page inside a tab an agent drives is not the user's panel: it may not act for ?tab=.
+      if (inDrivenTab(port.sender, (tabId) => this.opts.isDriven(tabId))) {
+        this.opts.log.warn('panel_in_driven_tab', { tabId: port.sender?.tab?.id });
         port.disconnect();
         return;
       }

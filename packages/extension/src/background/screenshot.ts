@@ -93,6 +93,13 @@ async function viaVisibleTab(
     const comma = dataUrl.indexOf(',');
     return comma >= 0 ? dataUrl.slice(comma + 1) : dataUrl;
   } catch (error) {
+    // Chrome captures the visible area only for an extension holding <all_urls>, which would include
+    // file:// — bproxy asks for http and https pages only.
+    if (/all_urls|activeTab/i.test(messageOf(error)))
+      fail(
+        'UNSUPPORTED_ACTION',
+        'screenshot: this tab does not allow the debugger, and capturing the visible area would need access to every URL, local files included, which bproxy does not ask for',
+      );
     throw new DriverFailure(fromPlatformError(error, 'screenshot'));
   }
 }

@@ -4,7 +4,7 @@
  * after creating the tab: a worker restarted mid-way finds the tab instead of opening a second one.
  */
 import { type ActionCall, type ActionHandler, type DriverContext, tabIdOf } from './context';
-import { DriverFailure, fail, fromPlatformError, messageOf } from './errors';
+import { DriverFailure, allowedUrl, fail, fromPlatformError, messageOf } from './errors';
 import { driverTab, getTab, waitForLoad } from './tab-state';
 
 const openedKey = (requestId: string) => `opened:${requestId}`;
@@ -23,10 +23,11 @@ async function createTab(
   url: string,
   active: boolean,
 ): Promise<number> {
+  const checked = allowedUrl(url, 'tab.open');
   const mark = ctx.nav.mark();
   let tabId: number | undefined;
   try {
-    const tab = await ctx.chrome.tabs.create({ url, active });
+    const tab = await ctx.chrome.tabs.create({ url: checked, active });
     tabId = tab.id;
   } catch (error) {
     throw new DriverFailure(fromPlatformError(error, 'tab.open'));

@@ -17,7 +17,7 @@ import { ExecutedTable, DEFAULT_TABLE_OPTIONS } from './executed-table';
 import { BrowserView } from './browser-view';
 import { Executor } from './executor';
 import { PanelRelay } from './panel-relay';
-import { fromOwnPage } from './own-pages';
+import { fromOwnPage, inDrivenTab } from './own-pages';
 import { HostPairing } from './host-pairing';
 import { NativeHost } from './native-host';
 import { WorkerLog } from './log';
@@ -173,11 +173,17 @@ export function startWorker(options: WorkerOptions): Worker {
     host,
     view: browserView,
     share,
+    isDriven: (tabId) => tabs.has(tabId),
   });
   panels.install();
 
   chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
     if (!fromOwnPage(sender, chrome.runtime.id, ['/popup.html'])) return undefined;
+    // The popup opened as a page in a tab an agent drives is not the user's: it may not share or unpair.
+    if (inDrivenTab(sender, (tabId) => tabs.has(tabId))) {
+      log.warn('popup_in_driven_tab', { tabId: sender.tab?.id });
+      return undefined;
+    }
     const parsed = PopupMessageSchema.safeParse(message);
     if (!parsed.success) return undefined;
     const msg = parsed.data;
