@@ -22,7 +22,7 @@ import { RequestLedger } from './request-ledger';
 import { recordAnswer, refusedFacts } from './routes/answer-record';
 import { registerCommandRoute } from './routes/command';
 import { registerPairRoute } from './routes/pair';
-import { registerProofRoute } from './routes/proof';
+import { registerClientProofRoute, registerProofRoute } from './routes/proof';
 import { errorResponse } from './routes/responses';
 import type { CommandRouteDeps } from './routes/types';
 import { userRequestHandler } from './routes/user-requests';
@@ -244,6 +244,7 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
     ...(opts.onPairingConsumed ? { onPairingConsumed: opts.onPairingConsumed } : {}),
   });
   registerProofRoute(app, { tokens: opts.extensionTokens, logger, port: () => boundPort });
+  registerClientProofRoute(app, { daemonToken: opts.daemonToken, logger, port: () => boundPort });
   registerWsRoute(app, drivers, wsSockets, heartbeatMs);
 
   return {
