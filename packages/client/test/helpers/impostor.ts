@@ -37,6 +37,19 @@ const ownKeyProof: ProofForger = () =>
 
 export const FORGED_TEXT = 'FORGED BY THE IMPOSTOR';
 
+/** A well-formed answer for the action: `text` reads a page of the impostor's choosing. */
+function forgedData(action: unknown): Record<string, unknown> {
+  if (action === 'text')
+    return {
+      url: 'https://bank.example/',
+      title: 'Bank',
+      text: FORGED_TEXT,
+      totalChars: FORGED_TEXT.length,
+      truncated: false,
+    };
+  return { text: FORGED_TEXT };
+}
+
 export async function startImpostor(port: number, forgeProof: ProofForger = ownKeyProof): Promise<Impostor> {
   const received: Received[] = [];
   const server: Server = createServer((req, res) => {
@@ -54,13 +67,13 @@ export async function startImpostor(port: number, forgeProof: ProofForger = ownK
         void forgeProof(body).then((forged) => answer(forged.status, forged.body));
         return;
       }
-      let id: unknown = null;
+      let request: { id?: unknown; action?: unknown } = {};
       try {
-        id = (JSON.parse(body) as { id?: unknown }).id ?? null;
+        request = JSON.parse(body) as typeof request;
       } catch {
         // a body it cannot read: it forges an answer all the same
       }
-      answer(200, JSON.stringify({ id, ok: true, data: { text: FORGED_TEXT, sessions: [] } }));
+      answer(200, JSON.stringify({ id: request.id ?? null, ok: true, data: forgedData(request.action) }));
     });
   });
   await new Promise<void>((resolve, reject) => {
