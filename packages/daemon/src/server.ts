@@ -4,7 +4,7 @@
  * registered as routes over one shared set of dependencies.
  */
 import websocket from '@fastify/websocket';
-import { WS_MAX_PAYLOAD, WS_SUBPROTOCOL, makeError } from '@bproxy/protocol';
+import { WS_MAX_PAYLOAD, WS_SUBPROTOCOL, makeError, type PairingCodeKind } from '@bproxy/protocol';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { passesGate } from './auth';
 import { ActivityLog } from './activity';
@@ -44,8 +44,8 @@ export interface DaemonServer {
   readonly deps: CommandRouteDeps;
   /** Binds 127.0.0.1 and resolves with the port actually bound. */
   listen(): Promise<number>;
-  /** Issues a fresh one-time pairing code (replacing an unclaimed one). */
-  issuePairingCode(): IssuedPairingCode;
+  /** Issues a fresh one-time pairing code (replacing an unclaimed one); typed unless asked otherwise. */
+  issuePairingCode(kind?: PairingCodeKind): IssuedPairingCode;
   /** Connects an in-process driver (the CDP driver) exactly like a WS client. */
   connectDriver(transport: DriverTransport, name?: string): Promise<void>;
   /** Stops taking requests (503), drains those in flight, closes driver connections and the listener. */
@@ -143,7 +143,7 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
     startedMono: clock.monotonic(),
     port: () => boundPort,
     paired: () => opts.extensionTokens.get() !== null,
-    issuePairingCode: () => codes.issue(),
+    issuePairingCode: (kind) => codes.issue(kind),
     activity,
     browserState,
   };
@@ -256,8 +256,8 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
       if (typeof address === 'object' && address) boundPort = address.port;
       return boundPort;
     },
-    issuePairingCode() {
-      return codes.issue();
+    issuePairingCode(kind) {
+      return codes.issue(kind);
     },
     async connectDriver(transport, name) {
       await drivers.accept(transport, {

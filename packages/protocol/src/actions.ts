@@ -66,6 +66,7 @@ import {
   DebugStatusResult,
   DebugLogParams,
   DebugLogResult,
+  PairingIssueParams,
   PairingIssueResult,
 } from './schemas/debug';
 export {
@@ -450,7 +451,7 @@ export const ACTIONS = {
   },
 
   'pairing.issue': {
-    params: Empty,
+    params: PairingIssueParams,
     result: PairingIssueResult,
     routing: 'local',
     destructive: false,
