@@ -27,9 +27,13 @@ function freshHome(): { home: string; script: string } {
 }
 
 /** Starts the scripted daemon for `home` and resolves once its state files are written. */
-function startScripted(script: string, home: string): Promise<ChildProcess> {
+function startScripted(
+  script: string,
+  home: string,
+  env: Record<string, string> = {},
+): Promise<ChildProcess> {
   const child = spawn(process.execPath, [script], {
-    env: { PATH: process.env.PATH ?? '', BPROXY_HOME: home },
+    env: { PATH: process.env.PATH ?? '', BPROXY_HOME: home, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   daemons.push(child);
@@ -272,5 +276,32 @@ describe('a listener on the daemon port that is not the daemon', () => {
     }
     oneShot.close();
     expect(proofsOneShot).toEqual([2, 3, 4]);
+  });
+
+  it('sends the token only on the socket the daemon proved itself on, never on a new one', async () => {
+    const { home, script } = freshHome();
+    await startScripted(script, home);
+    const client = new DaemonClient({ env: { BPROXY_HOME: home }, keepAlive: true });
+    const answer = await client.call('echo', {});
+    expect(answer.ok && answer.data.provenSocket).toBe(true);
+    client.close();
+
+    // A daemon that closes every connection once it answered the proof: the request cannot follow it
+    // on the same socket, and is never sent on another without a proof of its own.
+    const closing = freshHome();
+    await startScripted(closing.script, closing.home, { BPROXY_TEST_CLOSE_AFTER_PROOF: '1' });
+    for (const keepAlive of [true, false]) {
+      const stubborn = new DaemonClient({ env: { BPROXY_HOME: closing.home }, keepAlive });
+      expect((await localError(stubborn.call('echo', {}))).code).toBe('DAEMON_UNREACHABLE');
+      stubborn.close();
+    }
+    const { port, token } = stateOf(closing.home);
+    const counted = await fetch(`http://127.0.0.1:${port}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ id: 'count', action: 'unproven' }),
+    });
+    // The test's own request above is the only one that came without a proof.
+    expect(await counted.json()).toMatchObject({ data: { unproven: 1 } });
   });
 });
