@@ -4,7 +4,13 @@
  * registered as routes over one shared set of dependencies.
  */
 import websocket from '@fastify/websocket';
-import { WS_MAX_PAYLOAD, WS_SUBPROTOCOL, makeError, type PairingCodeKind } from '@bproxy/protocol';
+import {
+  CLIENT_PROOF_PATH,
+  WS_MAX_PAYLOAD,
+  WS_SUBPROTOCOL,
+  makeError,
+  type PairingCodeKind,
+} from '@bproxy/protocol';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { passesGate } from './auth';
 import { ActivityLog } from './activity';
@@ -179,9 +185,12 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
       req.headers,
       req.raw.rawHeaders,
     );
+    // While draining, a client may still have the daemon prove itself, so that it sends its request
+    // and hears SHUTTING_DOWN from the daemon rather than from a listener it could not trust.
+    const proofOnly = req.url.split('?')[0] === CLIENT_PROOF_PATH;
     const refusal = !allowed
       ? { status: 401, body: errorResponse(null, makeError('UNAUTHORIZED', 'unauthorized')) }
-      : shuttingDown
+      : shuttingDown && !proofOnly
         ? { status: 503, body: errorResponse(null, makeError('SHUTTING_DOWN', 'the daemon is stopping')) }
         : null;
     if (!refusal) {
