@@ -5,7 +5,10 @@
  *     ws mode and in pipe mode (both attached to the very Chromium of the direct WebSocket row);
  *  2. recovery: Chromium SIGKILLed under a ws-mode bridge, then the time from the kill until the
  *     bridge noticed (the tool hears Target.detachedFromTarget), and from the next request until it is
- *     answered (relaunch, bootstrap, flush) — each round a fresh loss.
+ *     answered (relaunch, bootstrap, flush) — each round a fresh loss;
+ *  3. the close path: a ws-mode bridge that launched its Chromium gets Browser.close, then the time
+ *     until the browser process is gone (it exits by itself, writing its profile) and until the
+ *     bridge has exited — each round a fresh bridge and profile.
  * A benchmark, not a test: it prints figures. Options: --calls N (default 1000), --rounds N (default 5).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -229,6 +232,38 @@ try {
   const total = noticed.map((n, i) => n + (recovered[i] ?? 0));
   console.log(
     `loss to first answered request        p50 ${ms(pct(total, 50))} ms   max ${ms(Math.max(...total))} ms`,
+  );
+
+  const gone: number[] = [];
+  const bridgeDone: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const closing = join(root, `close-${round}`);
+    const bridge = start(
+      BRIDGE,
+      ['--remote-debugging-port=0', '--headless', `--user-data-dir=${closing}`],
+      false,
+    );
+    const bridgeExited = new Promise<void>((resolve) => bridge.once('exit', () => resolve()));
+    const client = new Client(
+      await connectWebSocket(await waitForLine(bridge, /DevTools listening on (ws:\S+)/), 10_000),
+    );
+    await client.call('Browser.getVersion');
+    const pid = browserPid(closing);
+    const sentAt = performance.now();
+    void client.call('Browser.close');
+    // Polled (a benchmark, not a test): /proc/PID disappears once the bridge collected its child.
+    while (existsSync(`/proc/${pid}/cmdline`) && readFileSync(`/proc/${pid}/cmdline`).length > 0)
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    gone.push(performance.now() - sentAt);
+    await bridgeExited;
+    bridgeDone.push(performance.now() - sentAt);
+  }
+  console.log(`\nClose path (ws mode, launched headless Chromium), ${ROUNDS} rounds`);
+  console.log(
+    `Browser.close to the browser gone      p50 ${ms(pct(gone, 50))} ms   max ${ms(Math.max(...gone))} ms`,
+  );
+  console.log(
+    `Browser.close to the bridge exited     p50 ${ms(pct(bridgeDone, 50))} ms   max ${ms(Math.max(...bridgeDone))} ms`,
   );
 } finally {
   for (const child of children.reverse()) {

@@ -5,9 +5,15 @@
  */
 import { realpathSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
+import { applyArgPolicy, type ProfileOwner } from './args/arg-policy';
 import type { ToolArgs } from './args/tool-args';
 import type { BridgeConfig } from './config';
-import { attachOrLaunch, connectRemote, type AcquiredBrowser } from './downstream/attach-or-launch';
+import {
+  attachOrLaunch,
+  connectRemote,
+  type AcquiredBrowser,
+  type LaunchObserver,
+} from './downstream/attach-or-launch';
 import type { BrowserHost } from './downstream/browser-host';
 import { createHost } from './downstream/create-host';
 import type { TransportMode } from './lifecycle/browser-keeper';
@@ -20,7 +26,12 @@ export interface BridgePlan {
   readonly host: BrowserHost | undefined;
   readonly executablePath: string | undefined;
   readonly userDataDir: string | undefined;
-  readonly acquire: () => Promise<AcquiredBrowser>;
+  /** Whose profile a launched browser runs on (undefined: a remote endpoint, never launched). */
+  readonly profileOwner: ProfileOwner | undefined;
+  /** What the argument policy lets through to a browser the bridge launches, and what it drops. */
+  readonly forwardedArgs: readonly string[];
+  readonly droppedArgs: readonly string[];
+  readonly acquire: (observer?: LaunchObserver) => Promise<AcquiredBrowser>;
 }
 
 export class PlanError extends Error {
@@ -57,6 +68,9 @@ export async function makePlan(
       host: undefined,
       executablePath: undefined,
       userDataDir: undefined,
+      profileOwner: undefined,
+      forwardedArgs: [],
+      droppedArgs: args.rest.filter((arg) => arg.startsWith('-')),
       acquire: () => connectRemote(cdpUrl, config.launchTimeoutMs),
     };
   }
@@ -73,18 +87,20 @@ export async function makePlan(
     );
   }
   // The tool's own profile only means something on this machine; Windows Chrome gets a Windows one.
-  const userDataDir =
-    config.userDataDir ??
-    (choice.host.kind === 'local' && args.userDataDir !== undefined
+  // Only that profile is the tool's: the configured one and the bridge's default are the user's.
+  const toolsProfile =
+    config.userDataDir === undefined && choice.host.kind === 'local' && args.userDataDir !== undefined
       ? resolve(args.userDataDir)
-      : undefined) ??
-    (await choice.host.defaultProfile());
+      : undefined;
+  const profileOwner: ProfileOwner = toolsProfile === undefined ? 'user' : 'tool';
+  const userDataDir = config.userDataDir ?? toolsProfile ?? (await choice.host.defaultProfile());
+  const { forwarded, dropped } = applyArgPolicy(args.rest, profileOwner);
   const target = {
     host: choice.host,
     executablePath: choice.executablePath,
     userDataDir,
     headless,
-    forwardedArgs: args.forwarded,
+    forwardedArgs: forwarded,
     timeoutMs: config.launchTimeoutMs,
   };
   return {
@@ -92,6 +108,9 @@ export async function makePlan(
     host: choice.host,
     executablePath: choice.executablePath,
     userDataDir,
-    acquire: () => attachOrLaunch(target),
+    profileOwner,
+    forwardedArgs: forwarded,
+    droppedArgs: dropped,
+    acquire: (observer) => attachOrLaunch(target, observer),
   };
 }

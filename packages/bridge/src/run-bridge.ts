@@ -10,8 +10,9 @@ import { parseToolArgs, type ToolArgs } from './args/tool-args';
 import { readBridgeConfig, type BridgeConfig, type Env } from './config';
 import { listTargets } from './downstream/list-targets';
 import { BrowserKeeper } from './lifecycle/browser-keeper';
-import { stopLaunchedHeadless } from './lifecycle/stop-launched';
-import { startWatchdog } from './lifecycle/watchdog';
+import type { LaunchObserver } from './downstream/attach-or-launch';
+import { stopLaunchedHeadless, waitForOwnExit } from './lifecycle/stop-launched';
+import { watchdogObserver } from './lifecycle/watchdog';
 import { openBridgeLog, type BridgeLogger } from './log';
 import { makePlan, type BridgePlan } from './plan';
 import { Relay } from './relay/relay';
@@ -20,6 +21,12 @@ import { checkPipeFds, openPipeUpstream, type PipeUpstream } from './upstream/pi
 
 /** How many requests may wait for a lost browser, per tool connection. */
 const QUEUE_LIMIT = 1_000;
+
+/**
+ * After a forwarded Browser.close: how long the browser has to end its targets, close its DevTools
+ * connections and exit by itself (writing its profile) before the bridge stops it.
+ */
+const CLOSE_GRACE_MS = 10_000;
 
 export interface BridgeIo {
   /** Chrome's channel to the tool for its "DevTools listening on" line and for fatal errors. */
@@ -63,9 +70,15 @@ export async function runBridge(
 ): Promise<number> {
   const setup = await prepare(argv, env, io);
   if (setup === undefined) return 1;
-  const { args, config, plan } = setup;
+  const { config, plan } = setup;
   const { logger, flush } = openBridgeLog(config.home, config.logLevel);
-  const keeper = new BrowserKeeper({ transportMode: plan.transportMode, acquire: plan.acquire, logger });
+  // Told of every launch before the browser process exists: a bridge killed at any moment leaves none.
+  const watchdog = watchLaunches(setup, io);
+  const keeper = new BrowserKeeper({
+    transportMode: plan.transportMode,
+    acquire: () => plan.acquire(watchdog),
+    logger,
+  });
   logger.info(
     {
       ...keeper.fields(),
@@ -74,7 +87,9 @@ export async function runBridge(
       requestedUserDataDir: plan.userDataDir,
       headless: plan.headless,
       endpointPort: plan.endpointPort,
-      droppedArgs: args.dropped,
+      profileOwner: plan.profileOwner,
+      forwardedArgs: plan.forwardedArgs,
+      droppedArgs: plan.droppedArgs,
     },
     'bridge starting',
   );
@@ -101,9 +116,23 @@ export async function runBridge(
   }
 
   await closing;
-  await served.close();
+  const closeStarted = performance.now();
   const browser = keeper.current;
+  const browserCloses = served.browserClosed && browser?.ownership === 'launched';
+  // After Browser.close the browser speaks last: its detach events reach every tool before the end.
+  await served.close(browserCloses ? CLOSE_GRACE_MS : 0);
+  let exitedAlone = false;
+  if (browserCloses && browser?.pid !== undefined && plan.host !== undefined) {
+    // Chrome writes its profile (cookies, preferences) on the way out: let it finish.
+    const left = Math.max(0, CLOSE_GRACE_MS - (performance.now() - closeStarted));
+    exitedAlone = await waitForOwnExit(plan.host, browser.pid, left);
+    logger.info(
+      { ...keeper.fields(), exitedAlone, closeMs: Math.round(performance.now() - closeStarted) },
+      exitedAlone ? 'the browser closed itself' : 'the browser did not exit in time after Browser.close',
+    );
+  }
   if (
+    !exitedAlone &&
     browser?.ownership === 'launched' &&
     browser.headless &&
     browser.pid !== undefined &&
@@ -127,13 +156,38 @@ class Served {
   readonly relays = new Set<Relay>();
   pipe: PipeUpstream | undefined;
   endpoint: Endpoint | undefined;
+  /** A tool's Browser.close was forwarded to a browser the bridge launched. */
+  browserClosed = false;
 
-  async close(): Promise<void> {
-    for (const relay of this.relays) relay.closeUpstream();
+  /** Each relay relays what the browser still says for up to `drainMs`, then closes. */
+  async close(drainMs: number): Promise<void> {
+    await Promise.all([...this.relays].map((relay) => relay.finish(drainMs)));
     // The tool's last answer (to Browser.close, say) must reach it before the bridge exits.
     await this.pipe?.flushed(2_000);
     await this.endpoint?.close();
   }
+}
+
+/**
+ * The watchdog, when the bridge may launch a headless browser on this host: started with the first
+ * launch, before the browser process, so that no moment of a launch is uncovered.
+ */
+function watchLaunches(setup: Setup, io: BridgeIo): LaunchObserver | undefined {
+  const { config, plan } = setup;
+  if (
+    !plan.headless ||
+    plan.host === undefined ||
+    io.watchdogScript === undefined ||
+    plan.executablePath === undefined ||
+    plan.userDataDir === undefined
+  )
+    return undefined;
+  return watchdogObserver(io.watchdogScript, {
+    bridgePid: process.pid,
+    userDataDir: plan.userDataDir,
+    executablePath: plan.executablePath,
+    config,
+  });
 }
 
 async function serve(
@@ -144,25 +198,6 @@ async function serve(
   served: Served,
 ): Promise<void> {
   const { args, config, plan } = setup;
-  const browser = keeper.current;
-  if (
-    plan.transportMode === 'pipe' &&
-    browser?.headless === true &&
-    browser.ownership === 'launched' &&
-    browser.pid !== undefined &&
-    io.watchdogScript !== undefined &&
-    plan.executablePath !== undefined &&
-    plan.userDataDir !== undefined
-  ) {
-    startWatchdog(io.watchdogScript, {
-      bridgePid: process.pid,
-      pid: browser.pid,
-      userDataDir: plan.userDataDir,
-      executablePath: plan.executablePath,
-      config,
-    });
-    logger.info({ ...keeper.fields(), watchdog: 'started' }, 'watchdog started');
-  }
   const relayFor = (transport: CdpTransport, name: string): void => {
     const relay: Relay = new Relay({
       name,
@@ -172,7 +207,10 @@ async function serve(
       connect: (url) => connectWebSocket(url, config.launchTimeoutMs),
       queueLimit: QUEUE_LIMIT,
       queueTimeoutMs: config.queueTimeoutMs,
-      onBrowserClose: (outcome) => keeper.close(`Browser.close (${outcome})`, false),
+      onBrowserClose: (outcome) => {
+        if (outcome === 'forwarded') served.browserClosed = true;
+        keeper.close(`Browser.close (${outcome})`, false);
+      },
       onUpstreamClosed: (reason) => {
         // The pipe is the tool's only line: like Chrome, the bridge ends with it. An endpoint
         // client leaving is just that (Chrome keeps running when a DevTools client disconnects).

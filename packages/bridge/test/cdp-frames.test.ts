@@ -11,7 +11,7 @@ describe('CDP frames', () => {
   });
 
   it('re-serializes a message whose id does not lead', () => {
-    expect(JSON.parse(withId('{"method":"M","id":4,"params":{}}', 9))).toEqual({
+    expect(JSON.parse(withId('{"method":"M","id":4,"params":{}}', 9) ?? '')).toEqual({
       method: 'M',
       id: 9,
       params: {},
@@ -37,9 +37,22 @@ describe('CDP frames', () => {
       request: { id: 1, method: 'M', params: { a: 1 }, sessionId: 'S' },
     });
     expect(parseUpstream('{"id":1,"method":"M"}')).toMatchObject({ ok: true, request: { params: {} } });
-    expect(parseUpstream('{"id":1.5,"method":"M"}')).toEqual({ ok: false, id: undefined });
-    expect(parseUpstream('{"id":2,"method":7}')).toEqual({ ok: false, id: 2 });
-    expect(parseUpstream('{"id":2,"method":"M","params":[]}')).toEqual({ ok: false, id: 2 });
-    expect(parseUpstream('{"id":2,"method":"M","sessionId":1}')).toEqual({ ok: false, id: 2 });
+    expect(parseUpstream('{"id":1.5,"method":"M"}')).toEqual({ ok: false, id: undefined, looseId: 1.5 });
+    expect(parseUpstream('{"id":"1","method":"M"}')).toEqual({
+      ok: false,
+      id: undefined,
+      looseId: undefined,
+    });
+    expect(parseUpstream('{"id":2,"method":7}')).toEqual({ ok: false, id: 2, looseId: undefined });
+    expect(parseUpstream('{"id":2,"method":"M","params":[]}')).toEqual({
+      ok: false,
+      id: 2,
+      looseId: undefined,
+    });
+    expect(parseUpstream('{"id":2,"method":"M","sessionId":1}')).toEqual({
+      ok: false,
+      id: 2,
+      looseId: undefined,
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
 import pino from 'pino';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,6 +64,23 @@ function upgrade(path: string, headers: Record<string, string> = {}): Promise<nu
 
 const bearer = { Authorization: `Bearer ${TOKEN}` };
 
+/** A request written byte for byte (Node's client cannot repeat Host): the status line it got back. */
+function raw(lines: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(endpoint.port, '127.0.0.1', () => socket.write(`${lines.join('\r\n')}\r\n\r\n`));
+    let text = '';
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      const end = text.indexOf('\r\n');
+      if (end !== -1) {
+        resolve(text.slice(0, end));
+        socket.destroy();
+      }
+    });
+    socket.on('error', reject);
+  });
+}
+
 describe("the bridge endpoint's gate", () => {
   it('listens on loopback only', () => {
     expect(endpoint.wsUrl).toBe(`ws://127.0.0.1:${endpoint.port}/devtools/browser/${TOKEN}`);
@@ -96,6 +114,39 @@ describe("the bridge endpoint's gate", () => {
     ['fetch metadata of a page', { ...bearer, 'Sec-Fetch-Site': 'cross-site' }],
   ])('answers /json/version with a bare 401 for %s', async (_case, headers) => {
     expect(await get('/json/version', headers)).toEqual({ status: 401, body: '' });
+  });
+
+  // Node keeps the first Host and the first Authorization and drops the rest: each case would pass a
+  // gate that reads only Node's parsed headers.
+  it.each([
+    ['Host, the endpoint first', ['Host: 127.0.0.1:PORT', 'Host: evil.example', 'AUTH']],
+    ['Host, the same twice', ['Host: 127.0.0.1:PORT', 'Host: 127.0.0.1:PORT', 'AUTH']],
+    ['Authorization, the secret first', ['Host: 127.0.0.1:PORT', 'AUTH', 'Authorization: Bearer wrong']],
+  ])('answers 401 to a request or upgrade that repeats %s', async (_case, template) => {
+    const headers = template.map((h) =>
+      h === 'AUTH' ? `Authorization: Bearer ${TOKEN}` : h.replace('PORT', String(endpoint.port)),
+    );
+    // The control: the endpoint's Host and the secret, each once, pass.
+    expect(
+      await raw([
+        'GET /json/version HTTP/1.1',
+        `Host: 127.0.0.1:${endpoint.port}`,
+        `Authorization: Bearer ${TOKEN}`,
+      ]),
+    ).toBe('HTTP/1.1 200 OK');
+    expect(await raw(['GET /json/version HTTP/1.1', ...headers])).toBe('HTTP/1.1 401 Unauthorized');
+    const before = sockets.length;
+    expect(
+      await raw([
+        `GET /devtools/browser/${TOKEN} HTTP/1.1`,
+        ...headers,
+        'Connection: Upgrade',
+        'Upgrade: websocket',
+        'Sec-WebSocket-Version: 13',
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+      ]),
+    ).toBe('HTTP/1.1 401 Unauthorized');
+    expect(sockets.length).toBe(before);
   });
 
   it('opens the browser WebSocket on the secret path or with the secret header, and relays on it', async () => {
@@ -134,7 +185,13 @@ describe('the gate (unit)', () => {
   const headers = (extra: IncomingHttpHeaders): IncomingHttpHeaders => ({ host: '127.0.0.1:9333', ...extra });
 
   it('never takes a secret from the path of a plain HTTP request', () => {
-    expect(checkGate({ url: `/devtools/browser/${TOKEN}`, headers: headers({}) }, expected, 'http')).toEqual({
+    expect(
+      checkGate(
+        { url: `/devtools/browser/${TOKEN}`, headers: headers({}), rawHeaders: [] },
+        expected,
+        'http',
+      ),
+    ).toEqual({
       ok: false,
     });
   });
@@ -142,7 +199,7 @@ describe('the gate (unit)', () => {
   it('refuses a request without a path', () => {
     expect(
       checkGate(
-        { url: 'http://x/json', headers: headers({ authorization: `Bearer ${TOKEN}` }) },
+        { url: 'http://x/json', headers: headers({ authorization: `Bearer ${TOKEN}` }), rawHeaders: [] },
         expected,
         'http',
       ),

@@ -25,13 +25,31 @@ describe('relay: ids', () => {
     ]);
   });
 
-  it('answers a message that is not a CDP command with an error when it has an id, and drops it otherwise', async () => {
+  it('answers a message that is not a CDP command with an error when it has an id', async () => {
     const f = await relayFixture();
     f.tool.onmessage?.('{"id":4}');
-    f.tool.onmessage?.('not json');
     expect(f.tool.sent).toEqual([
       { id: 4, error: { code: -32000, message: 'bproxy bridge: not a CDP command' } },
     ]);
+    expect(f.browsers[0]?.sent).toEqual([]);
+  });
+
+  it.each([
+    ['a fractional id', '{"id":1.5,"method":"Browser.getVersion"}', 1.5],
+    ['an id beyond the safe integers', '{"id":9007199254740993,"method":"Browser.getVersion"}', 2 ** 53],
+    ['a huge id', '{"id":1e300,"method":"Browser.getVersion"}', 1e300],
+    ['a string id', '{"id":"7","method":"Browser.getVersion"}', undefined],
+    ['no id', '{"method":"Browser.getVersion"}', undefined],
+    ['text that is not JSON', 'not json', undefined],
+    ['a JSON array', '[1,2]', undefined],
+  ])('answers %s with an Invalid Request error and relays nothing', async (_case, text, id) => {
+    const f = await relayFixture();
+    f.tool.onmessage?.(text);
+    const error = {
+      code: -32600,
+      message: 'bproxy bridge: a command needs an "id" that is a safe integer and a "method" (not relayed)',
+    };
+    expect(f.tool.sent).toEqual([id === undefined ? { error } : { id, error }]);
     expect(f.browsers[0]?.sent).toEqual([]);
   });
 });
@@ -228,6 +246,49 @@ describe('relay: Browser.close', () => {
     answerLast(f.browsers[0] ?? f.tool);
     expect(f.tool.sent.at(-1)).toEqual({ id: 9, result: {} });
     expect(f.closes).toEqual(['forwarded']);
+  });
+
+  it("keeps relaying the browser's events after the close until it closes the connection, then ends what it did not", async () => {
+    const f = await relayFixture({ ownership: 'launched' });
+    const browser = f.browsers[0] ?? f.tool;
+    for (const [sessionId, targetId] of [
+      ['A', 'T1'],
+      ['B', 'T2'],
+    ])
+      browser.deliver({ method: 'Target.attachedToTarget', params: { sessionId, targetInfo: { targetId } } });
+    f.keeper.close('Browser.close (forwarded) on another connection', false);
+    const finished = f.relay.finish(30_000);
+    // Chrome ends one target, says so, and closes the connection without a word about the other.
+    browser.deliver({ method: 'Target.detachedFromTarget', params: { sessionId: 'A', targetId: 'T1' } });
+    browser.deliver({ method: 'Inspector.detached', params: { reason: 'target_closed' }, sessionId: 'B' });
+    expect(f.tool.closedByRelay).toBe(false);
+    browser.drop();
+    await finished;
+    expect(
+      f.tool.sent.map((m) => [m.method, (m.params as { sessionId?: string } | undefined)?.sessionId]),
+    ).toEqual([
+      ['Target.attachedToTarget', 'A'],
+      ['Target.attachedToTarget', 'B'],
+      ['Target.detachedFromTarget', 'A'],
+      ['Inspector.detached', undefined],
+      ['Target.detachedFromTarget', 'B'],
+    ]);
+    expect(f.tool.closedByRelay).toBe(true);
+  });
+
+  it('tells a tool its sessions ended before closing it, when the bridge ends without a Browser.close', async () => {
+    const f = await relayFixture({ ownership: 'attached' });
+    f.browsers[0]?.deliver({
+      method: 'Target.attachedToTarget',
+      params: { sessionId: 'A', targetInfo: { targetId: 'T1' } },
+    });
+    f.keeper.close('received SIGTERM', false);
+    await f.relay.finish(0);
+    expect(f.tool.sent.at(-1)).toEqual({
+      method: 'Target.detachedFromTarget',
+      params: { sessionId: 'A', targetId: 'T1' },
+    });
+    expect(f.tool.closedByRelay).toBe(true);
   });
 
   it('never forwards it to a browser the bridge attached to', async () => {

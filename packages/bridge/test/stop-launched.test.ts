@@ -17,6 +17,18 @@ describe('stopping a browser the bridge launched headless', () => {
     expect(host.stopped).toEqual([50]);
   });
 
+  it('stops it when a launcher script it was started through execed the browser binary', async () => {
+    const host = fakeHost();
+    host.processes.push({
+      pid: 50,
+      args: [CHROME, '--headless', '--user-data-dir=/p/work'],
+      executablePath: CHROME,
+    });
+    expect(await stopLaunchedHeadless(host, { ...identity, executablePath: '/usr/bin/chromium' })).toBe(
+      'stopped',
+    );
+  });
+
   it.each([
     ['a headed browser', [CHROME, '--user-data-dir=/p/work'], CHROME, 'its command line has no --headless'],
     ['another profile', [CHROME, '--headless', '--user-data-dir=/p/else'], CHROME, 'it runs another profile'],

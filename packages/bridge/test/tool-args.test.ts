@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { applyArgPolicy } from '../src/args/arg-policy';
 import { parseToolArgs, ToolArgsError } from '../src/args/tool-args';
 
 describe('the switches a tool starts the bridge with', () => {
@@ -20,6 +21,17 @@ describe('the switches a tool starts the bridge with', () => {
       port: undefined,
       userDataDir: '/home/u/.cache/chrome-devtools-mcp/chrome-profile',
       headless: true,
+      rest: [
+        '--allow-pre-commit-input',
+        '--disable-background-networking',
+        '--enable-automation',
+        '--hide-scrollbars',
+        '--screen-info={3840x2160}',
+        '--hide-crash-restore-bubble',
+        'about:blank',
+      ],
+    });
+    expect(applyArgPolicy(args.rest, 'user')).toEqual({
       forwarded: [
         '--hide-scrollbars',
         '--screen-info={3840x2160}',
@@ -30,20 +42,45 @@ describe('the switches a tool starts the bridge with', () => {
     });
   });
 
+  const toolWishes = [
+    '--disable-extensions',
+    '--password-store=basic',
+    '--use-mock-keychain',
+    '--no-sandbox',
+    '--disable-web-security',
+    '--load-extension=/tmp/x',
+    '--disable-features=Translate',
+    '--enable-features=WebMCP',
+    '--host-resolver-rules=MAP * 127.0.0.1',
+    '--disable-popup-blocking',
+    '--auto-open-devtools-for-tabs',
+    '--enable-automation',
+    '--disable-background-timer-throttling',
+    '--window-size=800,600',
+  ];
+
   it("drops every switch that would change the user's real browser", () => {
-    const { forwarded, dropped } = parseToolArgs([
-      '--disable-extensions',
-      '--password-store=basic',
-      '--use-mock-keychain',
-      '--no-sandbox',
-      '--disable-web-security',
-      '--remote-allow-origins=*',
-      '--load-extension=/tmp/x',
-      '--disable-features=Translate',
-      '--window-size=800,600',
-    ]);
+    const { forwarded, dropped } = applyArgPolicy(
+      parseToolArgs([...toolWishes, '--remote-allow-origins=*']).rest,
+      'user',
+    );
     expect(forwarded).toEqual(['--window-size=800,600']);
-    expect(dropped).toHaveLength(8);
+    expect(dropped).toEqual([...toolWishes.slice(0, -1), '--remote-allow-origins=*']);
+  });
+
+  it("passes every switch Chrome would take to the tool's own profile, but none that opens the browser's DevTools", () => {
+    const { forwarded, dropped } = applyArgPolicy(
+      parseToolArgs([
+        ...toolWishes,
+        '--remote-allow-origins=*',
+        '--remote-debugging-io-pipes=3,4',
+        '--remote-debugging-address=0.0.0.0',
+        'about:blank',
+      ]).rest,
+      'tool',
+    );
+    expect(forwarded).toEqual([...toolWishes, 'about:blank']);
+    expect(dropped).toEqual(['--remote-allow-origins=*', '--remote-debugging-io-pipes=3,4']);
   });
 
   it('reads a port (Playwright port mode, Puppeteer without a pipe) and never takes an address from the tool', () => {
@@ -52,7 +89,7 @@ describe('the switches a tool starts the bridge with', () => {
       '--remote-debugging-address=0.0.0.0',
       '--headless',
     ]);
-    expect(args).toMatchObject({ pipe: false, port: 0, headless: true, forwarded: [], dropped: [] });
+    expect(args).toMatchObject({ pipe: false, port: 0, headless: true, rest: [] });
     expect(parseToolArgs(['--remote-debugging-pipe', '--remote-debugging-port=9333'])).toMatchObject({
       pipe: true,
       port: 9333,

@@ -4,10 +4,20 @@
  * is no daemon) are the protocol schemas loaded to check it locally, so that a bad flag is still a
  * usage error (exit 2) naming the field — whether or not a daemon is running.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { DaemonClient, isClientError, newRequestId, type Env } from '@bproxy/client';
+import { closeSync, constants, openSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import {
+  ClientError,
+  DaemonClient,
+  ensurePrivateFolder,
+  isClientError,
+  isLifecycleError,
+  newRequestId,
+  resolveHome,
+  statePaths,
+  writeNewPrivateFile,
+  type Env,
+} from '@bproxy/client';
 import { fromClientError } from './cli-error';
 import type { GlobalOptions } from './global-options';
 import { ProtocolFailure, printJson, writeLine } from './output';
@@ -23,20 +33,63 @@ export interface ActionCall {
   readonly render?: Render;
 }
 
-function writeScreenshot(data: unknown, out: string | undefined, pretty: boolean): void {
+/** Where a screenshot taken without --out goes: a new file in BPROXY_HOME/screenshots (see below). */
+function privateScreenshotPath(env: Env, ext: string): string {
+  const paths = statePaths(resolveHome(env));
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
+  return join(paths.screenshots, `screenshot-${stamp}-${newRequestId().slice(0, 4)}.${ext}`);
+}
+
+/**
+ * Without --out, images go to BPROXY_HOME/screenshots rather than littering the agent's working tree
+ * or a shared temporary folder, where another user could create the folder first and swap the image
+ * the agent then reads: the folder must be ours and 0700, and each file is created new (0600, no
+ * symlink followed). --out is the caller's own path: written 0600 when created, never through a symlink.
+ */
+function writeScreenshot(data: unknown, out: string | undefined, pretty: boolean, env: Env): void {
   const shot = data as { mimeType: string; data: string; width: number; height: number };
   const ext = shot.mimeType === 'image/jpeg' ? 'jpg' : 'png';
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
-  // Without --out, images go to a private temp folder rather than littering the agent's working tree.
-  const dir = join(tmpdir(), 'bproxy-screenshots');
-  if (out === undefined) mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const path = resolve(out ?? join(dir, `screenshot-${stamp}-${newRequestId().slice(0, 4)}.${ext}`));
-  writeFileSync(path, Buffer.from(shot.data, 'base64'), { mode: 0o600 });
+  const bytes = Buffer.from(shot.data, 'base64');
+  let path: string;
+  try {
+    if (out === undefined) {
+      path = privateScreenshotPath(env, ext);
+      ensurePrivateFolder(resolveHome(env), dirname(path));
+      writeNewPrivateFile(path, bytes);
+    } else {
+      path = resolve(out);
+      writeOut(path, bytes);
+    }
+  } catch (error) {
+    if (isLifecycleError(error)) throw fromClientError(new ClientError('UNSAFE_STATE_FILE', error.message));
+    throw error;
+  }
   printJson({ path, mimeType: shot.mimeType, width: shot.width, height: shot.height }, pretty);
 }
 
-function render(call: ActionCall, data: Record<string, unknown>, pretty: boolean): void {
-  if (call.render?.kind === 'screenshot') return writeScreenshot(data, call.render.out, pretty);
+/** Writes --out: created 0600, or an existing file replaced in place; a symlink there is refused. */
+function writeOut(path: string, bytes: Buffer): void {
+  let fd: number;
+  try {
+    fd = openSync(
+      path,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0),
+      0o600,
+    );
+  } catch (error) {
+    if (error instanceof Error && 'code' in error && error.code === 'ELOOP')
+      throw new Error(`refusing to write ${path}: it is a symbolic link (name the file itself)`);
+    throw error;
+  }
+  try {
+    writeFileSync(fd, bytes);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function render(call: ActionCall, data: Record<string, unknown>, pretty: boolean, env: Env): void {
+  if (call.render?.kind === 'screenshot') return writeScreenshot(data, call.render.out, pretty, env);
   // People asking for text want the text, not a JSON string with escaped newlines.
   if (pretty && call.action === 'text' && typeof data.text === 'string') return writeLine(data.text);
   if (pretty && call.action === 'snapshot' && typeof data.snapshot === 'string')
@@ -72,5 +125,5 @@ export async function runAction(globals: GlobalOptions, call: ActionCall, env: E
     checkCall(call);
     throw error;
   }
-  render(call, data, globals.pretty);
+  render(call, data, globals.pretty, env);
 }

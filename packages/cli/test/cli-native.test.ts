@@ -7,9 +7,9 @@
  * current source into a temporary directory; without Bun (a devDependency) the suite is skipped.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { BPROXY_VERSION } from '@bproxy/protocol/plain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileCli, findBun } from '../../../scripts/compile-cli.mjs';
@@ -183,5 +183,26 @@ describe.skipIf(!HAS_BUN)('the compiled binary against the full program', () => 
     const { binary: fast, full } = await both(['screenshot', '--format', 'png', '--out', out]);
     expect(fast).toEqual(full);
     expect(fast.code).toBe(0);
+  });
+
+  it('writes a screenshot without --out into BPROXY_HOME/screenshots (0600), and refuses that folder open to others', async () => {
+    const folder = join(home, 'screenshots');
+    rmSync(folder, { recursive: true, force: true });
+    const shot = await run(['screenshot', '--format', 'png'], home);
+    expect(shot.stderr).toBe('');
+    expect(shot.code).toBe(0);
+    const { path } = parseJsonLine(shot.stdout) as { path: string };
+    expect(dirname(path)).toBe(folder);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+
+    rmSync(folder, { recursive: true });
+    mkdirSync(folder);
+    chmodSync(folder, 0o777);
+    const refused = await run(['screenshot', '--format', 'png'], home);
+    expect(refused.code).toBe(1);
+    expect(parseJsonLine(refused.stderr)).toMatchObject({ ok: false, error: { code: 'UNSAFE_STATE_FILE' } });
+    expect(readdirSync(folder)).toEqual([]);
+    rmSync(folder, { recursive: true });
   });
 });

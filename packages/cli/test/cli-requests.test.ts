@@ -3,9 +3,21 @@
  * that echoes the request back inside an error envelope, so params, session, deadline and headers
  * are checked for every command without a browser.
  */
-import { readFileSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './helpers/cli-harness';
 import { startFakeDaemon, type FakeDaemon } from './helpers/fake-daemon-process';
@@ -187,11 +199,86 @@ describe('screenshot output', () => {
     expect(statSync(out).mode & 0o777).toBe(0o600);
   });
 
-  it('writes to a private temp folder, not the working directory, without --out', async () => {
+  it('writes to BPROXY_HOME/screenshots (0700, the image 0600), not the working directory, without --out', async () => {
+    rmSync(join(home, 'screenshots'), { recursive: true, force: true });
     const run = await h.run(['-s', 'm4q7z2', 'screenshot', '--format', 'png'], { home });
+    expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const { path } = JSON.parse(run.stdout) as { path: string };
-    expect(path.startsWith(join(tmpdir(), 'bproxy-screenshots'))).toBe(true);
+    expect(dirname(path)).toBe(join(home, 'screenshots'));
+    expect(basename(path)).toMatch(/^screenshot-\d{8}T\d{6}-[a-z2-7]{4}\.png$/);
     expect(readFileSync(path, 'utf8')).toBe('not really a png');
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(lstatSync(dirname(path)).mode & 0o777).toBe(0o700);
   });
+
+  it('refuses --out when it is a symbolic link, leaving the file it points to untouched', async () => {
+    const target = join(fake.dir, 'victim.txt');
+    writeFileSync(target, 'keep me');
+    const link = join(fake.dir, 'planted.png');
+    symlinkSync(target, link);
+    const run = await h.run(['-s', 'm4q7z2', 'screenshot', '--format', 'png', '--out', link], { home });
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stderr)).toMatchObject({
+      ok: false,
+      error: { code: 'LOCAL_ERROR', message: expect.stringContaining('symbolic link') },
+    });
+    expect(readFileSync(target, 'utf8')).toBe('keep me');
+  });
+});
+
+describe('the screenshot folder another user prepared', () => {
+  const theirs: string[] = [];
+  afterAll(() => {
+    for (const dir of theirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    rmSync(join(home, 'screenshots'), { recursive: true, force: true });
+  });
+
+  /** Runs `screenshot` without --out after `prepare` made BPROXY_HOME/screenshots. */
+  async function shootInto(prepare: (folder: string) => void) {
+    const folder = join(home, 'screenshots');
+    rmSync(folder, { recursive: true, force: true });
+    prepare(folder);
+    const run = await h.run(['-s', 'm4q7z2', 'screenshot', '--format', 'png'], { home });
+    return { run, folder };
+  }
+
+  it.each([
+    [
+      'world-writable',
+      (folder: string) => {
+        mkdirSync(folder);
+        chmodSync(folder, 0o777);
+      },
+      /its mode is 0777, but group and others must have no access/,
+    ],
+    [
+      'owned by another user',
+      (folder: string) => {
+        mkdirSync(folder, { mode: 0o700 });
+        chownSync(folder, 65534, 65534);
+      },
+      /owned by uid 65534, not by you/,
+    ],
+    [
+      'a symbolic link to a folder of theirs',
+      (folder: string) => {
+        const dir = mkdtempSync(join(tmpdir(), 'bproxy-theirs-'));
+        theirs.push(dir);
+        symlinkSync(dir, folder);
+      },
+      /is a symbolic link/,
+    ],
+  ])(
+    'is refused with UNSAFE_STATE_FILE when %s, and nothing is written into it',
+    async (_name, prepare, why) => {
+      const { run, folder } = await shootInto(prepare);
+      expect(run.code).toBe(1);
+      expect(JSON.parse(run.stderr)).toMatchObject({
+        ok: false,
+        error: { code: 'UNSAFE_STATE_FILE', message: expect.stringMatching(why), hint: expect.any(String) },
+      });
+      expect(readdirSync(folder)).toEqual([]);
+    },
+  );
 });

@@ -9,5 +9,8 @@ export { readAnswer, requestEnvelope, type Answer, type DaemonError, type Reques
 export { DaemonClient, type CallOptions, type DaemonClientOptions } from './daemon-client';
 export { ClientError, isClientError, type ClientErrorCode } from './errors';
 export { findDaemon, type DaemonEndpoint } from './find-daemon';
-export type { Env } from './lifecycle/config';
+export { resolveHome, type Env } from './lifecycle/config';
+export { isLifecycleError } from './lifecycle/errors';
+export { statePaths } from './lifecycle/paths';
+export { ensurePrivateFolder, writeNewPrivateFile } from './lifecycle/private-folder';
 export { newRequestId } from './request-id';

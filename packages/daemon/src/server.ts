@@ -254,7 +254,7 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
   });
   registerProofRoute(app, { tokens: opts.extensionTokens, logger, port: () => boundPort });
   registerClientProofRoute(app, { daemonToken: opts.daemonToken, logger, port: () => boundPort });
-  registerWsRoute(app, drivers, wsSockets, heartbeatMs);
+  registerWsRoute(app, drivers, wsSockets, heartbeatMs, logger);
 
   return {
     app,

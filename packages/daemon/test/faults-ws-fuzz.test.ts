@@ -1,13 +1,14 @@
 /**
  * Fuzzing GET /ws frames: generated driver messages, valid and mutated (extra fields, missing fields,
- * wrong types, not JSON at all), sent on a live driver connection. The daemon never crashes or closes
- * a text-speaking driver, answers every invalid frame with a protocol error, and never runs a handler
- * on one: no tab moves or disappears, no element handle is dropped, no pending request is settled
- * with data.
+ * wrong types, not JSON at all, and hostile values in any field: nested up to 100,000 deep, 100,000
+ * wide, megabytes long), sent on a live driver connection. The daemon never crashes or closes a
+ * text-speaking driver, answers every invalid frame with BAD_REQUEST, and never runs a handler on one:
+ * no tab moves or disappears, no element handle is dropped, no pending request is settled with data.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DriverMessageSchema, type DaemonMessage } from '@bproxy/protocol';
+import { DriverMessageSchema, WS_MAX_PAYLOAD, type DaemonMessage } from '@bproxy/protocol';
+import { hostileJson, withField } from '../../../tests/fixtures/hostile-json';
 import { startDaemon, until, type TestDaemon } from './harness';
 import { FaultyExtension, command, openSession } from './faults-helpers';
 
@@ -86,11 +87,21 @@ const mutation = fc.oneof(
     })
     .map(({ k, v }) => (m: Frame) => ({ ...m, [k]: v })),
 );
+/** A message with one field — its own or a new one, `type` included — holding a hostile value. */
+const hostileFrame = fc
+  .tuple(
+    validMessage,
+    fc.constantFrom('type', 'tabId', 'url', 'ts', 'id', 'data', 'client', 'extra'),
+    hostileJson(WS_MAX_PAYLOAD),
+  )
+  .map(([m, key, json]) => withField(m as Frame, key, json));
 const frame = fc.oneof(
   {
     arbitrary: fc.tuple(validMessage, mutation).map(([m, mutate]) => JSON.stringify(mutate(m as Frame))),
     weight: 5,
   },
+  { arbitrary: hostileFrame, weight: 3 },
+  { arbitrary: hostileJson(WS_MAX_PAYLOAD), weight: 1 },
   { arbitrary: fc.string({ maxLength: 60 }), weight: 1 },
   { arbitrary: fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)), weight: 1 },
 );
@@ -127,7 +138,15 @@ describe('fuzzing /ws frames', () => {
         if (!valid) {
           invalid++;
           const isResponse = (raw as { type?: unknown } | null)?.type === 'response';
-          if (!isResponse) expect(fromDaemon.filter((m) => m.type === 'error').length).toBe(errorsBefore + 1);
+          if (!isResponse) {
+            const errors = fromDaemon.filter((m) => m.type === 'error');
+            expect(errors.length).toBe(errorsBefore + 1);
+            // The answer says what was wrong (a catalogue code for bad input, never a fault of ours) in a
+            // message bounded whatever the frame held.
+            const last = errors.at(-1);
+            expect(last?.type === 'error' && last.error.code).toBe('BAD_REQUEST');
+            expect(last?.type === 'error' && last.error.message.length).toBeLessThan(4_000);
+          }
           expect(tabState()).toBe(before);
         }
       }),
@@ -136,5 +155,6 @@ describe('fuzzing /ws frames', () => {
     expect(invalid).toBeGreaterThan(50);
     expect(daemon.server.deps.pending.awaitingAnswer).toBe(0);
     expect((await command(daemon, 'session.list')).ok).toBe(true);
-  }, 60_000);
+    expect(daemon.logLines.some((l) => l.includes('ws_handler_failed'))).toBe(false);
+  }, 120_000);
 });

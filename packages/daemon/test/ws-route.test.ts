@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DEFAULT_EXTENSION_ID, PROTOCOL_VERSION, wsAuthProtocol, type DaemonMessage } from '@bproxy/protocol';
+import { createLogger } from '../src/logger';
 import { FakeExtension, startDaemon, until, type TestDaemon } from './harness';
 
 let daemon: TestDaemon;
@@ -60,6 +61,43 @@ describe('GET /ws', () => {
     const res = await daemon.call('tab.open', { url: 'http://x/' });
     expect(res.ok).toBe(true);
     await ext.drop();
+  });
+
+  it('answers INTERNAL_ERROR to a frame whose handling throws, and the connection serves the next', async () => {
+    // A log destination that fails on one kind of line makes the message handler throw mid-frame, as
+    // a bug or input it could not survive would.
+    const lines: string[] = [];
+    const { logger } = createLogger({
+      level: 'debug',
+      destination: {
+        write: (line: string) => {
+          if (line.includes('ws_bad_message')) throw new RangeError('Maximum call stack size exceeded');
+          lines.push(line);
+        },
+      },
+    });
+    daemon = await startDaemon({ logger });
+    const { ws, messages, closed } = await rawSocket(daemon);
+    let code = 0;
+    void closed.then((c) => (code = c));
+    ws.send(
+      JSON.stringify({
+        type: 'hello',
+        protocolVersion: PROTOCOL_VERSION,
+        client: { instanceId: 'throwtest1', kind: 'extension' },
+      }),
+    );
+    await until(() => messages.some((m) => m.type === 'welcome'), 'the welcome');
+    ws.send(JSON.stringify({ type: 'navigation', tabId: 'not a tab' }));
+    await until(() => messages.some((m) => m.type === 'error'), 'the error');
+    const error = messages.find((m) => m.type === 'error');
+    expect(error?.type === 'error' && error.error.code).toBe('INTERNAL_ERROR');
+    ws.send(JSON.stringify({ type: 'ping', ts: 7 }));
+    await until(() => messages.some((m) => m.type === 'pong' && m.ts === 7), 'the pong');
+    expect(code).toBe(0);
+    expect(lines.some((l) => l.includes('"ws_handler_failed"') && l.includes('RangeError'))).toBe(true);
+    expect((await daemon.call('session.list')).ok).toBe(true);
+    ws.close();
   });
 
   it('serves several clients at once and names them apart', async () => {

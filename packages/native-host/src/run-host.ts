@@ -109,10 +109,28 @@ export async function runHost(options: RunHostOptions): Promise<number> {
       resolve(code);
     };
 
+    // No message may take the host down: one whose handling throws (a bug, or input it could not
+    // survive) is answered INTERNAL_ERROR, and the port goes on.
+    const receive = (value: unknown) => {
+      try {
+        session.receive(value);
+      } catch (error) {
+        log.error('message_failed', {
+          name: error instanceof Error ? error.name : typeof error,
+          reason: error instanceof Error ? error.message : '',
+        });
+        outbox.send({
+          type: 'error',
+          code: 'INTERNAL_ERROR',
+          message: 'the native host could not handle this message; the port stays open',
+        });
+      }
+    };
+
     const onData = (chunk: Buffer) => {
       for (const event of decoder.push(chunk)) {
         if (finishing) return;
-        if (event.kind === 'message') session.receive(event.value);
+        if (event.kind === 'message') receive(event.value);
         else if (event.kind === 'oversize') {
           log.warn('oversize_message', { bytes: event.length, max: maxBytes });
           outbox.send({

@@ -11,12 +11,15 @@ import { DaemonClient } from '@bproxy/client';
 import { isOurDaemon } from '@bproxy/client/lifecycle';
 import {
   DEFAULT_EXTENSION_ID,
+  ExtensionToHostSchema,
   HostToExtensionSchema,
   NativeChunkSchema,
   PairClaimResponseSchema,
 } from '@bproxy/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FrameDecoder, frameHeader } from '../src/framing';
+import fc from 'fast-check';
+import { hostileJson, hostileValues, withField } from '../../../tests/fixtures/hostile-json';
+import { FrameDecoder, encodeFrame, frameHeader } from '../src/framing';
 import {
   OUR_ORIGIN,
   buildBundles,
@@ -122,6 +125,46 @@ describe('stdout of the real host process', () => {
     expect(log).toContain('"event":"stray_stdout_write"');
     expect(log).not.toContain('SECRET-PAGE-TEXT');
   }, 30_000);
+});
+
+describe('hostile messages to the real host', () => {
+  it('answers BAD_REQUEST to messages 100,000 deep, wide or huge in any field, and serves the next', async () => {
+    const stateHome = home();
+    const host = realHost(OUR_ORIGIN, stateHome);
+    host.browser.send(HELLO);
+    await host.browser.next((m) => m.type === 'welcome');
+    const base = { type: 'daemon.locate', id: 'h', start: false };
+    const fields = ['type', 'id', 'start', 'chatId', 'text', 'extra'];
+    let round = 0;
+    const roundTrip = async (json: string) => {
+      const errorsBefore = host.browser.received.filter((m) => m.type === 'error').length;
+      host.browser.sendRaw(encodeFrame(json));
+      const id = `after${++round}`;
+      host.browser.send({ type: 'daemon.locate', id, start: false });
+      await host.browser.next((m) => m.type === 'daemon.location' && m.id === id);
+      const errors = host.browser.received.filter((m) => m.type === 'error');
+      expect(errors.length).toBe(errorsBefore + 1);
+      const last = errors.at(-1);
+      expect(last?.type === 'error' && last.code).toBe('BAD_REQUEST');
+    };
+    for (const { json } of hostileValues(4 * 1024 * 1024)) {
+      await roundTrip(json);
+      for (const field of fields) await roundTrip(withField(base, field, json));
+    }
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...fields), hostileJson(1024 * 1024), async (field, json) => {
+        const payload = withField(base, field, json);
+        // A small value may be a valid one for its field (an id "x"): those are not the point here.
+        fc.pre(!ExtensionToHostSchema.safeParse(JSON.parse(payload)).success);
+        await roundTrip(payload);
+      }),
+      { numRuns: 40 },
+    );
+    host.child.stdin.end();
+    expect(await exitWithin(host, 10_000)).toEqual({ code: 0, signal: null });
+    expect(host.browser.violations).toEqual([]);
+    expect(hostLog(stateHome)).not.toContain('message_failed');
+  }, 60_000);
 });
 
 describe('the caller-origin gate of the real process', () => {

@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
+  chownSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -14,6 +15,7 @@ import {
   readdirSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -281,6 +283,80 @@ describe.each([
       'vivaldi',
     ]);
     expect(status.ok).toBe(false);
+  });
+
+  it('install refuses a Node, bundle or folder above them that others can change, naming the path and the fix', async () => {
+    const box = sandbox();
+    profiles(box, ['chrome']);
+    const context = contextFor(box, platform);
+    const launcher = join(box.stateHome, 'host', 'bproxy-host');
+    const manifest = join(box.home, layout.chrome ?? '', 'NativeMessagingHosts', MANIFEST);
+    const refused = (why: string) =>
+      expect(installHost({ context, node: box.node, bundle: box.bundle })).rejects.toThrow(
+        expect.objectContaining({ name: 'RegistrationError', message: expect.stringContaining(why) }),
+      );
+
+    const dist = dirname(box.bundle);
+    chmodSync(dist, 0o777);
+    await refused(
+      `the folder ${dist} is writable by group or others (mode 0777), so they can change what the browser runs as you (fix: chmod go-w ${dist})`,
+    );
+    expect(existsSync(launcher)).toBe(false);
+    expect(existsSync(manifest)).toBe(false);
+    chmodSync(dist, 0o755);
+
+    chmodSync(box.bundle, 0o666);
+    await refused(`the file ${box.bundle} is writable by group or others (mode 0666)`);
+    chmodSync(box.bundle, 0o644);
+
+    chownSync(dirname(box.node), 65534, 65534);
+    await refused(`${dirname(box.node)} is owned by uid 65534, neither you`);
+    chownSync(dirname(box.node), process.getuid?.() ?? 0, process.getgid?.() ?? 0);
+
+    // A folder everyone may add to but only owners may rename in (the sticky bit, as /tmp) is fine.
+    chmodSync(dist, 0o1777);
+    await installHost({ context, node: box.node, bundle: box.bundle });
+    expect(existsSync(launcher)).toBe(true);
+  });
+
+  it('status calls a launcher unsafe when what it runs, or a folder above, became writable by others, and does not run it', async () => {
+    const box = sandbox();
+    profiles(box, ['chrome', 'chromium']);
+    const context = contextFor(box, platform);
+    // Node through a symbolic link, as package managers install it: the folders of its target count too.
+    const cellar = join(box.root, 'cellar', 'node-22', 'bin');
+    mkdirSync(cellar, { recursive: true });
+    writeFileSync(join(cellar, 'node'), '');
+    rmSync(box.node);
+    symlinkSync(join('..', 'cellar', 'node-22', 'bin', 'node'), box.node);
+    await installHost({ context, node: box.node, bundle: box.bundle });
+    const fresh = await hostStatus({ context, probe: false });
+    expect(fresh.browsers.filter((b) => b.registered).every((b) => !b.stale)).toBe(true);
+
+    const dist = dirname(box.bundle);
+    chmodSync(dist, 0o777);
+    // Group-writable, for a group others are in (nogroup stands in for a shared one).
+    chownSync(join(box.root, 'cellar', 'node-22'), process.getuid?.() ?? 0, 65534);
+    chmodSync(join(box.root, 'cellar', 'node-22'), 0o775);
+    const status = await hostStatus({ context, probeTimeoutMs: 5_000 });
+    for (const id of ['chrome', 'chromium']) {
+      const browser = status.browsers.find((b) => b.browser === id);
+      expect(browser).toMatchObject({ registered: true, stale: true, answers: null });
+      expect(browser?.problems).toEqual([
+        `the folder ${join(box.root, 'cellar', 'node-22')} is writable by group or others (mode 0775), so they can change what the browser runs as you (fix: chmod go-w ${join(box.root, 'cellar', 'node-22')})`,
+        `the folder ${dist} is writable by group or others (mode 0777), so they can change what the browser runs as you (fix: chmod go-w ${dist})`,
+      ]);
+    }
+    expect(status.ok).toBe(false);
+
+    // The launcher's own folders are held to the same rule.
+    chmodSync(dist, 0o755);
+    chmodSync(join(box.root, 'cellar', 'node-22'), 0o755);
+    chmodSync(box.stateHome, 0o757);
+    const loose = await hostStatus({ context, probe: false });
+    expect(loose.browsers.find((b) => b.browser === 'chrome')?.problems).toEqual([
+      `the folder ${box.stateHome} is writable by group or others (mode 0757), so they can change what the browser runs as you (fix: chmod go-w ${box.stateHome})`,
+    ]);
   });
 
   it('bakes no BPROXY_HOME when none was set, and names another extension id when one was given', async () => {

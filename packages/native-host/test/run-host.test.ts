@@ -16,6 +16,7 @@ import { HostFailure } from '../src/failure';
 import { frameHeader } from '../src/framing';
 import type { AgentMessage, HandlerFactory, TerminalMessage } from '../src/handlers';
 import { runHost, type RunHostOptions } from '../src/run-host';
+import type { LogFields } from '../src/host-log';
 import { HELLO, MemoryLog, browserEnd, type BrowserEnd } from './helpers/port';
 
 const ORIGIN = `chrome-extension://${DEFAULT_EXTENSION_ID}/`;
@@ -128,6 +129,34 @@ describe('a message that fails the schema', () => {
     expect(error.type === 'error' && error.message).toContain(naming);
     host.browser.send({ type: 'daemon.locate', id: 'after', start: false });
     expect(await host.browser.next()).toMatchObject({ type: 'daemon.location', id: 'after' });
+    host.stdin.end();
+    expect(await host.exit).toBe(0);
+  });
+});
+
+describe('a message whose handling throws', () => {
+  it('is answered INTERNAL_ERROR, logged, and the host serves the next', async () => {
+    // A log that fails on one kind of line makes the port's handler throw mid-message, as a bug or
+    // input it could not survive would.
+    class ThrowingLog extends MemoryLog {
+      override warn(event: string, fields: LogFields = {}): void {
+        if (event === 'bad_message') throw new RangeError('Maximum call stack size exceeded');
+        super.warn(event, fields);
+      }
+    }
+    const log = new ThrowingLog();
+    const host = await welcomed({ log });
+    host.browser.send({ type: 'daemon.locate', id: 'l2', start: 'yes' });
+    expect(await host.browser.next()).toMatchObject({ type: 'error', code: 'INTERNAL_ERROR' });
+    host.browser.send({ type: 'daemon.locate', id: 'after', start: false });
+    expect(await host.browser.next()).toMatchObject({ type: 'daemon.location', id: 'after' });
+    expect(log.lines).toContainEqual(
+      expect.objectContaining({
+        level: 'error',
+        event: 'message_failed',
+        fields: expect.objectContaining({ name: 'RangeError' }),
+      }),
+    );
     host.stdin.end();
     expect(await host.exit).toBe(0);
   });

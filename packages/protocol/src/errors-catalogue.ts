@@ -324,8 +324,8 @@ export const ERROR_CATALOGUE = {
     category: 'auth',
     retry: false,
     status: null,
-    when: 'A state file in BPROXY_HOME is a symlink, owned by another user or readable by others',
-    hint: 'Fix or remove the file, then run `bproxy service start`',
+    when: 'A state file or folder in BPROXY_HOME is a symlink, owned by another user or open to others',
+    hint: 'Fix or remove the file or folder the message names, then try again',
   },
   BAD_RESPONSE: {
     category: 'internal',

@@ -21,6 +21,26 @@ export const ErrorCategorySchema = z.enum([
 ]);
 
 /** The body of every failure: stable code, derived category and retry, a message for people. */
+/** How deep an error's details may nest: facts, not documents. */
+export const MAX_DETAILS_DEPTH = 16;
+
+/**
+ * Whether `value` nests at most `max` levels of arrays and objects. Walks with a stack of its own, so
+ * asking about a value nested 100,000 deep is safe — unlike JSON.stringify, which such details used to
+ * reach when an answer was stored or sent.
+ */
+export function nestsWithin(value: unknown, max: number): boolean {
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    if (top.value === null || typeof top.value !== 'object') continue;
+    if (top.depth >= max) return false;
+    const children: unknown[] = Array.isArray(top.value) ? top.value : Object.values(top.value);
+    for (const child of children)
+      if (child !== null && typeof child === 'object') stack.push({ value: child, depth: top.depth + 1 });
+  }
+  return true;
+}
+
 export const BproxyErrorSchema = z.strictObject({
   code: ErrorCodeSchema,
   category: ErrorCategorySchema,
@@ -30,7 +50,12 @@ export const BproxyErrorSchema = z.strictObject({
   /** HUMAN_REQUIRED: why the session is paused. */
   reason: z.string().max(1000).optional(),
   /** Extra structured facts (the failing field, the dialog that is open, …). Never secrets. */
-  details: z.record(z.string(), z.unknown()).optional(),
+  details: z
+    .record(z.string(), z.unknown())
+    .refine((details) => nestsWithin(details, MAX_DETAILS_DEPTH), {
+      message: `nested deeper than ${MAX_DETAILS_DEPTH} levels`,
+    })
+    .optional(),
 });
 export type BproxyError = z.infer<typeof BproxyErrorSchema>;
 

@@ -1,10 +1,10 @@
 /**
  * Reading the command line a tool started the bridge with, as if it were Chrome: which transport it
- * wants (pipe, port or both), the profile and headless mode it asked for, and the switches left for
- * the real browser after the argument policy. Chrome switches are `--name` or `--name=value`;
+ * wants (pipe, port or both), the profile and headless mode it asked for, and the arguments left for
+ * the real browser (the argument policy, applied once the plan knows whose profile it is, decides). Chrome switches are `--name` or `--name=value`;
  * anything else is a page to open.
  */
-import { verdictFor, switchName } from './arg-policy';
+import { isConsumed, switchName } from './arg-policy';
 
 export interface ToolArgs {
   /** `--remote-debugging-pipe`: CDP on fd 3 (in) and fd 4 (out). */
@@ -13,10 +13,8 @@ export interface ToolArgs {
   readonly port: number | undefined;
   readonly userDataDir: string | undefined;
   readonly headless: boolean;
-  /** Switches and pages the policy lets through to a browser the bridge launches. */
-  readonly forwarded: readonly string[];
-  /** Switches the policy refused, for the log. */
-  readonly dropped: readonly string[];
+  /** Every switch and page the bridge does not consume itself, in order, before the policy. */
+  readonly rest: readonly string[];
 }
 
 export class ToolArgsError extends Error {
@@ -48,12 +46,9 @@ export function parseToolArgs(argv: readonly string[]): ToolArgs {
   let port: number | undefined;
   let userDataDir: string | undefined;
   let headless = false;
-  const forwarded: string[] = [];
-  const dropped: string[] = [];
+  const rest: string[] = [];
   for (const arg of argv) {
-    const verdict = verdictFor(arg);
-    if (verdict === 'forward') forwarded.push(arg);
-    else if (verdict === 'drop') dropped.push(arg);
+    if (!isConsumed(arg)) rest.push(arg);
     else {
       const name = switchName(arg);
       if (name === '--remote-debugging-pipe') pipe = true;
@@ -65,5 +60,5 @@ export function parseToolArgs(argv: readonly string[]): ToolArgs {
       } else if (name === '--headless') headless = isHeadless(arg);
     }
   }
-  return { pipe, port, userDataDir, headless, forwarded, dropped };
+  return { pipe, port, userDataDir, headless, rest };
 }

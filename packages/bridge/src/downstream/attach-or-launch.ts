@@ -31,6 +31,19 @@ export interface ProfileTarget {
   readonly timeoutMs: number;
 }
 
+/**
+ * Told, as they happen, what an acquisition does: the watchdog learns of a launch before the browser
+ * exists, so that a bridge killed at any moment of it leaves nothing running.
+ */
+export interface LaunchObserver {
+  /** No browser runs on the profile: one is about to be started. */
+  launching(): void;
+  /** The process started (its pid; it may not listen yet). */
+  spawned(pid: number): void;
+  /** A browser already runs on the profile: it is attached to, never the bridge's to stop. */
+  attached(pid: number): void;
+}
+
 export type AcquireFailure = 'default-profile' | 'mode-mismatch' | 'profile-busy' | 'launch-failed';
 
 export class AcquireError extends Error {
@@ -133,12 +146,14 @@ function onHost(wsUrl: string, host: string, port: number): string {
   return url.toString();
 }
 
-async function launch(target: ProfileTarget): Promise<AcquiredBrowser> {
+async function launch(target: ProfileTarget, observer: LaunchObserver | undefined): Promise<AcquiredBrowser> {
   const { host } = target;
   await host.removeActivePort(target.userDataDir);
   // Root matters only for a browser on this machine; Windows Chrome runs as the Windows user.
   const asRoot = host.kind === 'local' && process.getuid?.() === 0;
+  observer?.launching();
   const launched = await host.launch(target.executablePath, launchArgs(target, asRoot));
+  if (launched.pid > 0) observer?.spawned(launched.pid);
   let wsUrl: string;
   try {
     wsUrl =
@@ -222,7 +237,10 @@ async function fromPortFile(target: ProfileTarget): Promise<string> {
   }
 }
 
-export async function attachOrLaunch(target: ProfileTarget): Promise<AcquiredBrowser> {
+export async function attachOrLaunch(
+  target: ProfileTarget,
+  observer?: LaunchObserver,
+): Promise<AcquiredBrowser> {
   const defaults = await target.host.chromeDefaultProfiles();
   if (defaults.some((d) => target.host.sameProfile(d, target.userDataDir))) {
     throw new AcquireError(
@@ -231,7 +249,9 @@ export async function attachOrLaunch(target: ProfileTarget): Promise<AcquiredBro
     );
   }
   const running = await findProfileInstance(target);
-  return running === undefined ? launch(target) : attach(target, running);
+  if (running === undefined) return launch(target, observer);
+  observer?.attached(running.pid);
+  return attach(target, running);
 }
 
 /** A remote DevTools endpoint: never launched, never stopped, always `attached`. */

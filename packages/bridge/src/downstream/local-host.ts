@@ -35,6 +35,11 @@ const BROWSER_NAMES = new Set([
   'Brave Browser',
 ]);
 
+/** A binary of the Chromium family by its name (what a launcher script such as Debian's execs). */
+export function isChromiumFamily(path: string): boolean {
+  return BROWSER_NAMES.has(basename(path));
+}
+
 function realpathOr(path: string): string {
   try {
     return realpathSync(path);

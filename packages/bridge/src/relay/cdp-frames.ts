@@ -15,7 +15,13 @@ export interface UpstreamRequest {
   readonly text: string;
 }
 
-export type UpstreamParse = { ok: true; request: UpstreamRequest } | { ok: false; id: number | undefined };
+/**
+ * A message that is not a command the bridge can relay. `id` is its id when that is a safe integer
+ * (answered under it); `looseId` is any other finite number it carried as id, echoed as parsed so a
+ * tool can still tell which of its messages was refused.
+ */
+export type UpstreamParse =
+  { ok: true; request: UpstreamRequest } | { ok: false; id: number | undefined; looseId: number | undefined };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -26,25 +32,34 @@ export function parseUpstream(text: string): UpstreamParse {
   try {
     value = JSON.parse(text);
   } catch {
-    return { ok: false, id: undefined };
+    return { ok: false, id: undefined, looseId: undefined };
   }
-  if (!isRecord(value)) return { ok: false, id: undefined };
+  if (!isRecord(value)) return { ok: false, id: undefined, looseId: undefined };
   const id = typeof value.id === 'number' && Number.isSafeInteger(value.id) ? value.id : undefined;
+  const looseId =
+    id === undefined && typeof value.id === 'number' && Number.isFinite(value.id) ? value.id : undefined;
   const { method, sessionId, params } = value;
-  if (id === undefined || typeof method !== 'string') return { ok: false, id };
-  if (sessionId !== undefined && typeof sessionId !== 'string') return { ok: false, id };
-  if (params !== undefined && !isRecord(params)) return { ok: false, id };
+  if (id === undefined || typeof method !== 'string') return { ok: false, id, looseId };
+  if (sessionId !== undefined && typeof sessionId !== 'string') return { ok: false, id, looseId };
+  if (params !== undefined && !isRecord(params)) return { ok: false, id, looseId };
   return { ok: true, request: { id, method, sessionId, params: params ?? {}, text } };
 }
 
 const LEADING_ID = /^\{\s*"id"\s*:\s*(-?\d+)\s*,/;
 
-/** The message with its id replaced; on the text when the id leads, else re-serialized. */
-export function withId(text: string, id: number): string {
+/**
+ * The message with its id replaced; on the text when the id leads, else re-serialized. Undefined when
+ * it cannot be written again (nested too deep for JSON.stringify): never a throw in a message handler.
+ */
+export function withId(text: string, id: number): string | undefined {
   const match = LEADING_ID.exec(text);
   if (match !== null) return `{"id":${id},${text.slice(match[0].length)}`;
-  const value = JSON.parse(text) as Record<string, unknown>;
-  return JSON.stringify({ ...value, id });
+  try {
+    const value = JSON.parse(text) as Record<string, unknown>;
+    return JSON.stringify({ ...value, id });
+  } catch {
+    return undefined;
+  }
 }
 
 export type DownstreamMessage =
@@ -78,6 +93,15 @@ export function errorResponse(id: number, message: string, sessionId: string | u
   const body: Record<string, unknown> = { id, error: { code: -32000, message: `bproxy bridge: ${message}` } };
   if (sessionId !== undefined) body.sessionId = sessionId;
   return JSON.stringify(body);
+}
+
+/**
+ * The answer to a message without a usable id, in the shape Chrome gives it (-32600, Invalid
+ * Request): under the id it carried when that was a number, else with no id at all.
+ */
+export function invalidRequestResponse(looseId: number | undefined, message: string): string {
+  const error = { code: -32600, message: `bproxy bridge: ${message}` };
+  return JSON.stringify(looseId === undefined ? { error } : { id: looseId, error });
 }
 
 export function successResponse(id: number, sessionId: string | undefined): string {

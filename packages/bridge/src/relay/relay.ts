@@ -14,6 +14,7 @@ import {
   classifyDownstream,
   errorResponse,
   eventMessage,
+  invalidRequestResponse,
   parseEvent,
   parseResponse,
   parseUpstream,
@@ -56,6 +57,8 @@ export class Relay {
   private toolResumesTargets = false;
   private closingBrowser = false;
   private closed = false;
+  /** Called once when the browser closes this relay's connection (drain waits for it). */
+  private downstreamGone: (() => void) | undefined;
   private readonly offDegraded: () => void;
 
   constructor(private readonly options: RelayOptions) {
@@ -101,6 +104,14 @@ export class Relay {
     const parsed = parseUpstream(text);
     if (!parsed.ok) {
       if (parsed.id !== undefined) this.toTool(errorResponse(parsed.id, 'not a CDP command', undefined));
+      else {
+        this.toTool(
+          invalidRequestResponse(
+            parsed.looseId,
+            'a command needs an "id" that is a safe integer and a "method" (not relayed)',
+          ),
+        );
+      }
       this.options.logger.debug({ relay: this.options.name }, 'dropped a message that is not a CDP command');
       return;
     }
@@ -136,7 +147,13 @@ export class Relay {
     const transport = this.downstream;
     if (transport === undefined) return;
     const id = this.pending.forTool(request.id, request.sessionId, closesBrowser);
-    transport.send(withId(request.text, id));
+    const text = withId(request.text, id);
+    if (text === undefined) {
+      this.pending.take(id);
+      this.toTool(errorResponse(request.id, 'a command nested too deeply to relay', request.sessionId));
+      return;
+    }
+    transport.send(text);
   }
 
   /** A request of the bridge's own; its answer never reaches the tool. */
@@ -161,7 +178,8 @@ export class Relay {
       const entry = this.pending.take(message.id);
       if (entry === undefined) return;
       if (entry.kind === 'bridge') return entry.resolve(text);
-      this.toTool(withId(text, entry.id));
+      const answer = withId(text, entry.id);
+      this.toTool(answer ?? errorResponse(entry.id, 'an answer nested too deeply to relay', entry.sessionId));
       if (entry.closesBrowser) this.options.onBrowserClose('forwarded');
       return;
     }
@@ -230,6 +248,7 @@ export class Relay {
     transport.onclose = (reason) => {
       if (this.downstream !== transport) return;
       this.downstream = undefined;
+      this.downstreamGone?.();
       if (this.closingBrowser) {
         // The browser closed as asked, perhaps before answering: answer for it.
         for (const answer of this.pending.takeBrowserCloses()) this.toTool(answer);
@@ -306,6 +325,11 @@ export class Relay {
     this.downstream = undefined;
     transport?.close();
     this.failPending('the browser went away before answering; the next request brings it back');
+    this.announceSessionsEnded();
+  }
+
+  /** Tells the tool that every session it still holds ended, innermost first, as a closing browser does. */
+  private announceSessionsEnded(): void {
     for (const session of this.sessions.takeAllInnermostFirst()) {
       this.toTool(
         eventMessage(
@@ -345,5 +369,30 @@ export class Relay {
   closeUpstream(): void {
     this.close();
     this.options.upstream.close();
+  }
+
+  /**
+   * The bridge is closing. After a Browser.close the browser ends its targets and then closes every
+   * DevTools connection: until it closes this one (at most `drainMs`), its events still reach the
+   * tool, as they would from Chrome. Then the tool hears of every session the browser did not end
+   * (a browser that stays, one that never said), and its side is closed.
+   */
+  async finish(drainMs: number): Promise<void> {
+    if (this.closed) return;
+    if (drainMs > 0 && this.downstream !== undefined) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, drainMs);
+        this.downstreamGone = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.downstreamGone = undefined;
+    }
+    if (this.closed) return;
+    for (const answer of this.pending.takeBrowserCloses()) this.toTool(answer);
+    this.failPending('the bridge is closing');
+    this.announceSessionsEnded();
+    this.closeUpstream();
   }
 }

@@ -4,6 +4,8 @@
  * process or a DNS-rebinding page that learns the path drive the browser; this one admits a caller
  * only when all of these hold:
  *
+ *   0. none of Host, Origin, Sec-Fetch-Site, Authorization is repeated (Node keeps the first Host or
+ *      Authorization and drops the rest, so a repeat could smuggle a second value past a reader);
  *   1. Host is exactly 127.0.0.1:PORT or localhost:PORT (a rebinding page sends its own name);
  *   2. no Origin and no Sec-Fetch-Site header — CDP tools send neither; browsers always send them;
  *   3. the secret: `Authorization: Bearer <token>`, or, for the WebSocket only, the unguessable
@@ -19,6 +21,22 @@ export const BROWSER_PATH_PREFIX = '/devtools/browser/';
 export interface GateRequest {
   readonly url?: string | undefined;
   readonly headers: IncomingHttpHeaders;
+  /** The headers as received, names and values alternating (Node's `rawHeaders`). */
+  readonly rawHeaders: readonly string[];
+}
+
+/** The headers the gate reads: each may appear once. */
+const SINGLE_VALUED = new Set(['host', 'origin', 'sec-fetch-site', 'authorization']);
+
+function repeatsGateHeader(rawHeaders: readonly string[]): boolean {
+  const seen = new Set<string>();
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = (rawHeaders[i] ?? '').toLowerCase();
+    if (!SINGLE_VALUED.has(name)) continue;
+    if (seen.has(name)) return true;
+    seen.add(name);
+  }
+  return false;
 }
 
 export type GateVerdict = { ok: true; host: string } | { ok: false };
@@ -49,6 +67,7 @@ export function checkGate(
   expected: { port: number; token: string },
   kind: 'http' | 'websocket',
 ): GateVerdict {
+  if (repeatsGateHeader(request.rawHeaders)) return { ok: false };
   const host = request.headers.host;
   if (host !== `127.0.0.1:${expected.port}` && host !== `localhost:${expected.port}`) return { ok: false };
   if (request.headers.origin !== undefined || request.headers['sec-fetch-site'] !== undefined)

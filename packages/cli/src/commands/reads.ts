@@ -87,7 +87,7 @@ export function readCommands(context: CommandContext): Command[] {
           fullPage: 'the whole page, not just the viewport',
           format: 'image format',
           quality: 'JPEG quality (1-100)',
-          out: 'where to write the image (default: $TMPDIR/bproxy-screenshots/screenshot-<time>.<ext>)',
+          out: 'where to write the image (default: $BPROXY_HOME/screenshots/screenshot-<time>.<ext>, a private folder)',
         },
         examples: ['bproxy screenshot -s m4q7z2', 'bproxy screenshot -s m4q7z2 --full-page --out page.png'],
       },

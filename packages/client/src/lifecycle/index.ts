@@ -13,6 +13,7 @@ export * from './lockfile';
 export * from './pairing-file';
 export * from './paths';
 export * from './port-file';
+export * from './private-folder';
 export * from './process-identity';
 export * from './secure-file';
 export * from './start-report';

@@ -21,6 +21,8 @@ export interface StatePaths {
   readonly logs: string;
   /** Parent of the per-session temporary directories. */
   readonly tmp: string;
+  /** Where the CLI writes screenshots taken without --out (0700, files 0600; see private-folder.ts). */
+  readonly screenshots: string;
 }
 
 export function statePaths(home: string): StatePaths {
@@ -34,6 +36,7 @@ export function statePaths(home: string): StatePaths {
     takeover: join(home, 'bproxy.pid.takeover'),
     logs: join(home, 'logs'),
     tmp: join(home, 'tmp'),
+    screenshots: join(home, 'screenshots'),
   };
 }
 

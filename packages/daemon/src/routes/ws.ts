@@ -4,10 +4,11 @@
  * DriverTransport handed to DriverConnections synchronously (before any await), with a transport
  * heartbeat that terminates sockets whose peer stopped answering and a guard against slow consumers.
  */
-import { WS_CLOSE, type DaemonMessage, type DriverMessage } from '@bproxy/protocol';
+import { WS_CLOSE, makeError, type DaemonMessage, type DriverMessage } from '@bproxy/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { DriverConnections } from '../drivers';
+import type { Logger } from '../logger';
 import type { DriverTransport } from '../server-options';
 
 /** A peer that lets this much pile up unread is not consuming: drop it rather than grow without bound. */
@@ -22,7 +23,13 @@ const CLOSE_CODES: Record<string, number> = {
   replaced: WS_CLOSE.replaced,
 };
 
-export function wsTransport(socket: WebSocket, heartbeatMs: number): DriverTransport {
+/** What a handler that threw left behind, for the log: its kind and the start of its message, no input. */
+function faultOf(error: unknown): { name: string; reason: string } {
+  if (error instanceof Error) return { name: error.name.slice(0, 60), reason: error.message.slice(0, 200) };
+  return { name: typeof error, reason: '' };
+}
+
+export function wsTransport(socket: WebSocket, heartbeatMs: number, logger?: Logger): DriverTransport {
   let alive = true;
   const transport: DriverTransport = {
     send(message: DaemonMessage) {
@@ -47,7 +54,20 @@ export function wsTransport(socket: WebSocket, heartbeatMs: number): DriverTrans
     } catch {
       parsed = { type: 'unparsable' };
     }
-    transport.onmessage?.(parsed as DriverMessage);
+    // No frame may take the daemon down: a handler that throws (a bug, or input it could not
+    // survive) costs this frame an INTERNAL_ERROR answer, and the connection goes on.
+    try {
+      transport.onmessage?.(parsed as DriverMessage);
+    } catch (error) {
+      logger?.error({ event: 'ws_handler_failed', ...faultOf(error) });
+      transport.send({
+        type: 'error',
+        error: makeError(
+          'INTERNAL_ERROR',
+          'the daemon could not handle this message; the connection stays open',
+        ),
+      });
+    }
   });
   socket.on('pong', () => {
     alive = true;
@@ -77,9 +97,10 @@ export function registerWsRoute(
   drivers: DriverConnections,
   sockets: Set<DriverTransport>,
   heartbeatMs: number,
+  logger?: Logger,
 ): void {
   app.get('/ws', { websocket: true }, (socket, req) => {
-    const transport = wsTransport(socket, heartbeatMs);
+    const transport = wsTransport(socket, heartbeatMs, logger);
     sockets.add(transport);
     socket.on('close', () => sockets.delete(transport));
     void drivers.accept(transport, { remote: req.socket.remoteAddress ?? 'unknown' });

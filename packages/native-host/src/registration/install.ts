@@ -4,6 +4,7 @@
  * with the absolute Node given. Writes the launcher (0755 in a 0700 folder), one manifest per browser
  * folder (0644) or, on Windows, one manifest and a registry key per browser brand, then records all of
  * it in install.json so that `uninstall` removes exactly this. Installing again updates in place.
+ * Refused when others could change what the launcher runs (trust.ts): the browser runs it as the user.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute } from 'node:path';
@@ -14,6 +15,7 @@ import { hostFiles, hostLocation, isInstalled, type HostLocation, type Registrat
 import { ensureFolder, writeFileAtomic } from './files';
 import { launcherText } from './launcher';
 import { buildManifest, manifestText } from './manifest';
+import { launchedTrustProblems, trustProblems } from './trust';
 import { entryLocation, readRecord, writeRecord, type RecordEntry } from './record';
 import { readDefaultValue, writeDefaultValue } from './windows-registry';
 
@@ -119,6 +121,24 @@ function checkInputs(options: InstallOptions): void {
     throw new RegistrationError(`the host bundle ${options.bundle} does not exist; run \`npm run build\``);
 }
 
+/**
+ * Refuses to register a launcher that others could make run their code as the user: the Node binary,
+ * the bundle and the folders above them, and the folders above BPROXY_HOME/host (which install
+ * creates or tightens itself), must be the user's or root's and closed to writes by others.
+ */
+function checkTrust(options: InstallOptions, hostFolder: string): void {
+  const problems = [
+    ...new Set([
+      ...launchedTrustProblems(options.node, options.bundle),
+      ...trustProblems(dirname(hostFolder)),
+    ]),
+  ];
+  if (problems.length > 0)
+    throw new RegistrationError(
+      `refusing to register the native host: the browser would run it as you, and others could change it — ${problems.join('; ')}`,
+    );
+}
+
 function readTextOrNull(path: string): string | null {
   try {
     return readFileSync(path, 'utf8');
@@ -137,6 +157,7 @@ export async function installHost(options: InstallOptions): Promise<InstallRepor
   );
   const { specs, explicit } = selectBrowsers(options.browsers);
   const files = hostFiles(context);
+  checkTrust(options, files.dir);
   const rawHome = context.env.BPROXY_HOME;
   const stateHome = rawHome !== undefined && rawHome !== '' ? context.stateHome : null;
 

@@ -1,16 +1,17 @@
 /**
  * `bproxy host status`: per browser, whether it is installed, whether com.bproxy.host is registered
  * with it, what is stale about the registration (a launcher that is missing or not this install's, a
- * wrong origin, a Node or bundle that is gone, a file others can write), and whether the host actually
- * starts and answers — the launcher is run once, as a browser runs it (see probe.ts).
+ * wrong origin, a Node or bundle that is gone, a file others can write — the launcher, what it runs or
+ * any folder above them, see trust.ts), and whether the host actually starts and answers — the
+ * launcher is run once, as a browser runs it (see probe.ts), unless others could have changed it.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { hostFiles, hostLocation, isInstalled, type RegistrationContext } from './context';
 import { modeProblem } from './files';
 import { chosenExtensionId, describeLocation, selectBrowsers } from './install';
 import { readLauncher } from './launcher';
 import { readManifest } from './manifest';
+import { launchedTrustProblems, trustProblems } from './trust';
 import { probeLauncher, type ProbeResult } from './probe';
 import { readRecord, type InstallRecord } from './record';
 import { readDefaultValue } from './windows-registry';
@@ -75,32 +76,43 @@ async function findManifest(
   };
 }
 
-function launcherProblems(launcher: string, record: InstallRecord | null): string[] {
+interface LauncherCheck {
+  readonly problems: string[];
+  /** Others could change what the launcher runs: it is reported, and not run to probe it. */
+  readonly unsafe: boolean;
+}
+
+function launcherProblems(launcher: string, record: InstallRecord | null): LauncherCheck {
   if (!existsSync(launcher))
-    return [`the launcher ${launcher} is missing (moved or deleted): run \`bproxy host install\``];
+    return {
+      problems: [`the launcher ${launcher} is missing (moved or deleted): run \`bproxy host install\``],
+      unsafe: false,
+    };
   const problems: string[] = [];
   if (record !== null && launcher !== record.launcher)
     problems.push(`it runs ${launcher}, not this install's launcher ${record.launcher}`);
+  // The launcher and every folder above it first: a launcher others can rewrite is not read further.
+  const launcherTrust = trustProblems(launcher);
+  if (launcherTrust.length > 0) return { problems: [...problems, ...launcherTrust], unsafe: true };
   let text = '';
   try {
     text = readFileSync(launcher, 'utf8');
   } catch (error) {
-    return [
-      ...problems,
-      `cannot read the launcher: ${error instanceof Error ? error.message : String(error)}`,
-    ];
+    problems.push(`cannot read the launcher: ${error instanceof Error ? error.message : String(error)}`);
+    return { problems, unsafe: false };
   }
   const runs = readLauncher(text);
-  if (runs === null) return [...problems, `${launcher} was not written by \`bproxy host install\``];
+  if (runs === null) {
+    problems.push(`${launcher} was not written by \`bproxy host install\``);
+    return { problems, unsafe: false };
+  }
   if (!existsSync(runs.node))
     problems.push(`wrong node: ${runs.node} does not exist: run \`bproxy host install\` again`);
   if (!existsSync(runs.bundle))
     problems.push(`the host bundle ${runs.bundle} is missing: run \`npm run build\``);
-  for (const path of [launcher, dirname(launcher)]) {
-    const problem = modeProblem(path);
-    if (problem !== null) problems.push(problem);
-  }
-  return problems;
+  // What the launcher executes, and the folders above it, as install checked them.
+  const runsTrust = launchedTrustProblems(runs.node, runs.bundle);
+  return { problems: [...problems, ...runsTrust], unsafe: runsTrust.length > 0 };
 }
 
 export async function hostStatus(options: StatusOptions): Promise<StatusReport> {
@@ -135,19 +147,24 @@ export async function hostStatus(options: StatusOptions): Promise<StatusReport> 
     const recorded = record?.entries.some((entry) => entry.browser === spec.id) ?? false;
     const problems = [...found.problems];
     let launcher: string | null = null;
+    let unsafe = false;
     if (found.registered && found.manifestPath !== null && problems.length === 0) {
       const reading = readManifest(found.manifestPath, extensionId);
       if (reading.kind === 'unreadable') problems.push(reading.reason);
       if (reading.kind === 'read') {
         problems.push(...reading.problems);
         launcher = reading.manifest.path ?? null;
-        if (launcher !== null) problems.push(...launcherProblems(launcher, record));
+        if (launcher !== null) {
+          const check = launcherProblems(launcher, record);
+          problems.push(...check.problems);
+          unsafe = check.unsafe;
+        }
       }
       const mode = modeProblem(found.manifestPath);
       if (mode !== null) problems.push(mode);
     }
     const answers =
-      found.registered && launcher !== null && existsSync(launcher) && options.probe !== false
+      found.registered && launcher !== null && existsSync(launcher) && !unsafe && options.probe !== false
         ? await probe(launcher)
         : null;
     browsers.push({
