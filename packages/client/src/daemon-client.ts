@@ -3,10 +3,14 @@
  * (find-daemon.ts), starts it when asked to (long-lived clients such as the MCP server), builds the
  * request envelope with a fresh id and a deadline, posts it and checks the answer.
  *
- * A daemon may go away or restart under a long-lived client. An endpoint remembered from an earlier
- * call may therefore be stale: when nothing listens on its port any more, or the daemon refuses its
- * token (a restarted daemon has a new one), the client finds the daemon again — once — and tells its
- * listeners (onReconnect: the sessions they held are gone). An endpoint found for this very call is
+ * A daemon may go away or restart under a long-lived client, and while it is away any local process
+ * may bind its port. So the transport sends the token and a request only on a connection where the
+ * daemon proved it holds the token (proof.ts). An endpoint remembered from an earlier call may be
+ * stale: when nothing listens on its port any more, what listens there cannot prove it is the daemon,
+ * or the daemon refuses its token (a restarted daemon has a new one), the client finds the daemon
+ * again in BPROXY_HOME — once — and tells its listeners (onReconnect: the sessions they held are
+ * gone). A listener that cannot prove itself on an endpoint found for this very call is DAEMON_NOT_PROVEN:
+ * nothing was sent to it. An endpoint found for this very call is
  * the truth, and its failures are reported as they are. A kept-alive socket the daemon had already
  * closed is retried once on a fresh one, with the same request id, so the daemon still runs the
  * action once.
@@ -80,7 +84,7 @@ export class DaemonClient {
         reply = await this.post(endpoint, body, timeoutMs + GRACE_MS);
       } catch (error) {
         if (!(error instanceof TransportError)) throw error;
-        if (error.failure === 'refused' && mayReconnect) {
+        if ((error.failure === 'refused' || error.failure === 'not-proven') && mayReconnect) {
           this.forget(endpoint);
           continue;
         }
@@ -187,6 +191,8 @@ function transportError(error: TransportError, endpoint: DaemonEndpoint, waitedM
   switch (error.failure) {
     case 'refused':
       return noDaemonError(endpoint.home, `nothing listens on port ${endpoint.port}`);
+    case 'not-proven':
+      return new ClientError('DAEMON_NOT_PROVEN', `${error.message}; nothing was sent to it`);
     case 'timeout':
       return new ClientError(
         'DAEMON_UNREACHABLE',

@@ -1,5 +1,5 @@
 /**
- * POST / to the daemon: what a transport is (open-transport.ts picks one per runtime: http-fetch.ts,
+ * POST / to the daemon, after the daemon proved itself (proof.ts): what a transport is (open-transport.ts picks one per runtime: http-fetch.ts,
  * http-node.ts). Every transport reports failures the same way, as a TransportError that says what
  * happened; the client decides what that means (daemon-client.ts).
  */
@@ -21,6 +21,8 @@ export type TransportFailure =
   | 'stale-socket'
   /** No answer within the time given. */
   | 'timeout'
+  /** What answered on the port could not prove it holds the daemon token: nothing was sent to it. */
+  | 'not-proven'
   | 'failed';
 
 export class TransportError extends Error {
@@ -34,7 +36,10 @@ export class TransportError extends Error {
 }
 
 export interface Transport {
-  /** POST `body` to the daemon on 127.0.0.1 with its bearer token; rejects with TransportError. */
+  /**
+   * POST `body` to the daemon on 127.0.0.1 with its bearer token; rejects with TransportError. The
+   * token and the body go only on a connection the daemon proved itself on (proof.ts).
+   */
   post(target: HttpTarget, body: string, timeoutMs: number): Promise<HttpReply>;
   /** Drops kept-alive connections (the daemon behind them went away); later calls open new ones. */
   reset(): void;

@@ -1,17 +1,20 @@
 /**
  * The daemon client against a scripted daemon on loopback (helpers/scripted-daemon.mjs, a real
  * process with real state files): the envelope it sends, the answers it reads, the local errors it
- * raises, and how it finds a restarted daemon again or starts one.
+ * raises, how it finds a restarted daemon again or starts one, and how it has the daemon prove
+ * itself before it sends anything on a connection — against a listener that took the daemon's port.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ClientError, DaemonClient } from '../src/index';
+import { FORGED_TEXT, revealed, startImpostor, type Impostor } from './helpers/impostor';
 
 const roots: string[] = [];
 const daemons: ChildProcess[] = [];
+const impostors: Impostor[] = [];
 
 function freshHome(): { home: string; script: string } {
   const root = mkdtempSync(join(tmpdir(), 'bproxy-client-'));
@@ -24,9 +27,13 @@ function freshHome(): { home: string; script: string } {
 }
 
 /** Starts the scripted daemon for `home` and resolves once its state files are written. */
-function startScripted(script: string, home: string): Promise<ChildProcess> {
+function startScripted(
+  script: string,
+  home: string,
+  env: Record<string, string> = {},
+): Promise<ChildProcess> {
   const child = spawn(process.execPath, [script], {
-    env: { PATH: process.env.PATH ?? '', BPROXY_HOME: home },
+    env: { PATH: process.env.PATH ?? '', BPROXY_HOME: home, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   daemons.push(child);
@@ -45,6 +52,7 @@ async function stop(child: ChildProcess): Promise<void> {
 
 afterEach(async () => {
   await Promise.all(daemons.splice(0).map(stop));
+  await Promise.all(impostors.splice(0).map((i) => i.close()));
 });
 afterAll(() => {
   for (const root of roots) rmSync(root, { recursive: true, force: true });
@@ -157,5 +165,143 @@ describe('daemon client', () => {
     const error = await localError(failing.call('echo', {}));
     expect(error).toMatchObject({ code: 'NO_DAEMON' });
     expect(error.message).toBe('cannot find or start the bproxy daemon: port 9615 is in use');
+  });
+});
+
+function stateOf(home: string): { port: number; token: string } {
+  return {
+    port: Number(readFileSync(join(home, 'port'), 'utf8').trim()),
+    token: readFileSync(join(home, 'token'), 'utf8').trim(),
+  };
+}
+
+async function impostorOn(
+  port: number,
+  ...rest: Parameters<typeof startImpostor> extends [number, ...infer R] ? R : never
+): Promise<Impostor> {
+  const impostor = await startImpostor(port, ...rest);
+  impostors.push(impostor);
+  return impostor;
+}
+
+describe('a listener on the daemon port that is not the daemon', () => {
+  it.each([
+    ['one connection per call (the CLI)', false],
+    ['kept-alive connections (the MCP server, the agent)', true],
+  ])(
+    'gets no token and no request from a client that remembered the port, %s, and the daemon restarted on a new port is used',
+    async (_kind, keepAlive) => {
+      const { home, script } = freshHome();
+      const first = await startScripted(script, home);
+      const old = stateOf(home);
+      const client = new DaemonClient({ env: { BPROXY_HOME: home }, keepAlive });
+      let reconnects = 0;
+      client.onReconnect(() => reconnects++);
+      expect((await client.call('echo', {})).ok).toBe(true);
+
+      await stop(first);
+      const impostor = await impostorOn(old.port);
+      const second = await startScripted(script, home);
+      expect(stateOf(home).port).not.toBe(old.port);
+
+      const answer = await client.call('echo', { password: 'hunter2' });
+      client.close();
+      expect(answer.ok && answer.data.pid).toBe(second.pid);
+      expect(JSON.stringify(answer)).not.toContain(FORGED_TEXT);
+      expect(reconnects).toBe(1);
+      // It was asked to prove itself, and given nothing else.
+      expect(impostor.received.map((r) => r.path)).toEqual(['/client/proof']);
+      expect(revealed(impostor, old.token)).toEqual([]);
+      expect(JSON.stringify(impostor.received)).not.toContain('hunter2');
+    },
+  );
+
+  it('fails closed with NO_DAEMON when the daemon is gone for good, the impostor given nothing', async () => {
+    const { home, script } = freshHome();
+    const only = await startScripted(script, home);
+    const old = stateOf(home);
+    const client = new DaemonClient({ env: { BPROXY_HOME: home }, keepAlive: true });
+    await client.call('echo', {});
+    await stop(only);
+    const impostor = await impostorOn(old.port);
+    const error = await localError(client.call('text', { password: 'hunter2' }, { session: 'abcdef' }));
+    client.close();
+    expect(error.code).toBe('NO_DAEMON');
+    expect(revealed(impostor, old.token)).toEqual([]);
+  });
+
+  it('says DAEMON_NOT_PROVEN, sending nothing, when the listener of a daemon just found cannot prove itself', async () => {
+    const { home, script } = freshHome();
+    await startScripted(script, home);
+    const real = stateOf(home);
+    // A relay: it passes the challenge to the real daemon and returns the real daemon's proof — made
+    // for the real daemon's port, not for this one.
+    const relay = await impostorOn(0, async (challenge) => {
+      const res = await fetch(`http://127.0.0.1:${real.port}/client/proof`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: challenge,
+      });
+      return { status: res.status, body: await res.text() };
+    });
+    const forger = await impostorOn(0);
+    for (const impostor of [relay, forger]) {
+      const client = new DaemonClient({ endpoint: { home, port: impostor.port, token: real.token } });
+      const error = await localError(client.call('echo', { password: 'hunter2' }));
+      client.close();
+      expect(error).toMatchObject({ code: 'DAEMON_NOT_PROVEN' });
+      expect(error.message).toMatch(new RegExp(`port ${impostor.port} cannot prove .*nothing was sent`));
+      expect(error.message).not.toContain(real.token);
+      expect(impostor.received.map((r) => r.path)).toEqual(['/client/proof']);
+      expect(revealed(impostor, real.token)).toEqual([]);
+    }
+  });
+
+  it('has the daemon prove itself once per connection: once for many calls kept alive, once per call otherwise', async () => {
+    const { home, script } = freshHome();
+    await startScripted(script, home);
+    const kept = new DaemonClient({ env: { BPROXY_HOME: home }, keepAlive: true });
+    const proofsKept: unknown[] = [];
+    for (let i = 0; i < 5; i++) {
+      const answer = await kept.call('echo', {});
+      proofsKept.push(answer.ok && answer.data.proofs);
+    }
+    kept.close();
+    expect(proofsKept).toEqual([1, 1, 1, 1, 1]);
+    const oneShot = new DaemonClient({ env: { BPROXY_HOME: home } });
+    const proofsOneShot: unknown[] = [];
+    for (let i = 0; i < 3; i++) {
+      const answer = await oneShot.call('echo', {});
+      proofsOneShot.push(answer.ok && answer.data.proofs);
+    }
+    oneShot.close();
+    expect(proofsOneShot).toEqual([2, 3, 4]);
+  });
+
+  it('sends the token only on the socket the daemon proved itself on, never on a new one', async () => {
+    const { home, script } = freshHome();
+    await startScripted(script, home);
+    const client = new DaemonClient({ env: { BPROXY_HOME: home }, keepAlive: true });
+    const answer = await client.call('echo', {});
+    expect(answer.ok && answer.data.provenSocket).toBe(true);
+    client.close();
+
+    // A daemon that closes every connection once it answered the proof: the request cannot follow it
+    // on the same socket, and is never sent on another without a proof of its own.
+    const closing = freshHome();
+    await startScripted(closing.script, closing.home, { BPROXY_TEST_CLOSE_AFTER_PROOF: '1' });
+    for (const keepAlive of [true, false]) {
+      const stubborn = new DaemonClient({ env: { BPROXY_HOME: closing.home }, keepAlive });
+      expect((await localError(stubborn.call('echo', {}))).code).toBe('DAEMON_UNREACHABLE');
+      stubborn.close();
+    }
+    const { port, token } = stateOf(closing.home);
+    const counted = await fetch(`http://127.0.0.1:${port}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ id: 'count', action: 'unproven' }),
+    });
+    // The test's own request above is the only one that came without a proof.
+    expect(await counted.json()).toMatchObject({ data: { unproven: 1 } });
   });
 });

@@ -6,13 +6,21 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { DAEMON_PROOF_PATH, WS_SUBPROTOCOL, tokenFromWsAuthProtocol } from '@bproxy/protocol';
+import {
+  CLIENT_PROOF_PATH,
+  DAEMON_PROOF_PATH,
+  WS_SUBPROTOCOL,
+  tokenFromWsAuthProtocol,
+} from '@bproxy/protocol';
 
 /**
  * `pairing` routes carry no header secret: /pair/claim takes the code in its body, /pair/proof takes
  * only a nonce and gives nothing away but a proof made for that nonce. Both require our Origin.
+ * `client-proof` (/client/proof) carries no header secret either: a client (CLI, MCP server, agent)
+ * asks there, with a nonce only, for the daemon to prove it holds the daemon token before the client
+ * sends its bearer. Clients send no Origin, so the route takes none.
  */
-export type RouteSecret = 'bearer' | 'pairing' | 'ws';
+export type RouteSecret = 'bearer' | 'pairing' | 'client-proof' | 'ws';
 
 export interface GateConfig {
   /** The port the daemon is reached on (read lazily: with BPROXY_PORT=0 it is known only after listen). */
@@ -39,6 +47,7 @@ function single(value: string | string[] | undefined): string | undefined | null
 export function routeSecretFor(method: string, path: string): RouteSecret {
   if (path === '/ws' && method === 'GET') return 'ws';
   if (path === '/pair/claim' || path === DAEMON_PROOF_PATH) return 'pairing';
+  if (path === CLIENT_PROOF_PATH && method === 'POST') return 'client-proof';
   return 'bearer';
 }
 
@@ -96,6 +105,7 @@ export function passesGate(
   if (origin === null) return false;
   if (origin !== undefined && origin !== `chrome-extension://${config.extensionId}`) return false;
   if (origin === undefined && (secret === 'ws' || secret === 'pairing')) return false;
+  if (origin !== undefined && secret === 'client-proof') return false;
 
   // 3. Fetch metadata: a page on another localhost port says same-site; only none/same-origin pass.
   const site = single(headers['sec-fetch-site']);

@@ -1,9 +1,11 @@
 /**
- * One-time pairing codes (ABCD-EFGH, 5 minutes, single use) and the claim that turns a code into the
- * single active extension token. Only one code is live at a time; issuing a new one retires the old.
+ * One-time pairing codes (5 minutes, single use) and the claim that turns a code into the single
+ * active extension token. A typed code (ABCD-EFGH) is what a person types in the popup; a direct code
+ * (32 random bytes) is what the native host, holding the daemon token, asks for and passes to the
+ * extension. Only one code is live at a time, of either kind; issuing a new one retires the old.
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import { PAIRING_TTL_MS, type PairingErrorCode } from '@bproxy/protocol';
+import { PAIRING_TTL_MS, type PairingCodeKind, type PairingErrorCode } from '@bproxy/protocol';
 import { secretEquals } from './auth';
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -40,9 +42,9 @@ export class PairingCodes {
 
   constructor(private readonly clock: { now(): number; monotonic(): number }) {}
 
-  issue(): IssuedCode {
+  issue(kind: PairingCodeKind = 'typed'): IssuedCode {
     const issuedAt = this.clock.now();
-    const code = generatePairingCode();
+    const code = kind === 'direct' ? randomBytes(32).toString('base64url') : generatePairingCode();
     this.live = {
       code,
       issuedAt,

@@ -4,7 +4,13 @@
  * registered as routes over one shared set of dependencies.
  */
 import websocket from '@fastify/websocket';
-import { WS_MAX_PAYLOAD, WS_SUBPROTOCOL, makeError } from '@bproxy/protocol';
+import {
+  CLIENT_PROOF_PATH,
+  WS_MAX_PAYLOAD,
+  WS_SUBPROTOCOL,
+  makeError,
+  type PairingCodeKind,
+} from '@bproxy/protocol';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { passesGate } from './auth';
 import { ActivityLog } from './activity';
@@ -22,7 +28,7 @@ import { RequestLedger } from './request-ledger';
 import { recordAnswer, refusedFacts } from './routes/answer-record';
 import { registerCommandRoute } from './routes/command';
 import { registerPairRoute } from './routes/pair';
-import { registerProofRoute } from './routes/proof';
+import { registerClientProofRoute, registerProofRoute } from './routes/proof';
 import { errorResponse } from './routes/responses';
 import type { CommandRouteDeps } from './routes/types';
 import { userRequestHandler } from './routes/user-requests';
@@ -44,8 +50,8 @@ export interface DaemonServer {
   readonly deps: CommandRouteDeps;
   /** Binds 127.0.0.1 and resolves with the port actually bound. */
   listen(): Promise<number>;
-  /** Issues a fresh one-time pairing code (replacing an unclaimed one). */
-  issuePairingCode(): IssuedPairingCode;
+  /** Issues a fresh one-time pairing code (replacing an unclaimed one); typed unless asked otherwise. */
+  issuePairingCode(kind?: PairingCodeKind): IssuedPairingCode;
   /** Connects an in-process driver (the CDP driver) exactly like a WS client. */
   connectDriver(transport: DriverTransport, name?: string): Promise<void>;
   /** Stops taking requests (503), drains those in flight, closes driver connections and the listener. */
@@ -143,7 +149,7 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
     startedMono: clock.monotonic(),
     port: () => boundPort,
     paired: () => opts.extensionTokens.get() !== null,
-    issuePairingCode: () => codes.issue(),
+    issuePairingCode: (kind) => codes.issue(kind),
     activity,
     browserState,
   };
@@ -179,9 +185,12 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
       req.headers,
       req.raw.rawHeaders,
     );
+    // While draining, a client may still have the daemon prove itself, so that it sends its request
+    // and hears SHUTTING_DOWN from the daemon rather than from a listener it could not trust.
+    const proofOnly = req.url.split('?')[0] === CLIENT_PROOF_PATH;
     const refusal = !allowed
       ? { status: 401, body: errorResponse(null, makeError('UNAUTHORIZED', 'unauthorized')) }
-      : shuttingDown
+      : shuttingDown && !proofOnly
         ? { status: 503, body: errorResponse(null, makeError('SHUTTING_DOWN', 'the daemon is stopping')) }
         : null;
     if (!refusal) {
@@ -244,6 +253,7 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
     ...(opts.onPairingConsumed ? { onPairingConsumed: opts.onPairingConsumed } : {}),
   });
   registerProofRoute(app, { tokens: opts.extensionTokens, logger, port: () => boundPort });
+  registerClientProofRoute(app, { daemonToken: opts.daemonToken, logger, port: () => boundPort });
   registerWsRoute(app, drivers, wsSockets, heartbeatMs, logger);
 
   return {
@@ -255,8 +265,8 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
       if (typeof address === 'object' && address) boundPort = address.port;
       return boundPort;
     },
-    issuePairingCode() {
-      return codes.issue();
+    issuePairingCode(kind) {
+      return codes.issue(kind);
     },
     async connectDriver(transport, name) {
       await drivers.accept(transport, {

@@ -138,7 +138,8 @@ const CATALOGUE_CODES = new Set<string>([...Object.keys(ERROR_CATALOGUE), ...PAI
 async function postRaw(path: string, payload: string): Promise<{ status: number; body: BproxyResponse }> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (path === '/') headers.authorization = `Bearer ${daemon.token}`;
-  else headers.origin = `chrome-extension://${DEFAULT_EXTENSION_ID}`;
+  // A client's proof comes with no Origin at all; the extension's pairing routes with ours.
+  else if (path !== '/client/proof') headers.origin = `chrome-extension://${DEFAULT_EXTENSION_ID}`;
   const res = await fetch(`http://127.0.0.1:${daemon.port}${path}`, {
     method: 'POST',
     headers,
@@ -212,7 +213,7 @@ describe('hostile values at every HTTP door', () => {
     expect(daemon.logLines.reduce((longest, l) => Math.max(longest, l.length), 0)).toBeLessThan(64 * 1024);
   }, 120_000);
 
-  it.each(['/pair/claim', '/pair/proof'])(
+  it.each(['/pair/claim', '/pair/proof', '/client/proof'])(
     '%s answers a catalogue error to deep, wide and huge values within its size limit, and serves the next',
     async (path) => {
       const limit = path === '/pair/claim' ? 1024 : 512;

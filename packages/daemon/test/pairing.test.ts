@@ -190,6 +190,33 @@ describe('pairing.issue', () => {
     expect(daemon.logLines.join('\n')).not.toContain(issued.code);
   });
 
+  it('keeps a direct code claimable while strangers hold the throttle shut, and the typed code throttled', async () => {
+    // Another local user sends wrong codes, typed-looking and direct-looking, to hold /pair/claim shut.
+    for (let i = 0; i < 5; i++)
+      expect(codeOf(await claim({ code: 'WRNG-CODE' }))).toBe('PAIRING_CODE_INVALID');
+    expect(codeOf(await claim({ code: 'A'.repeat(43) }))).toBe('PAIRING_CODE_INVALID');
+    expect(codeOf(await claim({ code: 'STIL-LSHT' }))).toBe('PAIRING_RATE_LIMITED');
+
+    // The native host, holding the daemon token, asks for a direct code: it claims all the same.
+    const direct = await daemon.call('pairing.issue', { kind: 'direct' });
+    if (!direct.ok) throw new Error(direct.error.message);
+    const directCode = (direct.data as { code: string }).code;
+    expect(directCode).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const claimed = await claim({ code: directCode });
+    expect(claimed.status).toBe(200);
+    expect(consumed).toBe(1);
+    expect(codeOf(await claim({ code: directCode }))).toBe('PAIRING_CODE_CONSUMED');
+    expect(daemon.logLines.join('\n')).not.toContain(directCode);
+
+    // A typed code — what a person types from `bproxy pair` — is still held by the throttle.
+    const typed = await daemon.call('pairing.issue', { kind: 'typed' });
+    if (!typed.ok) throw new Error(typed.error.message);
+    const refused = await claim({ code: (typed.data as { code: string }).code });
+    expect(refused.status).toBe(429);
+    expect(codeOf(refused)).toBe('PAIRING_RATE_LIMITED');
+    expect(consumed).toBe(1);
+  });
+
   it('is refused without the daemon token, like every command', async () => {
     const res = await fetch(`http://127.0.0.1:${daemon.port}/`, {
       method: 'POST',

@@ -1,7 +1,8 @@
 /**
  * POST /pair/proof: the daemon's answer to the extension's challenge. The proof must verify with the
  * extension token for exactly this port and these nonces, be fresh for every challenge, say nothing
- * when the daemon is unpaired, and stay behind the gate like /pair/claim.
+ * when the daemon is unpaired, and stay behind the gate like /pair/claim. POST /client/proof: the same
+ * for the clients (CLI, MCP server, agent), keyed with the daemon token and asked without any secret.
  */
 import { request as httpRequest } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -33,6 +34,7 @@ const origin = `chrome-extension://${DEFAULT_EXTENSION_ID}`;
 function challenge(
   body: unknown,
   headers: Record<string, string> = { origin },
+  path = '/pair/proof',
 ): Promise<{ status: number; body: ProofAnswer | null }> {
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
@@ -41,7 +43,7 @@ function challenge(
         host: '127.0.0.1',
         port: daemon.port,
         method: 'POST',
-        path: '/pair/proof',
+        path,
         agent: false,
         headers: {
           host: `127.0.0.1:${daemon.port}`,
@@ -152,5 +154,51 @@ describe('POST /pair/proof across a new pairing', () => {
     } finally {
       await d.close();
     }
+  });
+});
+
+describe('POST /client/proof', () => {
+  const ask = (body: unknown, headers: Record<string, string> = {}) =>
+    challenge(body, headers, '/client/proof');
+
+  it('answers a bare challenge, without a bearer, with a proof keyed by the daemon token for this port and those nonces only', async () => {
+    const clientNonce = freshNonce();
+    const res = await ask({ clientNonce });
+    expect(res.status).toBe(200);
+    if (!res.body?.ok) throw new Error('expected a proof');
+    const { serverNonce, proof } = res.body.data;
+    const input = { role: 'daemon-to-client' as const, port: daemon.port, clientNonce, serverNonce };
+    expect(await verifyProof(daemon.token, input, proof)).toEqual({ ok: true });
+    // Not the extension token, not for another port, nonce or direction.
+    expect((await verifyProof(token, input, proof)).ok).toBe(false);
+    expect((await verifyProof(daemon.token, { ...input, port: daemon.port + 1 }, proof)).ok).toBe(false);
+    expect((await verifyProof(daemon.token, { ...input, clientNonce: freshNonce() }, proof)).ok).toBe(false);
+    expect((await verifyProof(daemon.token, { ...input, role: 'daemon-to-extension' }, proof)).ok).toBe(
+      false,
+    );
+    const again = await ask({ clientNonce });
+    expect(again.body?.ok && again.body.data.serverNonce).not.toBe(serverNonce);
+  });
+
+  it.each([
+    ['the extension Origin', { origin }],
+    ['a web page Origin', { origin: 'http://127.0.0.1:5173' }],
+    ['fetch metadata of a page', { 'sec-fetch-site': 'same-site' }],
+    ['a rebinding Host', { host: 'evil.example' }],
+  ])('refuses %s at the gate with a bare 401', async (_name, headers) => {
+    const res = await ask({ clientNonce: freshNonce() }, headers);
+    expect(res.status).toBe(401);
+  });
+
+  it('refuses a malformed challenge as BAD_REQUEST and logs no proof, nonce or token', async () => {
+    const bad = await ask({ clientNonce: 'abc' });
+    expect(bad.status).toBe(400);
+    expect(bad.body?.ok === false && bad.body.error.code).toBe('BAD_REQUEST');
+    const clientNonce = freshNonce();
+    const res = await ask({ clientNonce });
+    if (!res.body?.ok) throw new Error('expected a proof');
+    const log = daemon.logLines.join('\n');
+    for (const secret of [daemon.token, clientNonce, res.body.data.serverNonce, res.body.data.proof])
+      expect(log).not.toContain(secret);
   });
 });

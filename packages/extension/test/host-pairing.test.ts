@@ -1,6 +1,6 @@
 /**
  * Zero-touch pairing through the native host, against a scripted host port and a scripted daemon
- * claim: an unpaired browser pairs by itself, claiming the host's code like a typed one; a daemon on a
+ * claim: an unpaired browser pairs by itself, claiming the host's direct code exactly as given; a daemon on a
  * new port is followed; a reset daemon is re-paired; a browser whose token was taken by another pairing
  * is not (two profiles would take it from each other forever); attempts are spaced.
  */
@@ -14,7 +14,10 @@ import { NativeHost } from '../src/background/native-host';
 import { PairingStore } from '../src/background/pairing-state';
 import { FakeEvent, MemoryStorage } from './fakes';
 
-/** A host that answers like the real one: welcome, where the daemon is, a fresh code. */
+/** What the real host hands out: a direct code, 32 random bytes as base64url. */
+const DIRECT_CODE = `Ab-_${'x9'.repeat(19)}Q`;
+
+/** A host that answers like the real one: welcome, where the daemon is, a fresh direct code. */
 class ScriptedHost implements PortLike {
   readonly name = 'native';
   readonly requests: string[] = [];
@@ -42,7 +45,7 @@ class ScriptedHost implements PortLike {
         type: 'pairing.code',
         id: message.id,
         port: this.daemonPort,
-        code: 'ABCD-EFGH',
+        code: DIRECT_CODE,
         expiresAt: 1,
       });
     }
@@ -111,7 +114,7 @@ async function settled(check: () => boolean): Promise<void> {
 }
 
 describe('zero-touch pairing through the native host', () => {
-  it('pairs an unpaired browser by itself: the host starts the daemon, the code is claimed like a typed one', async () => {
+  it('pairs an unpaired browser by itself: the host starts the daemon, its direct code is claimed exactly as given', async () => {
     const t = setup({ daemonPort: null });
     await t.host.ensure();
     await settled(() => t.connection.restart.mock.calls.length === 1);
@@ -119,7 +122,7 @@ describe('zero-touch pairing through the native host', () => {
     expect(t.claims).toEqual([
       {
         url: 'http://127.0.0.1:9615/pair/claim',
-        body: JSON.stringify({ code: 'ABCD-EFGH' }),
+        body: JSON.stringify({ code: DIRECT_CODE }),
         origin: undefined,
       },
     ]);

@@ -7,6 +7,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DaemonClient } from '@bproxy/client';
 import { isOurDaemon } from '@bproxy/client/lifecycle';
 import {
   DEFAULT_EXTENSION_ID,
@@ -253,5 +254,49 @@ describe('zero-touch pairing through the real host', () => {
     });
     again.child.stdin.end();
     await exitWithin(again, 10_000);
+  }, 40_000);
+
+  it("pairs by itself while another user's wrong codes hold /pair/claim shut, and a typed code stays throttled", async () => {
+    const stateHome = home();
+    const host = realHost(OUR_ORIGIN, stateHome);
+    host.browser.send(HELLO);
+    host.browser.send({ type: 'daemon.locate', id: 'start', start: true });
+    const located = await host.browser.next((m) => m.type === 'daemon.location' && m.id === 'start', 20_000);
+    if (located.type !== 'daemon.location' || located.port === null) throw new Error(JSON.stringify(located));
+    const claim = async (code: string) => {
+      const res = await fetch(`http://127.0.0.1:${located.port}/pair/claim`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: `chrome-extension://${DEFAULT_EXTENSION_ID}` },
+        body: JSON.stringify({ code }),
+      });
+      return { status: res.status, body: PairClaimResponseSchema.parse(await res.json()) };
+    };
+
+    // A stranger on this computer sends wrong codes until the throttle is shut.
+    for (let i = 0; i < 5; i++) expect((await claim('WRNG-CODE')).status).toBe(401);
+    expect(await claim('STIL-LWNG')).toMatchObject({ status: 429 });
+
+    host.browser.send({ type: 'pairing.request', id: 'pair' });
+    const code = await host.browser.next((m) => m.type === 'pairing.code' || m.type === 'error', 20_000);
+    if (code.type !== 'pairing.code') throw new Error(JSON.stringify(code));
+    expect(code.code).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const paired = await claim(code.code);
+    expect(paired.status).toBe(200);
+    expect(paired.body).toMatchObject({ ok: true });
+    expect(hostLog(stateHome)).not.toContain(code.code);
+
+    // The code a person would type (`bproxy pair`) is still held by the throttle.
+    const client = new DaemonClient({ env: { HOME: stateHome, BPROXY_HOME: stateHome } });
+    const typed = await client.call('pairing.issue', {});
+    client.close();
+    if (!typed.ok) throw new Error(typed.error.message);
+    const refused = await claim((typed.data as { code: string }).code);
+    expect(refused).toMatchObject({
+      status: 429,
+      body: { ok: false, error: { code: 'PAIRING_RATE_LIMITED' } },
+    });
+
+    host.child.stdin.end();
+    await exitWithin(host, 10_000);
   }, 40_000);
 });

@@ -66,6 +66,7 @@ import {
   DebugStatusResult,
   DebugLogParams,
   DebugLogResult,
+  PairingIssueParams,
   PairingIssueResult,
 } from './schemas/debug';
 export {
@@ -451,7 +452,7 @@ export const ACTIONS = {
   },
 
   'pairing.issue': {
-    params: Empty,
+    params: PairingIssueParams,
     result: PairingIssueResult,
     routing: 'local',
     destructive: false,

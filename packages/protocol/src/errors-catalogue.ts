@@ -327,6 +327,13 @@ export const ERROR_CATALOGUE = {
     when: "The daemon's port did not answer, or not in time; the request may still run",
     hint: 'Check `bproxy service status`, then `bproxy debug last`',
   },
+  DAEMON_NOT_PROVEN: {
+    category: 'auth',
+    retry: false,
+    status: null,
+    when: "What listens on the daemon's port could not prove it holds BPROXY_HOME's daemon token; nothing was sent",
+    hint: 'Another process may hold the port: check `bproxy service status`, then `bproxy service start`',
+  },
   UNSAFE_STATE_FILE: {
     category: 'auth',
     retry: false,

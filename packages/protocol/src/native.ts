@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorCodeSchema } from './errors';
 import { SessionIdSchema } from './ids';
+import { PAIRING_CODE_PATTERN, PAIRING_DIRECT_CODE_PATTERN } from './pairing';
 
 /**
  * The native messaging port between the extension's service worker and the native host
@@ -129,7 +130,8 @@ export const PairingCodeSchema = z.strictObject({
   type: z.literal('pairing.code'),
   id: Id,
   port: z.number().int().min(1).max(65535),
-  code: z.string().regex(/^[A-Z]{4}-[A-Z]{4}$/),
+  /** A direct code (PAIRING_DIRECT_CODE_PATTERN): the host asks for one; a typed one from an older host. */
+  code: z.union([z.string().regex(PAIRING_DIRECT_CODE_PATTERN), z.string().regex(PAIRING_CODE_PATTERN)]),
   expiresAt: z.number(),
 });
 

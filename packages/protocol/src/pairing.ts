@@ -5,6 +5,16 @@ import { z } from 'zod';
  * only, and these codes are deliberately not part of the ErrorCode catalogue.
  */
 export const PAIRING_CODE_PATTERN = /^[A-Z]{4}-[A-Z]{4}$/;
+/**
+ * A direct pairing code: 32 random bytes, base64url. Issued only through the authenticated
+ * `pairing.issue` (`kind: "direct"`) to a holder of the daemon token — the native host — and passed to
+ * the extension over the native port, never typed. It cannot be guessed, so the failed-claim throttle,
+ * which protects the typed code's small space, does not hold it: strangers cannot lock zero-touch
+ * pairing out.
+ */
+export const PAIRING_DIRECT_CODE_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+export const PAIRING_CODE_KINDS = ['typed', 'direct'] as const;
+export type PairingCodeKind = (typeof PAIRING_CODE_KINDS)[number];
 export const PAIRING_TTL_MS = 5 * 60_000;
 
 export const PairClaimRequestSchema = z.strictObject({ code: z.string().max(64) });

@@ -1,9 +1,11 @@
 /**
  * `@bproxy/protocol/plain` — the zod-free part of the contract (error catalogues, makeError, snapshot
- * placeholders, the native port's chunking) for code that must stay small, above all the page bundle
- * injected into web pages. Importing the package root would pull zod into that bundle.
+ * placeholders, the native port's chunking, the daemon proof's cryptography) for code that must stay
+ * small, above all the page bundle injected into web pages and the daemon client. Importing the
+ * package root would pull zod into them.
  */
 export * from './errors-catalogue';
 export * from './native-chunks';
+export * from './proof-crypto';
 export * from './snapshot-refs';
 export * from './version';

@@ -70,6 +70,7 @@ describe('error catalogue', () => {
       'USAGE',
       'NO_DAEMON',
       'DAEMON_UNREACHABLE',
+      'DAEMON_NOT_PROVEN',
       'UNSAFE_STATE_FILE',
       'BAD_RESPONSE',
       'LOCAL_ERROR',

@@ -1,7 +1,9 @@
 // A stand-in daemon for argv → request tests: it writes the state files a real daemon writes and
 // answers every POST / with an error envelope whose details echo the request it received, so a test
-// can see exactly what the CLI sent (a PNG screenshot is answered with success, for file output). Tests run it as `<tmp>/daemon.mjs` so that the CLI's identity
-// check (script name + BPROXY_HOME) accepts it.
+// can see exactly what the CLI sent (a PNG screenshot is answered with success, for file output). Tests
+// run it as `<tmp>/daemon.mjs` so that the CLI's identity check (script name + BPROXY_HOME) accepts it.
+// Like the real daemon, it proves it holds its token on POST /client/proof before the CLI sends it.
+import { createHmac, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
@@ -13,6 +15,16 @@ const server = createServer((req, res) => {
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
     const text = Buffer.concat(chunks).toString('utf8');
+    if (req.url === '/client/proof') {
+      const { clientNonce } = JSON.parse(text);
+      const serverNonce = randomBytes(32).toString('base64url');
+      const port = server.address().port;
+      const message = ['bproxy pairing proof v1', 'daemon-to-client', String(port), clientNonce, serverNonce];
+      const proof = createHmac('sha256', token).update(message.join('\n')).digest('base64url');
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ok: true, data: { serverNonce, proof } }));
+      return;
+    }
     let body = null;
     try {
       body = JSON.parse(text);

@@ -63,9 +63,11 @@ export async function execute(deps: CommandRouteDeps, ctx: CommandContext): Prom
       return debugStatus(deps, request.session);
     case 'pairing.issue': {
       // For the native host's zero-touch pairing and `bproxy pair`: the caller already holds the
-      // daemon token, which is worth more than a code; the code is logged as issued, never itself.
-      const { code, expiresAt } = deps.issuePairingCode();
-      deps.logger.info({ event: 'pairing_code_issued', id: request.id });
+      // daemon token, which is worth more than a code; the code is logged as issued, never itself. The
+      // host asks for a direct code, which the claim throttle does not hold (it cannot be guessed).
+      const kind = (params as ActionParams<'pairing.issue'>).kind ?? 'typed';
+      const { code, expiresAt } = deps.issuePairingCode(kind);
+      deps.logger.info({ event: 'pairing_code_issued', id: request.id, kind });
       return { ok: true, data: { code, expiresAt, port: deps.port() } };
     }
     default:

@@ -2,11 +2,14 @@
  * POST /pair/claim — the popup trades the one-time code for the single active extension token.
  * Host/Origin/Sec-Fetch-Site ran at onRequest; the code is this route's secret. Failures use the
  * pairing route's own envelope `{ ok: false, error: { code } }` and feed the global throttle — a body
- * that cannot be read included.
+ * that cannot be read included. While the throttle is shut it refuses every claim of a typed code (its
+ * 26⁸ space must not be searched), but not a claim of a direct code (32 random bytes, issued only to a
+ * holder of the daemon token): zero-touch pairing cannot be locked out by strangers' wrong codes.
  */
 import {
   PAIRING_TTL_MS,
   PROTOCOL_VERSION,
+  PAIRING_DIRECT_CODE_PATTERN,
   PairClaimRequestSchema,
   type PairClaimResponse,
   type PairingErrorCode,
@@ -77,9 +80,12 @@ export function registerPairRoute(app: FastifyInstance, deps: PairRouteDeps): vo
       },
     },
     async (req, reply) => {
-      const limited = rateLimited(deps, reply);
-      if (limited) return limited;
       const parsed = PairClaimRequestSchema.safeParse(req.body);
+      const direct = parsed.success && PAIRING_DIRECT_CODE_PATTERN.test(parsed.data.code);
+      if (!direct) {
+        const limited = rateLimited(deps, reply);
+        if (limited) return limited;
+      }
       if (!parsed.success) return failClaim(deps, reply, 'PAIRING_CODE_INVALID', 400);
       const claimed = deps.codes.consume(parsed.data.code);
       if (!claimed.ok) return failClaim(deps, reply, claimed.code);

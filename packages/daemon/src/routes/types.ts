@@ -1,5 +1,5 @@
 /** What every command handler gets: the object graph built once by buildServer. */
-import type { BproxyRequest } from '@bproxy/protocol';
+import type { BproxyRequest, PairingCodeKind } from '@bproxy/protocol';
 import type { ActivityLog } from '../activity';
 import type { BrowserState } from '../browser-state';
 import type { ClientRegistry } from '../clients';
@@ -34,7 +34,7 @@ export interface CommandRouteDeps {
   port(): number;
   paired(): boolean;
   /** A fresh one-time pairing code (the previous one is retired). */
-  issuePairingCode(): { code: string; issuedAt: number; expiresAt: number };
+  issuePairingCode(kind?: PairingCodeKind): { code: string; issuedAt: number; expiresAt: number };
   /** What browsers are shown of agents' work (the side panel's feed). */
   activity: ActivityLog;
   /** Pushes each extension the sessions holding its tabs when they change. */

@@ -10,7 +10,7 @@
  * was reset) — never because another browser paired after us: two profiles re-pairing in turn would
  * take the token from each other forever. That case stays the user's call.
  */
-import type { HostToExtension } from '@bproxy/protocol';
+import { PAIRING_DIRECT_CODE_PATTERN, type HostToExtension } from '@bproxy/protocol';
 import { claimPairing } from '../common/pair-client';
 import type { Connection } from './connection';
 import type { FetchLike, ProofOutcome } from './daemon-proof';
@@ -107,7 +107,9 @@ export class HostPairing {
       const reason = answer.type === 'error' ? answer.message : `unexpected ${answer.type}`;
       return this.failed(`the native host gave no pairing code: ${reason}`);
     }
-    const claimed = await claimPairing(String(answer.port), answer.code, this.opts.fetch);
+    // A host of this release hands out a direct code; an older one a typed code.
+    const kind = PAIRING_DIRECT_CODE_PATTERN.test(answer.code) ? 'direct' : 'typed';
+    const claimed = await claimPairing(String(answer.port), answer.code, this.opts.fetch, kind);
     if (!claimed.ok) return this.failed(claimed.message);
     const accepted = await this.opts.pairing.accept(claimed.bootstrap, this.opts.now(), 'host');
     if (!accepted.ok) return this.failed(accepted.reason);

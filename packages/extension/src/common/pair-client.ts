@@ -5,6 +5,7 @@
  */
 import {
   PAIRING_CODE_PATTERN,
+  PAIRING_DIRECT_CODE_PATTERN,
   PairClaimResponseSchema,
   type PairBootstrap,
   type PairingErrorCode,
@@ -52,15 +53,26 @@ function failure(code: ClaimFailure): ClaimOutcome {
   return { ok: false, failure: code, message: FAILURE_MESSAGES[code] };
 }
 
+/**
+ * Claims a code on the daemon at that port. `typed`: what a person typed, normalised first. `direct`:
+ * the 32-byte code the native host obtained, sent exactly as it is (the daemon's throttle does not hold
+ * it, so strangers' wrong codes cannot lock zero-touch pairing out).
+ */
 export async function claimPairing(
   portInput: string,
   codeInput: string,
   fetchImpl: (url: string, init: RequestInit) => Promise<Response> = (url, init) => fetch(url, init),
+  kind: 'typed' | 'direct' = 'typed',
 ): Promise<ClaimOutcome> {
   const port = parsePort(portInput);
   if (port === null) return failure('PORT');
   // Checked before sending: a typo must not count against the daemon's failed-attempt throttle.
-  const code = normalizeCode(codeInput);
+  const code =
+    kind === 'direct'
+      ? PAIRING_DIRECT_CODE_PATTERN.test(codeInput)
+        ? codeInput
+        : null
+      : normalizeCode(codeInput);
   if (code === null) return failure('CODE_FORMAT');
   let response: Response;
   try {

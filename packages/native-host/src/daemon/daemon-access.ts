@@ -1,7 +1,8 @@
 /**
  * The host's view of the daemon of its BPROXY_HOME, through @bproxy/client only: where it listens
  * (from the state files, checked like every client checks them), starting it when asked and none
- * runs, and a fresh pairing code through the authenticated `pairing.issue` action. The daemon token
+ * runs, and a fresh direct pairing code through the authenticated `pairing.issue` action (32 random
+ * bytes, which the daemon's failed-claim throttle does not hold: strangers cannot lock it out). The daemon token
  * stays inside the client; the pairing code passes through to the port and nowhere else.
  */
 import { DaemonClient, type Env } from '@bproxy/client';
@@ -91,7 +92,11 @@ export function createDaemonAccess(options: DaemonAccessOptions): DaemonAccess {
       const { started } = await locate(true);
       const client = new DaemonClient({ env });
       try {
-        const answer = await client.call('pairing.issue', {}, { timeoutMs: options.timeoutMs ?? 10_000 });
+        const answer = await client.call(
+          'pairing.issue',
+          { kind: 'direct' },
+          { timeoutMs: options.timeoutMs ?? 10_000 },
+        );
         if (!answer.ok) throw new HostFailure(answer.error.code, answer.error.message);
         const issued = actionDef('pairing.issue').result.safeParse(answer.data);
         if (!issued.success)

@@ -1,6 +1,7 @@
 /** Debug actions: traces, status, the driver log. */
 import { z } from 'zod';
 import { SessionIdSchema } from '../ids';
+import { PAIRING_CODE_KINDS, PAIRING_CODE_PATTERN, PAIRING_DIRECT_CODE_PATTERN } from '../pairing';
 import { SessionInfoSchema } from './common';
 
 // --- debug --------------------------------------------------------------------------------------------
@@ -69,9 +70,14 @@ export const DebugLogResult = z.strictObject({ entries: z.array(z.record(z.strin
 
 // --- pairing ------------------------------------------------------------------------------------------
 
+/**
+ * `typed` (default): a code a person types in the popup (ABCD-EFGH), held by the failed-claim throttle.
+ * `direct`: 32 random bytes for the native host to pass to the extension, never throttled.
+ */
+export const PairingIssueParams = z.strictObject({ kind: z.enum(PAIRING_CODE_KINDS).optional() });
 /** A fresh one-time code for POST /pair/claim; issuing it retires the previous one. */
 export const PairingIssueResult = z.strictObject({
-  code: z.string().regex(/^[A-Z]{4}-[A-Z]{4}$/),
+  code: z.union([z.string().regex(PAIRING_CODE_PATTERN), z.string().regex(PAIRING_DIRECT_CODE_PATTERN)]),
   expiresAt: z.number(),
   /** The port to claim it on. */
   port: z.number().int().min(1).max(65535),
