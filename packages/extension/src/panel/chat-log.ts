@@ -7,7 +7,7 @@
  */
 import type { TranscriptEntry } from '@bproxy/protocol';
 import { el } from './dom';
-import { MarkdownStream } from './markdown';
+import { domFactory, MarkdownStream } from './markdown';
 import { RenderBatch } from './render-batch';
 
 /** How much of a tool's input its one-line summary shows. */
@@ -59,10 +59,7 @@ export class ChatLog {
   delta(text: string): void {
     if (this.answer === null) {
       const node = el('div', { className: 'bubble agent' });
-      const stream = new MarkdownStream<ChildNode>(node, {
-        createElement: (tag) => document.createElement(tag),
-        createTextNode: (value) => document.createTextNode(value),
-      });
+      const stream = new MarkdownStream<ChildNode>(node, domFactory(document));
       this.answer = { node, stream };
       this.add(node);
     }

@@ -533,27 +533,48 @@ function cutAt(source: string, cap: number): number {
   return code >= 0xd800 && code <= 0xdbff ? cap - 1 : cap;
 }
 
-export interface Removable {
+/** What a streamed answer needs of DOM nodes, beyond building them. */
+export interface StreamNode<N> {
   remove(): void;
+  replaceWith(node: N): void;
 }
+
+export interface StreamFactory<N> extends NodeFactory<N> {
+  /** Sets a text node's text, or (`append`) adds to its end. */
+  setText(node: N, value: string, append: boolean): void;
+}
+
+type Element<N> = N & { append(...nodes: N[]): void; setAttribute(name: string, value: string): void };
+
+/** A node as built: the parsed node it shows, its DOM node, and its children as built. */
+interface Built<N> {
+  readonly md: MdNode;
+  readonly dom: N;
+  readonly element: Element<N> | null;
+  readonly kids: Built<N>[];
+}
+
+const sameKind = (a: MdNode, b: MdNode): boolean =>
+  a.kind === 'text' ? b.kind === 'text' : b.kind === 'el' && a.tag === b.tag && a.href === b.href;
 
 /**
  * An answer rendered as it streams in: `append` takes each piece (cheap: no parse), `render` brings the
  * DOM up to date. A block whose end is settled — a complete line after it decided where it ends — is
- * built once and kept; only the blocks after it (in practice the last one) are parsed and built again.
- * Past the Markdown cap the rest grows as plain text, line by line. The DOM after the last `render`
- * is the DOM `renderMarkdown` builds from the whole text at once.
+ * built once and kept; only the blocks after it (in practice the last one) are parsed again, and their
+ * DOM is patched, not rebuilt: a paragraph that grew gets the new text appended to its last text node,
+ * so the browser lays out what changed. Past the Markdown cap the rest grows as plain text, line by
+ * line. The DOM after the last `render` is the DOM `renderMarkdown` builds from the whole text at once.
  */
-export class MarkdownStream<N extends Removable> {
+export class MarkdownStream<N extends StreamNode<N>> {
   private source = '';
   private carriageReturn = false;
   /** Where the unsettled part of the Markdown starts (a line start in `source`). */
   private settled = 0;
-  private open: N[] = [];
+  private open: Built<N>[] = [];
   /** Where the Markdown part ends, once the answer reached the cap. */
   private cut: number | null = null;
   private plain: {
-    readonly paragraph: N & { append(...nodes: N[]): void };
+    readonly paragraph: Element<N>;
     /** Where the plain text's last, still growing line starts. */
     from: number;
     last: N | null;
@@ -563,7 +584,7 @@ export class MarkdownStream<N extends Removable> {
 
   constructor(
     private readonly container: { append(...nodes: N[]): void },
-    private readonly factory: NodeFactory<N>,
+    private readonly factory: StreamFactory<N>,
     private readonly cap = MARKDOWN_CAP,
   ) {}
 
@@ -593,31 +614,66 @@ export class MarkdownStream<N extends Removable> {
     // The last line may still grow, unless the Markdown part is complete.
     const complete = final ? Infinity : lines.length - 1;
     const found = blocks(lines, 0);
-    for (const node of this.open) node.remove();
-    this.open = [];
+    const built = this.patch(
+      this.container,
+      this.open,
+      found.map((b) => b.node),
+    );
     let kept = 0;
     let line = 0;
     for (const block of found) {
       if (block.next >= complete) break;
-      this.container.append(...buildNodes([block.node], this.factory));
       for (; line < block.next; line++) this.settled += (lines[line] ?? '').length + 1;
       kept += 1;
     }
-    if (final) {
-      this.container.append(
-        ...buildNodes(
-          found.slice(kept).map((b) => b.node),
-          this.factory,
-        ),
-      );
-      this.settled = end;
-      return;
+    if (final) this.settled = end;
+    this.open = final ? [] : built.slice(kept);
+  }
+
+  /** Makes the DOM of `was` show `nodes`: what is alike is kept, a grown text is appended to. */
+  private patch(
+    parent: { append(...nodes: N[]): void },
+    was: readonly Built<N>[],
+    nodes: readonly MdNode[],
+  ): Built<N>[] {
+    const out = nodes.map((md, i): Built<N> => {
+      const old = was[i];
+      if (old === undefined) {
+        const fresh = this.build(md);
+        parent.append(fresh.dom);
+        return fresh;
+      }
+      if (!sameKind(old.md, md)) {
+        const fresh = this.build(md);
+        old.dom.replaceWith(fresh.dom);
+        return fresh;
+      }
+      if (md.kind === 'text') {
+        const before = old.md.kind === 'text' ? old.md.text : '';
+        if (md.text !== before) {
+          const grown = md.text.startsWith(before);
+          this.factory.setText(old.dom, grown ? md.text.slice(before.length) : md.text, grown);
+        }
+        return { md, dom: old.dom, element: null, kids: [] };
+      }
+      const kids = old.element === null ? [] : this.patch(old.element, old.kids, md.children);
+      return { md, dom: old.dom, element: old.element, kids };
+    });
+    for (const old of was.slice(nodes.length)) old.dom.remove();
+    return out;
+  }
+
+  private build(md: MdNode): Built<N> {
+    if (md.kind === 'text') return { md, dom: this.factory.createTextNode(md.text), element: null, kids: [] };
+    const element = this.factory.createElement(md.tag);
+    if (md.tag === 'a' && md.href !== undefined) {
+      element.setAttribute('href', md.href);
+      element.setAttribute('target', '_blank');
+      element.setAttribute('rel', 'noopener noreferrer');
     }
-    this.open = buildNodes(
-      found.slice(kept).map((b) => b.node),
-      this.factory,
-    );
-    this.container.append(...this.open);
+    const kids = md.children.map((child) => this.build(child));
+    element.append(...kids.map((kid) => kid.dom));
+    return { md, dom: element, element, kids };
   }
 
   private renderPlain(cut: number): void {
@@ -641,15 +697,26 @@ export class MarkdownStream<N extends Removable> {
   }
 }
 
+/** Builds with `doc`: createElement and text nodes only. */
+export function domFactory(doc: Document): StreamFactory<ChildNode> {
+  return {
+    createElement: (tag) => doc.createElement(tag),
+    createTextNode: (value) => doc.createTextNode(value),
+    setText(node, value, append) {
+      if (node.nodeType !== Node.TEXT_NODE) return;
+      const textNode = node as Text;
+      if (append) textNode.appendData(value);
+      else textNode.data = value;
+    },
+  };
+}
+
 /** Model text as DOM nodes: elements from the allow-list and text nodes, never parsed HTML. */
 export function renderMarkdown(source: string, doc: Document = document): Node[] {
   const nodes: ChildNode[] = [];
   const stream = new MarkdownStream<ChildNode>(
     { append: (...more) => void nodes.push(...more) },
-    {
-      createElement: (tag) => doc.createElement(tag),
-      createTextNode: (value) => doc.createTextNode(value),
-    },
+    domFactory(doc),
   );
   stream.append(source);
   stream.render();
