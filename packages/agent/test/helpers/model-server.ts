@@ -22,15 +22,17 @@ export interface Answer {
 }
 
 /**
- * Text streamed in `piece`-character deltas, one per turn of the event loop or every `everyMs` (OpenAI format), then the
- * stream stays open until the client goes away, as a model still answering does. `progress` tells
- * how far it got.
+ * Text streamed in `piece`-character deltas, one per turn of the event loop or every `everyMs` (OpenAI
+ * format), then the stream stays open until the client goes away, as a model still answering does
+ * (or ends, with `end`). `progress` tells how far it got.
  */
 export interface Trickle {
   readonly trickle: string;
   readonly piece: number;
   /** Milliseconds between deltas (default: none, the next turn of the event loop). */
   readonly everyMs?: number;
+  /** End the answer after the last delta (default: stay open until the client goes away). */
+  readonly end?: boolean;
   readonly progress?: TrickleProgress;
 }
 
@@ -128,7 +130,16 @@ function trickle(res: ServerResponse, reply: Trickle, closed: () => void): void 
     );
   write({ role: 'assistant', content: '' });
   const next = (): void => {
-    if (progress.closedAt !== null || progress.sent >= total) return;
+    if (progress.closedAt !== null) return;
+    if (progress.sent >= total) {
+      if (reply.end === true) {
+        res.write(
+          `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'scripted', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`,
+        );
+        res.end('data: [DONE]\n\n');
+      }
+      return;
+    }
     const at = progress.sent * reply.piece;
     write({ content: reply.trickle.slice(at, at + reply.piece) });
     progress.sent += 1;
