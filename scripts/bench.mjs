@@ -5,7 +5,7 @@
 // and `soak` runs for minutes: both run only when named.
 import { spawnSync } from 'node:child_process';
 
-const DEFAULT = ['daemon', 'cdp', 'e2e', 'bridge', 'farm', 'agent'];
+const DEFAULT = ['daemon', 'cdp', 'e2e', 'bridge', 'farm', 'agent', 'panel'];
 const KNOWN = new Set([...DEFAULT, 'peers']);
 
 const asked = process.argv.slice(2);

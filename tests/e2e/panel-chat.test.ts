@@ -15,6 +15,7 @@ import {
   type ModelServer,
   type Reply,
   type RecordedRequest,
+  type TrickleProgress,
 } from '../../packages/agent/test/helpers/model-server';
 import { serveFixtures, until, type FixtureServer } from './extension-harness';
 import { launchWithNativeHost, type NativeMachine } from './native-harness';
@@ -41,9 +42,14 @@ function conversation(request: RecordedRequest): { text: string; toolResults: nu
   return { text, toolResults: messages.slice(last + 1).filter((m) => m.role === 'tool').length };
 }
 
+/** A hostile answer: 24 KB of stray emphasis markers, streamed 4 characters at a time. */
+const HOSTILE = '*a '.repeat(8_000);
+const hostile: TrickleProgress = { sent: 0, total: 0, closedAt: null };
+
 /** What the scripted model does, by what the user asked. */
 function script(request: RecordedRequest): Reply {
   const { text, toolResults } = conversation(request);
+  if (/hostile stream/i.test(text)) return { trickle: HOSTILE, piece: 4, everyMs: 1, progress: hostile };
   if (/fill the order form/i.test(text)) {
     if (toolResults === 0)
       return { text: 'Let me look at the form.', calls: [{ name: 'snapshot', input: {} }] };
@@ -291,6 +297,36 @@ describe('chat in the side panel', () => {
     await until('Stop to be disabled', () => panelA.isDisabled('#chat-stop'));
     expect(await panelA.isHidden('#chat-queue')).toBe(true);
     await Promise.all([panelA.close(), panelB.close(), a.tab.close(), b.tab.close()]);
+  }, 60_000);
+
+  it('keeps Stop working while a hostile answer streams in thousands of 4-character pieces', async () => {
+    const { tab, tabId } = await userTab('ext-counter.html');
+    const panel = await chatPanel(tabId);
+    await send(panel, 'a hostile stream, please');
+    // The panel keeps up: half the answer shows while the model still streams the rest (re-rendering
+    // the whole answer on every piece, it fell minutes behind).
+    await until(
+      'half the answer to show while it still streams',
+      async () => {
+        const shown = (await agentTexts(panel)).at(-1) ?? '';
+        if (hostile.total > 0 && hostile.sent >= hostile.total) throw new Error('the stream ended first');
+        return shown.length >= HOSTILE.length / 2;
+      },
+      30_000,
+    );
+    expect(await panel.isDisabled('#chat-stop')).toBe(false);
+    await panel.click('#chat-stop');
+    // Stop reaches the model mid-stream, and the panel, which kept up, says so at once.
+    await until('the model stream to be closed', () => hostile.closedAt !== null);
+    expect(hostile.sent).toBeLessThan(hostile.total);
+    await until('the turn to stop', async () => (await logText(panel)).includes('Stopped.'));
+    await until('Stop to be disabled', () => panel.isDisabled('#chat-stop'));
+    const shown = (await agentTexts(panel)).at(-1) ?? '';
+    expect(HOSTILE.startsWith(shown)).toBe(true);
+    expect(shown.length).toBeLessThan(HOSTILE.length);
+    expect(await panel.locator('.bubble.agent').last().locator('*').count()).toBe(1);
+    await panel.close();
+    await tab.close();
   }, 60_000);
 
   it('queues five messages behind a running one and refuses a sixth in the UI', async () => {

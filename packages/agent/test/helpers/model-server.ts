@@ -21,8 +21,32 @@ export interface Answer {
   readonly calls?: readonly ScriptedCall[];
 }
 
+/**
+ * Text streamed in `piece`-character deltas, one per turn of the event loop or every `everyMs` (OpenAI
+ * format), then the stream stays open until the client goes away, as a model still answering does
+ * (or ends, with `end`). `progress` tells how far it got.
+ */
+export interface Trickle {
+  readonly trickle: string;
+  readonly piece: number;
+  /** Milliseconds between deltas (default: none, the next turn of the event loop). */
+  readonly everyMs?: number;
+  /** End the answer after the last delta (default: stay open until the client goes away). */
+  readonly end?: boolean;
+  readonly progress?: TrickleProgress;
+}
+
+export interface TrickleProgress {
+  /** Deltas written so far, of `total`. */
+  sent: number;
+  total: number;
+  /** The client went away (a stop), and when (performance.now()). */
+  closedAt: number | null;
+}
+
 export type Reply =
   | Answer
+  | Trickle
   | { readonly status: number; readonly message: string }
   | { readonly hang: true; readonly text?: string }
   | { readonly midStreamError: string; readonly text?: string };
@@ -90,6 +114,39 @@ function openAiStream(res: ServerResponse, reply: Answer): void {
   });
   chunk({}, (reply.calls ?? []).length > 0 ? 'tool_calls' : 'stop');
   res.end('data: [DONE]\n\n');
+}
+
+function trickle(res: ServerResponse, reply: Trickle, closed: () => void): void {
+  const total = Math.ceil(reply.trickle.length / reply.piece);
+  const progress = reply.progress ?? { sent: 0, total, closedAt: null };
+  progress.total = total;
+  res.on('close', () => {
+    progress.closedAt = performance.now();
+    closed();
+  });
+  const write = (delta: Record<string, unknown>) =>
+    res.write(
+      `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'scripted', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`,
+    );
+  write({ role: 'assistant', content: '' });
+  const next = (): void => {
+    if (progress.closedAt !== null) return;
+    if (progress.sent >= total) {
+      if (reply.end === true) {
+        res.write(
+          `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'scripted', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`,
+        );
+        res.end('data: [DONE]\n\n');
+      }
+      return;
+    }
+    const at = progress.sent * reply.piece;
+    write({ content: reply.trickle.slice(at, at + reply.piece) });
+    progress.sent += 1;
+    if (reply.everyMs === undefined) setImmediate(next);
+    else setTimeout(next, reply.everyMs);
+  };
+  next();
 }
 
 function anthropicEvent(res: ServerResponse, type: string, data: Record<string, unknown>): void {
@@ -194,6 +251,13 @@ export async function startModelServer(...initial: Step[]): Promise<ModelServer>
         return;
       }
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      if ('trickle' in reply) {
+        trickle(res, reply, () => {
+          hungUp += 1;
+          for (const wake of hangups.splice(0)) wake();
+        });
+        return;
+      }
       if ('hang' in reply) {
         if (anthropic) {
           anthropicStart(res);

@@ -1,12 +1,14 @@
 /**
  * The DOM of one conversation: the user's bubbles (shown the moment they are sent), the agent's
- * answers as safe Markdown growing with each streamed delta, each tool call inline with its result
+ * answers as safe Markdown growing as they stream (rendered at most once per frame, only the last
+ * block parsed again; see MarkdownStream and RenderBatch), each tool call inline with its result
  * folded under it, errors and notices. It renders what it is told, from the live stream or from a
  * stored transcript, and holds no chat state beyond what it shows.
  */
 import type { TranscriptEntry } from '@bproxy/protocol';
 import { el } from './dom';
-import { renderMarkdown } from './markdown';
+import { domFactory, MarkdownStream } from './markdown';
+import { RenderBatch } from './render-batch';
 
 /** How much of a tool's input its one-line summary shows. */
 const SUMMARY_CHARS = 90;
@@ -31,36 +33,42 @@ function inputSummary(input: Record<string, unknown>): string {
 
 export class ChatLog {
   readonly element = el('div', { className: 'chat-log' });
-  private answer: { node: HTMLElement; text: string } | null = null;
+  private answer: { node: HTMLElement; stream: MarkdownStream<ChildNode> } | null = null;
   private readonly tools = new Map<string, HTMLDetailsElement>();
   private readonly typing = el('div', { className: 'typing', title: 'The agent is working' });
+  private readonly batch = new RenderBatch(() => {
+    this.answer?.stream.render();
+    this.keepTypingLast();
+    this.rendered();
+  });
 
-  constructor() {
+  /** `rendered`: called after a streamed answer was rendered (the view scrolls). */
+  constructor(private readonly rendered: () => void = () => undefined) {
     this.typing.append(el('span'), el('span'), el('span'));
   }
 
   /** The user's message, at once; `pending` until the host took it (or refused it). */
   user(text: string, pending = false): HTMLElement {
-    this.answer = null;
+    this.endAnswer();
     const bubble = el('div', { className: `bubble user${pending ? ' pending' : ''}`, text });
     this.add(bubble);
     return bubble;
   }
 
+  /** A piece of the streamed answer: kept at once, rendered at the next frame. */
   delta(text: string): void {
     if (this.answer === null) {
       const node = el('div', { className: 'bubble agent' });
-      this.answer = { node, text: '' };
+      const stream = new MarkdownStream<ChildNode>(node, domFactory(document));
+      this.answer = { node, stream };
       this.add(node);
     }
-    this.answer.text += text;
-    // Parsed again as a whole: Markdown read in pieces (half a code fence, a split **) renders wrong.
-    this.answer.node.replaceChildren(...renderMarkdown(this.answer.text));
-    this.keepTypingLast();
+    this.answer.stream.append(text);
+    this.batch.request();
   }
 
   toolCall(callId: string, name: string, input: Record<string, unknown>): void {
-    this.answer = null;
+    this.endAnswer();
     const summary = el(
       'summary',
       {},
@@ -90,6 +98,7 @@ export class ChatLog {
 
   /** The turn ended: the next text is a new answer; the model that answered is named under it. */
   turnDone(stopped: boolean, model?: string): void {
+    this.batch.flush();
     if (stopped) this.notice('Stopped.');
     else if (model !== undefined && this.answer !== null)
       this.answer.node.after(el('div', { className: 'answer-meta', text: model }));
@@ -97,7 +106,7 @@ export class ChatLog {
   }
 
   error(text: string): void {
-    this.answer = null;
+    this.endAnswer();
     this.add(el('div', { className: 'chat-error', text }));
   }
 
@@ -113,9 +122,9 @@ export class ChatLog {
 
   /** A stored transcript replaces what is shown. */
   load(entries: readonly TranscriptEntry[]): void {
+    this.endAnswer();
     this.element.replaceChildren();
     this.tools.clear();
-    this.answer = null;
     for (const entry of entries) {
       switch (entry.role) {
         case 'user':
@@ -136,12 +145,19 @@ export class ChatLog {
     }
   }
 
+  /** The answer is complete: rendered now, and the next text starts a new one. */
+  private endAnswer(): void {
+    this.batch.flush();
+    this.answer = null;
+  }
+
   private add(node: HTMLElement): void {
     this.element.append(node);
     this.keepTypingLast();
   }
 
   private keepTypingLast(force = false): void {
-    if (force || this.typing.isConnected) this.element.append(this.typing);
+    if ((force || this.typing.isConnected) && this.element.lastChild !== this.typing)
+      this.element.append(this.typing);
   }
 }

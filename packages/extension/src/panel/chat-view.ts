@@ -104,7 +104,16 @@ export class ChatView {
     let found = this.chats.get(tab);
     if (found === undefined) {
       found = chatIdFor(this.storage, tab).then((chatId) => {
-        const chat: TabChat = { chatId, log: new ChatLog(), running: false, queued: 0, unconfirmed: [] };
+        const chat: TabChat = {
+          chatId,
+          // A streamed answer renders at most once per frame: the view follows it down then.
+          log: new ChatLog(() => {
+            if (chat === this.shown) this.scrollDown();
+          }),
+          running: false,
+          queued: 0,
+          unconfirmed: [],
+        };
         this.byChatId.set(chatId, chat);
         this.watch();
         void this.reload(chat);
@@ -194,8 +203,9 @@ export class ChatView {
     if (chat === undefined) return;
     switch (message.type) {
       case 'delta':
+        // Only kept here: the log renders it at the next frame, and scrolls then.
         chat.log.delta(message.text);
-        break;
+        return;
       case 'tool_call':
         chat.log.toolCall(message.callId, message.name, message.input);
         break;
