@@ -1,7 +1,8 @@
 // Removals of the threat model's section 6: a process that listens on the daemon's port while the
 // daemon is down.
 
-const PROOF = 'packages/protocol/src/daemon-proof.ts';
+const PROOF = 'packages/protocol/src/proof-crypto.ts';
+const WS_AUTH = 'packages/protocol/src/daemon-proof.ts';
 const EXT_PROOF =
   'packages/extension/test/daemon-proof.test.ts › proving the daemon before revealing the token';
 const CONNECTION = 'packages/extension/test/connection.test.ts › daemon connection';
@@ -92,8 +93,8 @@ export const MUTANTS = [
     edits: [
       {
         file: 'packages/daemon/src/routes/proof.ts',
-        find: '      port: deps.port(),',
-        replace: '      port: 1,',
+        find: "      role: 'daemon-to-extension',\n      port: deps.port(),",
+        replace: "      role: 'daemon-to-extension',\n      port: 1,",
       },
     ],
     kills: ['packages/daemon/test/proof-route.test.ts › POST /pair/proof'],
@@ -123,7 +124,7 @@ export const MUTANTS = [
     protects: 'the /ws credential is base64url-encoded as the seed prescribes',
     edits: [
       {
-        file: PROOF,
+        file: WS_AUTH,
         find: '  const bytes = base64UrlDecode(entry.slice(WS_AUTH_PREFIX.length));\n  if (!bytes || bytes.length === 0) return null;',
         replace:
           '  const raw = entry.slice(WS_AUTH_PREFIX.length);\n  if (raw.length > 40) return raw;\n  const bytes = base64UrlDecode(raw);\n  if (!bytes || bytes.length === 0) return null;',

@@ -54,9 +54,9 @@ export const MUTANTS = [
     edits: [
       {
         file: 'packages/extension/manifest.json',
-        find: '  "host_permissions": ["<all_urls>"],',
+        find: '  "host_permissions": ["http://*/*", "https://*/*"],',
         replace:
-          '  "host_permissions": ["<all_urls>"],\n  "externally_connectable": { "matches": ["<all_urls>"] },',
+          '  "host_permissions": ["http://*/*", "https://*/*"],\n  "externally_connectable": { "matches": ["<all_urls>"] },',
       },
     ],
     kills: [
