@@ -7,6 +7,8 @@ const RUN_ACTION = 'packages/cli/src/run-action.ts';
 const FOLDERS = 'packages/client/test/lifecycle/private-folder.test.ts › private folders in BPROXY_HOME';
 const FILES = 'packages/client/test/lifecycle/private-folder.test.ts › new private files';
 const SHOTS = 'packages/cli/test/cli-requests.test.ts › screenshot output';
+const OTHER_USER =
+  'packages/cli/test/cli-requests.test.ts › the screenshot folder another user prepared › is refused with UNSAFE_STATE_FILE when %s, and nothing is written into it';
 const NATIVE =
   'packages/cli/test/cli-native.test.ts › the compiled binary against the full program › writes a screenshot without --out into BPROXY_HOME/screenshots (0600), and refuses that folder open to others';
 
@@ -19,9 +21,36 @@ export const MUTANTS = [
     kills: [
       `${FOLDERS} › refuses a folder %s`,
       `${FOLDERS} › refuses a symbolic link to a folder, and a file, where the folder should be`,
-      'packages/cli/test/cli-requests.test.ts › the screenshot folder another user prepared › is refused with UNSAFE_STATE_FILE when %s, and nothing is written into it',
+      OTHER_USER,
       NATIVE,
     ],
+  },
+  {
+    id: 'private-folder-no-link',
+    protects: 'a symbolic link where the screenshot folder should be is refused, not followed',
+    edits: [
+      {
+        file: PRIVATE,
+        find: '  assertPrivateFolder(dir, lstatSync(dir));',
+        replace: '  assertPrivateFolder(dir, statSync(dir));',
+      },
+    ],
+    kills: [
+      `${FOLDERS} › refuses a symbolic link to a folder, and a file, where the folder should be`,
+      OTHER_USER,
+    ],
+  },
+  {
+    id: 'private-folder-owner',
+    protects: 'a screenshot folder owned by another user is refused',
+    edits: [{ file: PRIVATE, find: '  if (stats.uid !== uid)', replace: '  if (false)' }],
+    kills: [`${FOLDERS} › refuses a folder %s`, OTHER_USER],
+  },
+  {
+    id: 'private-folder-closed',
+    protects: 'a screenshot folder open to group or others is refused',
+    edits: [{ file: PRIVATE, find: '  if ((stats.mode & 0o077) !== 0)', replace: '  if (false)' }],
+    kills: [`${FOLDERS} › refuses a folder %s`, OTHER_USER, NATIVE],
   },
   {
     id: 'private-folder-home-closed',
