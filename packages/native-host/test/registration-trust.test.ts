@@ -41,6 +41,12 @@ describe('what the browser would run', () => {
     expect(trustProblems(node)).toEqual([]);
     chmodSync(join(root, 'opt'), 0o1777);
     expect(trustProblems(node)).toEqual([]);
+    // Run as root, ours and root's are one owner: as another user, the folders root owns above (the
+    // root folder, the temporary folder) must still pass, as root's.
+    const me = uid === 0 ? 4242 : uid;
+    for (const path of [join(root, 'opt'), join(root, 'opt', 'node'), join(root, 'opt', 'node', 'bin'), node])
+      chownSync(path, me, process.getgid?.() ?? 0);
+    expect(trustProblems(node, { uid: me, privateGroup: () => false })).toEqual([]);
   });
 
   it('names each folder above it that others can write to, and the file itself', () => {

@@ -6,6 +6,11 @@ const SCRATCH = 'packages/agent/src/tools/scratch-files.ts';
 const SANDBOX = 'packages/agent/test/tools/scratch-files.test.ts › the scratch-file sandbox';
 const SETTINGS = 'packages/agent/test/chats.test.ts › settings';
 const TURN = 'packages/agent/test/turns.test.ts › a turn with the %s streaming format';
+const EXFIL = 'packages/agent/test/notes-and-exfiltration.test.ts';
+const NOTES_PER_CHAT = `${EXFIL} › notes are kept per chat › a note written in chat A is not visible to chat B, and chat A recalls it`;
+const NAVIGATION = `${EXFIL} › a navigation carrying what the agent recalled or read`;
+const REFUSED = `${NAVIGATION} › is refused with a clear tool error, and the attacker server receives nothing`;
+const AFTER_RESTART = `${NAVIGATION} › is refused after a restart too: the stored chat still holds what was recalled`;
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
@@ -121,6 +126,77 @@ export const MUTANTS = [
       `${SANDBOX} › saves, appends, lists and reads back files in folders, with mode 0600, reads fenced as data`,
       `${TURN} › streams text, runs a tool call in the message session through the daemon, and gives the model its result`,
     ],
+  },
+  {
+    id: 'notes-per-chat',
+    protects: 'each chat reads, writes and forgets only its own notes',
+    edits: [
+      {
+        file: 'packages/agent/src/tools/notes.ts',
+        find: '    if (context.sharedNotes) return file.shared;',
+        replace: '    return file.shared;',
+      },
+    ],
+    kills: [
+      NOTES_PER_CHAT,
+      'packages/agent/test/tools/notes.test.ts › notes › keeps a note to the chat that wrote it: another chat neither recalls nor forgets it',
+    ],
+  },
+  {
+    id: 'notes-shared-off-by-default',
+    protects: 'notes are shared across chats only when the user turned it on',
+    edits: [
+      {
+        file: 'packages/agent/src/config/agent-config.ts',
+        find: '    sharedNotes: file.sharedNotes === true,',
+        replace: '    sharedNotes: file.sharedNotes !== false,',
+      },
+    ],
+    kills: [
+      'packages/cli/test/agent-config.test.ts › bproxy agent config › shares notes across chats only when the user says so, with or without a provider',
+    ],
+  },
+  {
+    id: 'exfil-navigation-refused',
+    protects: 'a navigation to another site carrying what the chat recalled or read is refused',
+    edits: [
+      {
+        file: 'packages/agent/src/tools/toolbox.ts',
+        find: '    if (refusal !== null) return refusal;',
+        replace: '    void refusal;',
+      },
+    ],
+    kills: [REFUSED, AFTER_RESTART],
+  },
+  {
+    id: 'exfil-file-read-tracked',
+    protects: 'what read_file returned counts as read',
+    edits: [{ file: SCRATCH, find: '          read: [slice],\n', replace: '' }],
+    kills: [REFUSED],
+  },
+  {
+    id: 'exfil-recall-tracked',
+    protects: 'what recall returned counts as read',
+    edits: [
+      {
+        file: 'packages/agent/src/tools/notes.ts',
+        find: '          read: chosen.map(([, n]) => n.text),\n',
+        replace: '',
+      },
+    ],
+    kills: [REFUSED],
+  },
+  {
+    id: 'exfil-reads-after-restart',
+    protects: 'a chat remembers what it read across host restarts, from its stored transcript',
+    edits: [
+      {
+        file: 'packages/agent/src/runner.ts',
+        find: '      this.deps.toolbox.noteRead(this.chatId, storedReads(this.chat));',
+        replace: '',
+      },
+    ],
+    kills: [AFTER_RESTART],
   },
   {
     id: 'agent-hidden-tools',

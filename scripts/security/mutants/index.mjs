@@ -14,12 +14,14 @@ import { MUTANTS as ISOLATION } from './isolation.mjs';
 import { MUTANTS as NATIVE_HOST } from './native-host.mjs';
 import { MUTANTS as PAGE_AND_HANDLES } from './page-and-handles.mjs';
 import { MUTANTS as PANEL_AND_TERMINAL } from './panel-and-terminal.mjs';
+import { MUTANTS as PRIVATE_FILES } from './private-files.mjs';
 import { MUTANTS as TABS_AND_INPUT } from './tabs-and-input.mjs';
 import { MUTANTS as USER_CONTROLS } from './user-controls.mjs';
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
   ...GATE_AND_STATE,
+  ...PRIVATE_FILES,
   ...PAGE_AND_HANDLES,
   ...TABS_AND_INPUT,
   ...DAEMON_PROOF,

@@ -5,6 +5,11 @@ const RUN_HOST = 'packages/native-host/test/run-host.test.ts';
 const PROCESS = 'packages/native-host/test/host-process.test.ts';
 const REGISTRATION = 'packages/native-host/test/registration.test.ts › registration on %s';
 const HOST_LOG = 'packages/native-host/test/host-log.test.ts › host.log';
+const TRUST = 'packages/native-host/src/registration/trust.ts';
+const STATUS = 'packages/native-host/src/registration/status.ts';
+const WALK = 'packages/native-host/test/registration-trust.test.ts › what the browser would run';
+const INSTALL_REFUSES = `${REGISTRATION} › install refuses a Node, bundle or folder above them that others can change, naming the path and the fix`;
+const STATUS_UNSAFE = `${REGISTRATION} › status calls a launcher unsafe when what it runs, or a folder above, became writable by others, and does not run it`;
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
@@ -219,6 +224,162 @@ export const MUTANTS = [
     ],
     kills: [
       `${HOST_LOG} › never follows a symlink planted as host.log, and drops the line instead of throwing`,
+    ],
+  },
+  {
+    id: 'host-install-trust',
+    protects: 'install refuses a Node, bundle or folder above them that others can change',
+    edits: [
+      {
+        file: 'packages/native-host/src/registration/install.ts',
+        find: '  checkTrust(options, files.dir);',
+        replace: '',
+      },
+    ],
+    kills: [INSTALL_REFUSES],
+  },
+  {
+    id: 'host-status-what-it-runs',
+    protects: 'status checks the Node and bundle the launcher runs, and the folders above them',
+    edits: [
+      {
+        file: STATUS,
+        find: '  const runsTrust = launchedTrustProblems(runs.node, runs.bundle);',
+        replace: '  const runsTrust: string[] = [];',
+      },
+    ],
+    kills: [STATUS_UNSAFE],
+  },
+  {
+    id: 'host-status-launcher-folders',
+    protects: 'status checks the launcher and the folders above it',
+    edits: [
+      {
+        file: STATUS,
+        find: '  if (launcherTrust.length > 0) return { problems: [...problems, ...launcherTrust], unsafe: true };',
+        replace: '',
+      },
+    ],
+    kills: [STATUS_UNSAFE],
+  },
+  {
+    id: 'host-status-no-probe-unsafe',
+    protects: 'status does not run a launcher others could have changed',
+    edits: [
+      {
+        file: STATUS,
+        find: ' && !unsafe && options.probe !== false',
+        replace: ' && options.probe !== false',
+      },
+    ],
+    kills: [STATUS_UNSAFE],
+  },
+  {
+    id: 'trust-follows-links',
+    protects: 'the walk follows symbolic links and checks the folders of their targets',
+    edits: [{ file: TRUST, find: '    if (!stats.isSymbolicLink()) {', replace: '    if (true) {' }],
+    kills: [
+      `${WALK} › follows symbolic links, relative ones with .. too, and checks the folders of their targets and their owners`,
+    ],
+  },
+  {
+    id: 'trust-owner',
+    protects: 'a component owned by neither the user nor root is named',
+    edits: [{ file: TRUST, find: '  if (stats.uid !== uid && stats.uid !== 0)', replace: '  if (false)' }],
+    kills: [
+      `${WALK} › names a folder owned by another user even when its mode is tight`,
+      `${WALK} › follows symbolic links, relative ones with .. too, and checks the folders of their targets and their owners`,
+      INSTALL_REFUSES,
+    ],
+  },
+  {
+    id: 'trust-root-owner',
+    protects: 'folders owned by root are trusted',
+    edits: [
+      {
+        file: TRUST,
+        find: '  if (stats.uid !== uid && stats.uid !== 0)',
+        replace: '  if (stats.uid !== uid)',
+      },
+    ],
+    kills: [`${WALK} › is fine in folders of ours or root, and in a sticky folder everyone may add to`],
+  },
+  {
+    id: 'trust-folders-above',
+    protects: 'every folder above what the browser runs is checked, not the file alone',
+    edits: [
+      {
+        file: TRUST,
+        find: '    report(componentProblem(next, stats, uid, rest.length === 0, privateGroup));',
+        replace: '    if (rest.length === 0) report(componentProblem(next, stats, uid, true, privateGroup));',
+      },
+      {
+        file: TRUST,
+        find: '  report(componentProblem(root, top, uid, rest.length === 0, privateGroup));',
+        replace: '',
+      },
+    ],
+    kills: [
+      `${WALK} › names each folder above it that others can write to, and the file itself`,
+      INSTALL_REFUSES,
+      STATUS_UNSAFE,
+    ],
+  },
+  {
+    id: 'trust-beside-bundle',
+    protects: 'the bundles the host loads from beside it are checked too',
+    edits: [
+      {
+        file: TRUST,
+        find: '  const files = [node, bundle, ...BESIDE_BUNDLE.map((name) => join(dirname(bundle), name))];',
+        replace: '  const files = [node, bundle];',
+      },
+    ],
+    kills: [`${WALK} › checks the bundles the host loads from beside it, once per problem`],
+  },
+  {
+    id: 'trust-group-write',
+    protects: "group write counts unless the group is the user's alone",
+    edits: [
+      {
+        file: TRUST,
+        find: '  const writers = stats.mode & (privateGroup(stats.gid) ? 0o002 : 0o022);',
+        replace: '  const writers = stats.mode & 0o002;',
+      },
+    ],
+    kills: [
+      `${WALK} › accepts group write when the group is the user's alone (a user private group), not when others can be in it`,
+      `${WALK} › names each folder above it that others can write to, and the file itself`,
+      STATUS_UNSAFE,
+    ],
+  },
+  {
+    id: 'trust-private-group',
+    protects: "group write is accepted when the group is the user's alone",
+    edits: [
+      {
+        file: TRUST,
+        find: '  const writers = stats.mode & (privateGroup(stats.gid) ? 0o002 : 0o022);',
+        replace: '  const writers = stats.mode & 0o022;',
+      },
+    ],
+    kills: [
+      `${WALK} › accepts group write when the group is the user's alone (a user private group), not when others can be in it`,
+    ],
+  },
+  {
+    id: 'trust-sticky',
+    protects: 'a sticky folder everyone may add to is fine',
+    edits: [
+      {
+        file: TRUST,
+        find: '  if (stats.isDirectory() && !last && (stats.mode & 0o1000) !== 0) return null;',
+        replace: '',
+      },
+    ],
+    kills: [
+      `${WALK} › is fine in folders of ours or root, and in a sticky folder everyone may add to`,
+      INSTALL_REFUSES,
     ],
   },
   {

@@ -4,6 +4,11 @@ const REQUESTS = 'packages/daemon/src/routes/user-requests.ts';
 const SHARING = 'packages/daemon/test/user-requests.test.ts › sharing a tab from the browser';
 const HANDOFF = 'packages/daemon/test/user-requests.test.ts › the hand-off controls of the user';
 const PANEL_E2E = 'tests/e2e/side-panel.test.ts › the side panel';
+const SESSIONS = 'packages/daemon/src/sessions.ts';
+const PRIVATE =
+  "packages/daemon/test/user-requests.test.ts › sessions the user shared or holds are not other agents' to reach";
+const SHARED_UNREACHED = `${PRIVATE} › a shared tab: its unguessable id is listed to no other agent, which cannot drive it; the agent it was handed to can`;
+const HELD_UNREACHED = `${PRIVATE} › a session the user took over: unlisted to others, neither driven, re-bound nor re-paced until they resume`;
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
@@ -60,6 +65,66 @@ export const MUTANTS = [
     kills: [
       `${HANDOFF} › keeps a session the user took over theirs: an agent can neither resume, unbind nor close it`,
     ],
+  },
+  {
+    id: 'shared-unlisted',
+    protects: 'a private session is listed only to the caller that names it',
+    edits: [
+      {
+        file: SESSIONS,
+        find: '    return this.all().filter((s) => s.id === caller || !isPrivate(s));',
+        replace: '    return this.all();',
+      },
+    ],
+    kills: [SHARED_UNREACHED, HELD_UNREACHED],
+  },
+  {
+    id: 'shared-id-unguessable',
+    protects: 'a shared session has a long unguessable id',
+    edits: [
+      {
+        file: 'packages/daemon/src/session-identifiers.ts',
+        find: "    const length = kind === 'shared' ? SHARED_SESSION_ID_LENGTH : 6;",
+        replace: '    const length = 6;',
+      },
+    ],
+    kills: [SHARED_UNREACHED],
+  },
+  {
+    id: 'shared-pacing-by-user',
+    protects: 'no agent changes the pacing of a tab the user shared',
+    edits: [
+      {
+        file: 'packages/daemon/src/routes/session-actions.ts',
+        find: '  if (params.pacing !== undefined && params.pacing !== session.pacing && session.sharedByUser === true)',
+        replace: '  if (false)',
+      },
+    ],
+    kills: [`${PRIVATE} › a shared tab keeps the pacing the user chose: no agent can change it`],
+  },
+  {
+    id: 'held-private',
+    protects: 'a session the user holds is listed to no other agent',
+    edits: [
+      {
+        file: SESSIONS,
+        find: '  return session.sharedByUser === true || session.heldByUser === true;',
+        replace: '  return session.sharedByUser === true;',
+      },
+    ],
+    kills: [HELD_UNREACHED],
+  },
+  {
+    id: 'held-not-rebound',
+    protects: 'a session the user holds is neither re-bound nor re-paced',
+    edits: [
+      {
+        file: 'packages/daemon/src/routes/session-actions.ts',
+        find: '  const held = heldByUser(session);\n  if (held) return held;\n  if (params.pacing',
+        replace: '  if (params.pacing',
+      },
+    ],
+    kills: [HELD_UNREACHED],
   },
   {
     id: 'activity-named-target',
