@@ -144,4 +144,17 @@ export const MUTANTS = [
     edits: [{ file: PAYLOAD_LOG, find: "  dialog: ['promptText'],", replace: '' }],
     kills: [DEBUG_LOG],
   },
+  {
+    id: 'cli-failure-reported',
+    protects: 'the CLI answers any argv with an exit code and a line, never a stack trace',
+    build: true,
+    edits: [
+      {
+        file: 'packages/cli/src/command-line.ts',
+        find: '  } catch (error) {\n    return reportFailure(error, line.globals.pretty);\n  }',
+        replace: '  } finally {\n    void reportFailure;\n  }',
+      },
+    ],
+    kills: ['tests/e2e/faults-cli-argv.test.ts'],
+  },
 ];
