@@ -141,7 +141,10 @@ export const MUTANTS = [
     id: 'debug-log-prompt-text',
     protects: 'the debug log hides the text a prompt dialog is answered with',
     build: true,
-    edits: [{ file: PAYLOAD_LOG, find: "  dialog: ['promptText'],", replace: '' }],
+    edits: [
+      { file: PAYLOAD_LOG, find: "  dialog: ['promptText'],", replace: '' },
+      { file: PAYLOAD_LOG, find: '|prompttext|defaultprompt/i;', replace: '/i;' },
+    ],
     kills: [DEBUG_LOG],
   },
   {
