@@ -394,7 +394,11 @@ export class UnseenText {
     return true;
   }
 
-  /** Whether `hit`, or a box around it that is not around `el`, paints an opaque surface. */
+  /**
+   * Whether `hit`, or a box around it that is not around `el`, paints an opaque surface: a solid
+   * background colour. Pictures do not count: an image (a lazy-loading placeholder stretched over a
+   * header), a background image or an SVG may be transparent, which only pixels would tell.
+   */
   private paintsOver(hit: Element, el: Element): boolean {
     let opaque = false;
     for (
@@ -406,10 +410,7 @@ export class UnseenText {
       if (style.position === 'fixed' || style.position === 'sticky') return false;
       if (opaque) continue;
       const bg = parseColour(style.backgroundColor);
-      opaque =
-        PICTURES.has(node.localName) ||
-        style.backgroundImage !== 'none' ||
-        (bg !== null && bg.a >= OPAQUE && this.alphaOf(node) >= OPAQUE);
+      opaque = bg !== null && bg.a >= OPAQUE && this.alphaOf(node) >= OPAQUE;
     }
     return opaque;
   }

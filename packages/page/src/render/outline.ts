@@ -239,15 +239,16 @@ class OutlineBuilder {
 
   private heading(el: Element, depth: number, parent: number): void {
     this.flush(depth, parent);
-    // A heading is read, not acted on: its name is the words a person sees in it (an aria-label or
-    // visually hidden words would let a page title a section with text nobody sees).
+    // A heading is read, not acted on: when words in it are hidden from people, it is named by the
+    // words they see (none: it leaves no line) and counted; otherwise by its accessible name.
     let dropped = false;
-    const name = subtreeText(el, 100, undefined, (text) => {
+    const seen = subtreeText(el, 100, undefined, (text) => {
       const shown = this.unseen.judge(text);
       if (!shown && (text.nodeValue ?? '').trim() !== '') dropped = true;
       return shown;
     });
     if (dropped) this.unseen.blocks++;
+    const name = dropped ? seen : nameOf(el, 100);
     const level = headingLevel(el);
     const line = this.emit(depth, `${level === undefined ? 'heading' : `h${level}`} ${quote(name)}`, parent);
     this.children(el, depth + 1, line, 'controls', true);
