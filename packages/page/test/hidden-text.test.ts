@@ -69,6 +69,16 @@ describe('hidden text', () => {
         expect('hiddenBlocks' in s).toBe(false);
       },
     );
+    // A right-to-left page scrolls to the left: words there are on the page.
+    await withHtml(
+      env.browser.context,
+      '<html dir="rtl"><body><div style="width:3000px;text-align:left">Far left words.</div></body></html>',
+      async (page) => {
+        const t = await ok<TextResult>(page, 'text');
+        expect(t.text).toContain('Far left words.');
+        expect('hiddenBlocks' in t).toBe(false);
+      },
+    );
   });
 
   it('bounds the hit tests one read spends on covered text', async () => {

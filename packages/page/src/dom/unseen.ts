@@ -232,10 +232,13 @@ export class UnseenText {
     const known = this.pages.get(doc);
     if (known !== undefined) return known;
     const page = doc.scrollingElement ?? doc.documentElement;
+    const width = Math.max(page.scrollWidth, view.innerWidth);
+    // A right-to-left page overflows, and scrolls, to the left of its initial viewport.
+    const left = styleOf(page).direction === 'rtl' ? view.innerWidth - width : 0;
     const rect: Rect = {
-      left: -view.scrollX,
+      left: left - view.scrollX,
       top: -view.scrollY,
-      right: Math.max(page.scrollWidth, view.innerWidth) - view.scrollX,
+      right: left + width - view.scrollX,
       bottom: Math.max(page.scrollHeight, view.innerHeight) - view.scrollY,
     };
     this.pages.set(doc, rect);
