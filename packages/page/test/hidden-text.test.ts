@@ -89,9 +89,7 @@ describe('hidden text', () => {
         `<div style="position:relative;display:inline-block;font-size:8px"><span>r${i}</span><i style="position:absolute;inset:0;background:#fff"></i></div>`,
     ).join('');
     await withHtml(env.browser.context, `<div style="width:990px">${rows}</div>`, async (page) => {
-      const started = Date.now();
       const r = await ok<TextResult>(page, 'text');
-      expect(Date.now() - started).toBeLessThan(5_000);
       // Two hit tests tell a covered row: the first rows are left out (one run), the rest read as seen.
       const words = r.text.split(/\s+/);
       expect(r.hiddenBlocks).toBe(1);
