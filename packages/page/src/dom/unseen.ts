@@ -218,11 +218,18 @@ export class UnseenText {
     return this.covered(text, el, rects[0], view) ? 'covered' : null;
   }
 
-  /** Content the browser skips: a closed `<details>`, `content-visibility:hidden`, `hidden=until-found`. */
+  /** Content the browser skips: in a closed `<details>`, under `content-visibility:hidden` (`hidden=until-found`). */
   private collapsed(el: Element): boolean {
     const known = this.skipped.get(el);
     if (known !== undefined) return known;
-    const skipped = styleOf(el).contentVisibility === 'hidden' || !el.checkVisibility();
+    const parent = parentIn(el);
+    const skipped =
+      styleOf(el).contentVisibility === 'hidden' ||
+      (parent !== null &&
+        (this.collapsed(parent) ||
+          (parent.localName === 'details' &&
+            !parent.hasAttribute('open') &&
+            el !== parent.querySelector(':scope > summary'))));
     this.skipped.set(el, skipped);
     return skipped;
   }
