@@ -212,8 +212,10 @@ describe('what only the extension driver has', () => {
   it('keeps input trusted with a DevTools-like client attached to the same tab: Chrome lets both debug it', async () => {
     const { agent, c, b, p } = await env();
     const s = await agent.session('trusted.html');
-    const page = b.context.pages().findLast((x) => x.url() === p.url('trusted.html'));
-    if (page === undefined) throw new Error('no page for the session tab');
+    // Playwright learns of the tab, and of its URL, from events that may come after the answer.
+    const page = await until('the session tab in the browser', () =>
+      b.context.pages().findLast((x) => x.url() === p.url('trusted.html')),
+    );
     const devtools = await b.context.newCDPSession(page);
     try {
       await devtools.send('Runtime.enable');

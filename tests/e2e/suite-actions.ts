@@ -8,6 +8,7 @@
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { leaked, lost, UNRENDERED_TRICKS, UNSEEN_TRICKS } from '../fixtures/hidden-text';
 import { Agent, pngSize, type DriverUnderTest } from './suite-agent';
 import { defineFlowTests } from './suite-flows';
 import { defineGestureTests } from './suite-gestures';
@@ -116,6 +117,39 @@ function defineReadTests(a: () => Agent): void {
       expect(after).toContain(
         'forgery replaced: no; forgery called: 0; ledger entries: 0; other bproxy globals: none',
       );
+      await a().close(s);
+    },
+    T,
+  );
+
+  it(
+    'leaves text a person cannot see out of text and snapshot, and says how many runs it left out',
+    async () => {
+      const s = await a().session('hidden-text.html');
+      const text = await a().cli.ok<{ text: string; hiddenBlocks?: number }>(['text', '-s', s]);
+      expect(leaked(text.text, [...UNSEEN_TRICKS, ...UNRENDERED_TRICKS])).toEqual([]);
+      expect(lost(text.text)).toEqual([]);
+      // Every trick, and the close button's screen-reader label, which is free text here.
+      expect(text.hiddenBlocks).toBe(UNSEEN_TRICKS.length + 1);
+
+      const whole = await a().cli.ok<{ snapshot: string; hiddenBlocks?: number }>(['snapshot', '-s', s]);
+      // A snapshot of the body keeps prose, so a sentence left in would show.
+      const body = await a().cli.ok<{ snapshot: string; hiddenBlocks?: number }>([
+        'snapshot',
+        '-s',
+        s,
+        '--selector',
+        'body',
+        '--max-chars',
+        '100000',
+      ]);
+      for (const r of [whole, body]) {
+        expect(r.snapshot).not.toContain('SECRET');
+        expect(r.hiddenBlocks).toBe(UNSEEN_TRICKS.length);
+        // The screen-reader label still names the icon button it belongs to.
+        expect(r.snapshot).toMatch(/button "Close the panel" \[el\d+\]/);
+      }
+      expect(lost(body.snapshot)).toEqual([]);
       await a().close(s);
     },
     T,

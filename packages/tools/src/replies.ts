@@ -40,6 +40,12 @@ function frames(list: { src: string }[] | undefined): string {
   return `\nCross-origin frames not read: ${list.map((f) => f.src).join(', ')}`;
 }
 
+/** One short line when a read left out text a person could not see. */
+function hidden(blocks: number | undefined): string {
+  if (blocks === undefined) return '';
+  return `\n(hidden text left out: ${blocks} ${blocks === 1 ? 'block' : 'blocks'})`;
+}
+
 function more(shown: string, truncated: boolean, total: number): string {
   return truncated ? `\n[${shown} of ${total}; call with a higher limit or contains= to narrow]` : '';
 }
@@ -108,7 +114,9 @@ function render(tool: ToolName, params: Record<string, unknown>, data: unknown):
     case 'snapshot': {
       const r = data as ActionResult<'snapshot'>;
       const notice = r.notice === undefined ? '' : `\n[${r.notice}]`;
-      return textReply(`${page(r.url, r.title)}\n${r.snapshot}${notice}${frames(r.crossOriginFrames)}`);
+      return textReply(
+        `${page(r.url, r.title)}\n${r.snapshot}${notice}${hidden(r.hiddenBlocks)}${frames(r.crossOriginFrames)}`,
+      );
     }
     case 'text': {
       const r = data as ActionResult<'text'>;
@@ -117,7 +125,7 @@ function render(tool: ToolName, params: Record<string, unknown>, data: unknown):
         r.nextOffset === undefined
           ? ''
           : `\n[chars ${start}-${r.nextOffset} of ${r.totalChars}; call text with offset=${r.nextOffset} for more]`;
-      return textReply(`${r.text}${notice}${frames(r.crossOriginFrames)}`);
+      return textReply(`${r.text}${notice}${hidden(r.hiddenBlocks)}${frames(r.crossOriginFrames)}`);
     }
     case 'elements': {
       const r = data as ActionResult<'elements'>;

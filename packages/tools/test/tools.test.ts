@@ -99,6 +99,18 @@ describe('MCP success replies', () => {
     expect(text(reply)).toMatch(/^typed into the focus \(synthetic input: /);
   });
 
+  it('says in one short line how many runs of hidden text a read left out, and nothing when none', () => {
+    const read = { url: 'u', title: '', text: 'hello', totalChars: 5, truncated: false };
+    expect(text(successReply('text', {}, { ...read, hiddenBlocks: 3 }))).toBe(
+      'hello\n(hidden text left out: 3 blocks)',
+    );
+    expect(text(successReply('text', {}, read))).toBe('hello');
+    const snap = { url: 'u', title: 'T', snapshot: 'h1 "Hi"', totalChars: 7, truncated: false };
+    expect(text(successReply('snapshot', {}, { ...snap, hiddenBlocks: 1 }))).toBe(
+      'u "T"\nh1 "Hi"\n(hidden text left out: 1 block)',
+    );
+  });
+
   it("adds the session's notes on lines of their own, to text and image replies alike", () => {
     const notes = ['t2 was closed in the browser; the session is back on t1, the tab that opened it'];
     const read = successReply('text', {}, { url: 'u', title: '', text: 'hello', notes });

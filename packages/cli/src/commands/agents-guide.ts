@@ -17,6 +17,8 @@ Workflow
      meanwhile (a popup closed itself, so the session is back on the tab that opened it).
   Long pages: snapshot is capped; its "notice" says how to continue (--offset N) or narrow
   (--contains WORD, or a handle as the scope). text works the same way.
+  "hiddenBlocks":N in text or snapshot: the page hides that many runs of text from people (off
+  screen, transparent, covered…); they were left out.
   Waiting: bproxy -s ID wait --text "Done" | --selector CSS | --navigation.
 
 Rules the daemon enforces

@@ -5,6 +5,7 @@ import { nameOf, roleOf } from '../dom/aria';
 import { FrameReport } from '../dom/flat-tree';
 import { topBox } from '../dom/geometry';
 import { resolveTarget } from '../dom/resolve';
+import { UnseenText } from '../dom/unseen';
 import { isDisabled, isVisible } from '../dom/visibility';
 import { reqTarget, type Params } from '../params';
 import { checkedState, displayValue } from '../render/describe-control';
@@ -28,7 +29,7 @@ export function inspect(ctx: PageContext, p: Params): ActionResult<'inspect'> {
     tag: el.localName,
     role: roleOf(el),
     name: nameOf(el),
-    text: visibleText(el, new FrameReport()).slice(0, TEXT_MAX),
+    text: visibleText(el, new FrameReport(), new UnseenText()).slice(0, TEXT_MAX),
     attributes,
     box,
     visible,

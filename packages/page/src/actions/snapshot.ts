@@ -10,6 +10,7 @@ import { HANDLES_PER_READ, SNAPSHOT_REF_CLOSE, SNAPSHOT_REF_OPEN } from '@bproxy
 import { FrameReport } from '../dom/flat-tree';
 import { readRoot } from '../dom/resolve';
 import { buildSelector } from '../dom/selector';
+import { UnseenText } from '../dom/unseen';
 import type { PageContext } from '../context';
 import { optNumber, optString, optTarget, type Params } from '../params';
 import { buildOutline, placeholder, type OutlineLine } from '../render/outline';
@@ -39,7 +40,7 @@ export function snapshot(ctx: PageContext, p: Params): SnapshotDriverResult {
   const frames = new FrameReport();
   // Asked for one subtree or for matching lines, the agent wants the words too: prose is kept.
   const prose = contains !== undefined || target !== undefined;
-  const outline = buildOutline(readRoot(target, ctx.registry), frames, { prose });
+  const outline = buildOutline(readRoot(target, ctx.registry), frames, { prose }, new UnseenText());
   const lines = contains ? filterLines(outline.lines, contains) : outline.lines;
 
   const rendered = lines.map(render);
@@ -106,6 +107,7 @@ export function snapshot(ctx: PageContext, p: Params): SnapshotDriverResult {
     ...frames.field(),
   };
   if (last < rendered.length) result.nextOffset = starts[last] ?? total;
+  if (outline.hiddenBlocks > 0) result.hiddenBlocks = outline.hiddenBlocks;
   const notices: string[] = [];
   if (truncated)
     notices.push(notice(first, last, rendered.length, starts, total, result.nextOffset, contains));

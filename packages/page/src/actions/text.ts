@@ -3,6 +3,7 @@ import type { ActionResult } from '@bproxy/protocol';
 import type { PageContext } from '../context';
 import { FrameReport } from '../dom/flat-tree';
 import { readRoot } from '../dom/resolve';
+import { UnseenText } from '../dom/unseen';
 import { optNumber, optTarget, type Params } from '../params';
 import { visibleText } from '../render/visible-text';
 
@@ -12,7 +13,8 @@ export function text(ctx: PageContext, p: Params): ActionResult<'text'> {
   const maxChars = optNumber(p, 'maxChars') ?? DEFAULT_MAX_CHARS;
   const offset = optNumber(p, 'offset') ?? 0;
   const frames = new FrameReport();
-  const all = visibleText(readRoot(optTarget(p), ctx.registry), frames);
+  const unseen = new UnseenText();
+  const all = visibleText(readRoot(optTarget(p), ctx.registry), frames, unseen);
   const end = Math.min(all.length, offset + maxChars);
   const result: ActionResult<'text'> = {
     url: location.href,
@@ -22,6 +24,7 @@ export function text(ctx: PageContext, p: Params): ActionResult<'text'> {
     truncated: offset > 0 || end < all.length,
     ...frames.field(),
   };
+  if (unseen.blocks > 0) result.hiddenBlocks = unseen.blocks;
   if (end < all.length) result.nextOffset = end;
   return result;
 }

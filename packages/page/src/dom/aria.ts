@@ -94,14 +94,15 @@ export function clip(text: string, max: number): string {
  * Text of a subtree for naming: rendered text nodes plus alt of images, whitespace collapsed. Hidden
  * nodes are skipped (the root itself counts even when hidden, as aria-labelledby may point at one), and
  * words break at every box that is not inline, as they do on screen. `skip` is the control being
- * named: a label wrapping it must not lend it the control's own text (a select's options).
+ * named: a label wrapping it must not lend it the control's own text (a select's options). `seen`,
+ * when given, also drops text nodes a person could not see (see UnseenText).
  */
-export function subtreeText(root: Node, max = 200, skip?: Element): string {
+export function subtreeText(root: Node, max = 200, skip?: Element, seen?: (text: Text) => boolean): string {
   let out = '';
   const visit = (node: Node, shown: boolean): void => {
     if (out.length > max * 2) return;
     if (node.nodeType === Node.TEXT_NODE) {
-      if (shown) out += node.nodeValue ?? '';
+      if (shown && (seen === undefined || seen(node as Text))) out += node.nodeValue ?? '';
       return;
     }
     if (!isElement(node)) return;

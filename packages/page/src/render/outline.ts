@@ -5,10 +5,11 @@
  * each actionable element stays addressable. Actionable lines carry a placeholder for their index in
  * `refs`. What is kept and why: outline-rules.ts and docs/snapshot.md.
  */
-import { clip, collapse, headingLevel, nameOf, roleOf } from '../dom/aria';
+import { clip, collapse, headingLevel, nameOf, roleOf, subtreeText } from '../dom/aria';
 import { clipOf, isEmpty } from '../dom/clip';
 import { flatChildren, isElement, isFrame, type FrameReport } from '../dom/flat-tree';
 import { actionableKind, type ActionableKind } from '../dom/interactive';
+import type { UnseenText } from '../dom/unseen';
 import { styleOf } from '../dom/visibility';
 import { controlLine, nameOrHint, quote } from './describe-control';
 import { LINK_NAME_MAX, mergeLinkRuns } from './link-runs';
@@ -46,6 +47,8 @@ export interface Outline {
   refs: OutlineRef[];
   /** Long text runs left out (options.prose false): how many, and their characters. */
   omitted: { runs: number; chars: number };
+  /** Runs of text left out because a person could not see them (see UnseenText). */
+  hiddenBlocks: number;
 }
 
 /** A run of inline content: text, and the links (or clickable words) inside it. */
@@ -72,6 +75,7 @@ class OutlineBuilder {
   constructor(
     private readonly frames: FrameReport,
     private readonly options: OutlineOptions,
+    readonly unseen: UnseenText,
   ) {}
 
   private emit(depth: number, text: string, parent: number, link?: OutlineLine['link']): number {
@@ -130,7 +134,8 @@ class OutlineBuilder {
 
   visit(node: Node, depth: number, parent: number, mode: Mode, textVisible: boolean): void {
     if (node.nodeType === Node.TEXT_NODE) {
-      if (mode === 'full' && textVisible) this.run.push({ text: node.nodeValue ?? '' });
+      if (mode === 'full' && textVisible && this.unseen.shows(node as Text))
+        this.run.push({ text: node.nodeValue ?? '' });
       return;
     }
     if (!isElement(node)) return;
@@ -234,7 +239,16 @@ class OutlineBuilder {
 
   private heading(el: Element, depth: number, parent: number): void {
     this.flush(depth, parent);
-    const name = nameOf(el, 100);
+    // A heading is read, not acted on: when words in it are hidden from people, it is named by the
+    // words they see (none: it leaves no line) and counted; otherwise by its accessible name.
+    let dropped = false;
+    const seen = subtreeText(el, 100, undefined, (text) => {
+      const shown = this.unseen.judge(text);
+      if (!shown && (text.nodeValue ?? '').trim() !== '') dropped = true;
+      return shown;
+    });
+    if (dropped) this.unseen.blocks++;
+    const name = dropped ? seen : nameOf(el, 100);
     const level = headingLevel(el);
     const line = this.emit(depth, `${level === undefined ? 'heading' : `h${level}`} ${quote(name)}`, parent);
     this.children(el, depth + 1, line, 'controls', true);
@@ -279,9 +293,19 @@ class OutlineBuilder {
   }
 }
 
-export function buildOutline(root: Node, frames: FrameReport, options: OutlineOptions): Outline {
-  const builder = new OutlineBuilder(frames, options);
+export function buildOutline(
+  root: Node,
+  frames: FrameReport,
+  options: OutlineOptions,
+  unseen: UnseenText,
+): Outline {
+  const builder = new OutlineBuilder(frames, options, unseen);
   builder.visit(root, 0, -1, 'full', true);
   builder.flush(0, -1);
-  return { lines: mergeLinkRuns(builder.lines), refs: builder.refs, omitted: builder.omitted };
+  return {
+    lines: mergeLinkRuns(builder.lines),
+    refs: builder.refs,
+    omitted: builder.omitted,
+    hiddenBlocks: unseen.blocks,
+  };
 }

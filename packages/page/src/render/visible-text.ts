@@ -1,9 +1,12 @@
 /**
  * Visible text in reading order, close to innerText but through open shadow roots and same-origin
  * frames: hidden, transparent and script-like content is skipped, blocks break lines, table cells are
- * separated by tabs and whitespace collapses as it renders.
+ * separated by tabs and whitespace collapses as it renders. Given an `UnseenText`, text a person could
+ * not see although it is rendered (off the page, clipped, tiny, the background's colour, covered) is
+ * left out too, and counted there.
  */
 import { flatChildren, isElement, type FrameReport } from '../dom/flat-tree';
+import type { UnseenText } from '../dom/unseen';
 import { styleOf } from '../dom/visibility';
 
 const SKIP = new Set([
@@ -22,7 +25,7 @@ const SKIP = new Set([
   'option',
 ]);
 
-export function visibleText(root: Node, frames: FrameReport): string {
+export function visibleText(root: Node, frames: FrameReport, unseen?: UnseenText): string {
   const lines: string[] = [];
   let current = '';
   const breakLine = (): void => {
@@ -33,6 +36,7 @@ export function visibleText(root: Node, frames: FrameReport): string {
   const visit = (node: Node, textVisible: boolean, pre: boolean): void => {
     if (node.nodeType === Node.TEXT_NODE) {
       if (!textVisible) return;
+      if (unseen !== undefined && !unseen.shows(node as Text)) return;
       const value = node.nodeValue ?? '';
       if (!pre) {
         current += value;

@@ -18,6 +18,8 @@ export const TextResult = z.strictObject({
   totalChars: z.number().int(),
   truncated: z.boolean(),
   nextOffset: z.number().int().optional(),
+  /** Runs of text left out because a person could not see them (off the page, clipped, tiny, transparent, covered); absent when none. */
+  hiddenBlocks: z.number().int().min(1).optional(),
   crossOriginFrames: CrossOriginFramesSchema.optional(),
 });
 
@@ -109,6 +111,8 @@ export const SnapshotDriverResult = z.strictObject({
   truncated: z.boolean(),
   nextOffset: z.number().int().optional(),
   notice: z.string().optional(),
+  /** Runs of text left out because a person could not see them (off the page, clipped, tiny, transparent, covered); absent when none. */
+  hiddenBlocks: z.number().int().min(1).optional(),
   crossOriginFrames: CrossOriginFramesSchema.optional(),
 });
 export const SnapshotResult = z.strictObject({
@@ -119,6 +123,8 @@ export const SnapshotResult = z.strictObject({
   truncated: z.boolean(),
   nextOffset: z.number().int().optional(),
   notice: z.string().optional(),
+  /** Runs of text left out because a person could not see them (off the page, clipped, tiny, transparent, covered); absent when none. */
+  hiddenBlocks: z.number().int().min(1).optional(),
   crossOriginFrames: CrossOriginFramesSchema.optional(),
 });
 
