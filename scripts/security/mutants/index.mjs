@@ -10,6 +10,7 @@ import { MUTANTS as AGENT } from './agent.mjs';
 import { MUTANTS as DAEMON_PROOF } from './daemon-proof.mjs';
 import { MUTANTS as FAULTS } from './faults.mjs';
 import { MUTANTS as GATE_AND_STATE } from './gate-and-state.mjs';
+import { MUTANTS as HIDDEN_TEXT } from './hidden-text.mjs';
 import { MUTANTS as HOSTILE_INPUT } from './hostile-input.mjs';
 import { MUTANTS as ISOLATION } from './isolation.mjs';
 import { MUTANTS as NATIVE_HOST } from './native-host.mjs';
@@ -33,4 +34,5 @@ export const MUTANTS = [
   ...FAULTS,
   ...ISOLATION,
   ...HOSTILE_INPUT,
+  ...HIDDEN_TEXT,
 ];
