@@ -7,6 +7,7 @@
 // exactly once), the references it must kill (spelled as in the doc: `file › describe › test`), and
 // `run` when the named file is a shared suite that runs through other test files.
 import { MUTANTS as AGENT } from './agent.mjs';
+import { MUTANTS as CLIENT_PROOF } from './client-proof.mjs';
 import { MUTANTS as DAEMON_PROOF } from './daemon-proof.mjs';
 import { MUTANTS as FAULTS } from './faults.mjs';
 import { MUTANTS as GATE_AND_STATE } from './gate-and-state.mjs';
@@ -18,6 +19,7 @@ import { MUTANTS as PAGE_AND_HANDLES } from './page-and-handles.mjs';
 import { MUTANTS as PANEL_AND_TERMINAL } from './panel-and-terminal.mjs';
 import { MUTANTS as PRIVATE_FILES } from './private-files.mjs';
 import { MUTANTS as TABS_AND_INPUT } from './tabs-and-input.mjs';
+import { MUTANTS as URLS } from './urls.mjs';
 import { MUTANTS as USER_CONTROLS } from './user-controls.mjs';
 
 /** @type {import('./index.d.mts').Mutant[]} */
@@ -35,4 +37,6 @@ export const MUTANTS = [
   ...ISOLATION,
   ...HOSTILE_INPUT,
   ...HIDDEN_TEXT,
+  ...URLS,
+  ...CLIENT_PROOF,
 ];
