@@ -99,13 +99,15 @@ function runTests(mutant) {
   return results;
 }
 
-/** killed when a test the reference names failed; survived when all it names passed. */
+/** killed when a test the reference names failed; survived when all it names passed; else skipped. */
 function verdict(kill, results) {
   const titles = kill.split(' › ').slice(1).map(fixedPart);
   const named = results.filter((r) => titles.every((t) => r.path.includes(t)) && r.status !== 'load-failed');
   if (results.some((r) => r.status === 'load-failed')) return 'load-failed';
   if (named.length === 0) return 'not-found';
-  return named.some((r) => r.status === 'failed') ? 'killed' : 'survived';
+  if (named.some((r) => r.status === 'failed')) return 'killed';
+  // A suite whose set-up failed skips its tests: that proves nothing either way (a missing build?).
+  return named.every((r) => r.status === 'passed') ? 'survived' : 'skipped';
 }
 
 let bad = 0;
