@@ -53,7 +53,7 @@ describe('bridge configuration from the environment', () => {
   });
 
   it('refuses a short or oddly shaped endpoint token without echoing it', () => {
-    for (const token of ['short', 'has space'.padEnd(40, 'x'), 'é'.repeat(40)]) {
+    for (const token of ['short', 'has space'.padEnd(40, 'x'), 'é'.repeat(40), 'a'.repeat(257)]) {
       let error: unknown;
       try {
         readBridgeConfig({ BPROXY_BRIDGE_TOKEN: token }, false);

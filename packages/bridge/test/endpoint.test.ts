@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import pino from 'pino';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,9 +82,32 @@ function raw(lines: string[]): Promise<string> {
   });
 }
 
+/** Whether a TCP connection to the endpoint's port at `address` is accepted. */
+function accepts(address: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(endpoint.port, address);
+    socket.on('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
+
 describe("the bridge endpoint's gate", () => {
-  it('listens on loopback only', () => {
+  it('listens on loopback only', async () => {
     expect(endpoint.wsUrl).toBe(`ws://127.0.0.1:${endpoint.port}/devtools/browser/${TOKEN}`);
+    expect(await accepts('127.0.0.1')).toBe(true);
+    // This machine's other addresses, and (on Linux, where all of 127/8 is loopback) another loopback
+    // address: a listener on every interface would take a connection on each.
+    const others = Object.values(networkInterfaces())
+      .flatMap((addresses) => addresses ?? [])
+      .filter((a) => a.family === 'IPv4' && !a.internal)
+      .map((a) => a.address);
+    if (process.platform === 'linux') others.push('127.0.0.2');
+    const accepted: string[] = [];
+    for (const address of others) if (await accepts(address)) accepted.push(address);
+    expect(accepted).toEqual([]);
   });
 
   it('reveals the browser WebSocket URL only to a caller with the secret', async () => {

@@ -8,6 +8,7 @@
 // `run` when the named file is a shared suite that runs through other test files.
 import { MUTANTS as AGENT } from './agent.mjs';
 import { MUTANTS as CLIENT_PROOF } from './client-proof.mjs';
+import { MUTANTS as BRIDGE } from './bridge.mjs';
 import { MUTANTS as DAEMON_PROOF } from './daemon-proof.mjs';
 import { MUTANTS as FAULTS } from './faults.mjs';
 import { MUTANTS as GATE_AND_STATE } from './gate-and-state.mjs';
@@ -31,6 +32,7 @@ export const MUTANTS = [
   ...DAEMON_PROOF,
   ...USER_CONTROLS,
   ...AGENT,
+  ...BRIDGE,
   ...NATIVE_HOST,
   ...PANEL_AND_TERMINAL,
   ...FAULTS,
