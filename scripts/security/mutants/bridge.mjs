@@ -540,4 +540,18 @@ export const MUTANTS = [
       `${USERS_OWN} › refuses Chrome's default profile, where Chrome 136+ ignores remote debugging, and says what to do`,
     ],
   },
+  {
+    id: 'bridge-secret-constant-time',
+    protects: 'the endpoint compares its secret in constant time',
+    edits: [
+      {
+        file: 'packages/bridge/src/upstream/endpoint-gate.ts',
+        find: '  return timingSafeEqual(padded, b) && a.length === b.length;',
+        replace: '  return given === expected;',
+      },
+    ],
+    kills: [
+      'packages/bridge/test/same-secret.test.ts › the endpoint secret comparison › compares %s through timingSafeEqual on buffers the length of the secret',
+    ],
+  },
 ];
