@@ -386,6 +386,14 @@ export const MUTANTS = [
     ],
   },
   {
+    id: 'extension-key',
+    protects: "the extension's id, which the daemon's Origin check compares, is fixed by its manifest key",
+    edits: [{ file: 'packages/extension/manifest.json', find: '"key": "', replace: '"key": "A' }],
+    kills: [
+      'packages/extension/test/manifest.test.ts › manifest › carries the key whose id the daemon accepts by default',
+    ],
+  },
+  {
     id: 'extension-permissions',
     protects: 'the manifest asks only for permissions the README justifies',
     edits: [
