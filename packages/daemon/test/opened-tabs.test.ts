@@ -27,9 +27,12 @@ interface Listed {
   tabs: string[];
 }
 
-/** Through session.list, which carries no session notes: the daemon's view without consuming any. */
+/**
+ * Through session.list, which carries no session notes: the daemon's view without consuming any. It is
+ * asked as the session's own agent (a tab the user shared is listed only to the agent that names it).
+ */
 async function sessionOf(id: string): Promise<Listed | undefined> {
-  const { sessions } = okData<{ sessions: Listed[] }>(await daemon.call('session.list'));
+  const { sessions } = okData<{ sessions: Listed[] }>(await daemon.call('session.list', {}, id));
   return sessions.find((s) => s.session === id);
 }
 
@@ -195,8 +198,10 @@ describe('tabs a page opens', () => {
       request: { kind: 'share_tab', tabId: 700, url: 'http://x/mail', title: 'Mail' },
     });
     await until(() => ext.messages.some((m) => m.type === 'user_answer'), 'the share');
-    const { sessions } = okData<{ sessions: Listed[] }>(await daemon.call('session.list'));
-    const shared = sessions[0]?.session ?? '';
+    const answer = ext.messages.find((m) => m.type === 'user_answer');
+    if (answer?.type !== 'user_answer' || !answer.ok || answer.result.kind !== 'share_tab')
+      throw new Error(`expected a shared tab, got ${JSON.stringify(answer)}`);
+    const shared = answer.result.shared.session;
     pushOpened(701, 700, 'http://x/attachment');
     await waitForTabs(shared, ['t1', 't2']);
     const closed = okData<{ closedTabs: string[]; releasedTabs: string[] }>(
