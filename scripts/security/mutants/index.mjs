@@ -7,6 +7,7 @@
 // exactly once), the references it must kill (spelled as in the doc: `file › describe › test`), and
 // `run` when the named file is a shared suite that runs through other test files.
 import { MUTANTS as AGENT } from './agent.mjs';
+import { MUTANTS as CHAT_MARKDOWN } from './chat-markdown.mjs';
 import { MUTANTS as DAEMON_PROOF } from './daemon-proof.mjs';
 import { MUTANTS as FAULTS } from './faults.mjs';
 import { MUTANTS as GATE_AND_STATE } from './gate-and-state.mjs';
@@ -27,6 +28,7 @@ export const MUTANTS = [
   ...AGENT,
   ...NATIVE_HOST,
   ...PANEL_AND_TERMINAL,
+  ...CHAT_MARKDOWN,
   ...FAULTS,
   ...ISOLATION,
 ];
