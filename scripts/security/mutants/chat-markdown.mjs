@@ -6,6 +6,7 @@ const MD = 'packages/extension/src/panel/markdown.ts';
 const MD_TEST = 'packages/extension/test/markdown.test.ts › the chat Markdown renderer';
 const BATCH = 'packages/extension/src/panel/render-batch.ts';
 const BATCH_TEST = 'packages/extension/test/render-batch.test.ts › rendering a streamed answer';
+const E2E = 'tests/e2e/panel-chat.test.ts › chat in the side panel';
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
@@ -171,5 +172,47 @@ export const MUTANTS = [
     kills: [
       `${BATCH_TEST} › after a render that took t ms, waits t ms more before the next, so the page stays responsive`,
     ],
+  },
+  {
+    id: 'chat-panel-text-as-html',
+    protects: "the panel builds an answer's text as text nodes, never parsing it as HTML",
+    build: true,
+    edits: [
+      {
+        file: MD,
+        find: '    createTextNode: (value) => doc.createTextNode(value),',
+        replace:
+          '    createTextNode: (value) => doc.createRange().createContextualFragment(value) as unknown as Text,',
+      },
+    ],
+    kills: [
+      `${E2E} › completes a multi-step task in the tab: the first message shares it, the form is really sent`,
+    ],
+  },
+  {
+    id: 'chat-one-per-tab',
+    protects: "each tab has its own chat: one tab's conversation is not another's",
+    build: true,
+    edits: [
+      {
+        file: 'packages/extension/src/panel/tab-ids.ts',
+        find: '  key: (tabId) => `chat.tab.${tabId}`,',
+        replace: "  key: () => 'chat.tab',",
+      },
+    ],
+    kills: [`${E2E} › runs two tabs at once without mixing them, and Stop ends the running turn`],
+  },
+  {
+    id: 'chat-stream-render-per-piece',
+    protects: 'a hostile streamed answer leaves Stop responsive: rendered per frame, not per piece',
+    build: true,
+    edits: [
+      {
+        file: BATCH,
+        find: '    if (this.cancel !== null) return;',
+        replace: '    return void this.render();',
+      },
+    ],
+    kills: [`${E2E} › keeps Stop working while a hostile answer streams in thousands of 4-character pieces`],
   },
 ];
