@@ -246,6 +246,10 @@ describe('the chat Markdown renderer', () => {
       '<p><strong><em>both</em></strong> <strong>bold <a href="https://a.example/" target="_blank" rel="noopener noreferrer">x</a> <em>em</em> <del>gone</del></strong> ' +
         '<a href="https://b.example/" target="_blank" rel="noopener noreferrer">&lt;img&gt;</a></p>',
     );
+    // A link inside emphasis is checked like any other: a javascript:, vbscript: or data: target loses it.
+    const nested = render('**[y](javascript:alert(1))** *[z](vbscript:x)* ~~[w](data:text/html,x)~~');
+    expectOnlySafeElements(nested.elements);
+    expect(nested.html).toBe('<p><strong>y</strong> <em>z</em> <del>w</del></p>');
   });
 
   it('shows an unclosed code fence as code while it streams, with its HTML as text', () => {

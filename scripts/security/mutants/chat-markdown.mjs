@@ -44,6 +44,20 @@ export const MUTANTS = [
     ],
   },
   {
+    id: 'chat-md-nested-link-unchecked',
+    protects: 'a link inside emphasis keeps its href only when it is http(s), like any other',
+    edits: [
+      {
+        file: MD,
+        find: '    const href = safeHref(target.href);',
+        replace: '    const href = depth > 1 ? target.href : safeHref(target.href);',
+      },
+    ],
+    kills: [
+      `${MD_TEST} › renders nested emphasis and links inside emphasis, and a link label with markup stays text`,
+    ],
+  },
+  {
     id: 'chat-md-entities-kept',
     protects: 'entities decode into text',
     edits: [
