@@ -229,4 +229,20 @@ export const MUTANTS = [
     ],
     kills: [`${E2E} › keeps Stop working while a hostile answer streams in thousands of 4-character pieces`],
   },
+  {
+    id: 'chat-stop-ends-turn',
+    protects: "the panel's Stop ends the chat's running turn",
+    build: true,
+    edits: [
+      {
+        file: 'packages/agent/src/service.ts',
+        find: '          this.runners.get(message.chatId)?.stop(emit);',
+        replace: '',
+      },
+    ],
+    kills: [
+      `${E2E} › runs two tabs at once without mixing them, and Stop ends the running turn`,
+      `${E2E} › keeps Stop working while a hostile answer streams in thousands of 4-character pieces`,
+    ],
+  },
 ];
