@@ -287,8 +287,9 @@ describe('the chat Markdown renderer', () => {
       fill('['),
       fill('[a](x "'),
       fill('# a   #   \n'),
-      // A heading line of spaces: the pattern it was read with backtracked cubically.
-      fill('xa ', `# a${' '.repeat(1_000)}b\n\n`),
+      // A heading line of spaces: the pattern it was read with backtracked cubically (2,000 spaces take it
+      // seconds, hundreds of times the plain parse; 1,000 took it only about as long as the limit).
+      fill('xa ', `# a${' '.repeat(2_000)}b\n\n`),
     ];
     // Linear work is a small multiple of the plain parse (at most about 30 here); a scan per marker,
     // bounded or not, is hundreds of times more at this length.
