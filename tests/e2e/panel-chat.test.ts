@@ -108,8 +108,12 @@ async function userTab(page: string): Promise<{ tab: Page; tabId: number }> {
   return { tab, tabId };
 }
 
+/** Whether the agent has a model: the first test configures it; run alone, a later test does. */
+let configured = false;
+
 /** The panel page for one tab, at side-panel size, on its Chat view. */
 async function chatPanel(tabId: number): Promise<Page> {
+  if (!configured) await configureAgent();
   const panel = await machine.browser.context.newPage();
   await panel.setViewportSize({ width: 400, height: 800 });
   await panel.goto(`chrome-extension://${machine.browser.extensionId}/panel.html?tab=${tabId}`);
@@ -140,6 +144,7 @@ const logText = async (panel: Page) => (await panel.textContent('#chat-log-host'
 
 /** Points the agent at the scripted model server, as a user would. */
 async function configureAgent(): Promise<void> {
+  configured = true;
   await machine.cli.ok([
     'agent',
     'config',
@@ -154,7 +159,7 @@ async function configureAgent(): Promise<void> {
   ]);
 }
 
-// The tests run in order: the first configures the agent the others use.
+// The tests run in order: the first configures the agent the others use (run alone, one configures it).
 describe('chat in the side panel', () => {
   it('says to run `bproxy agent config` while the agent has no model, and chats once it has one', async () => {
     const { tab, tabId } = await userTab('ext-counter.html');

@@ -9,6 +9,7 @@
 import { MUTANTS as AGENT } from './agent.mjs';
 import { MUTANTS as CLIENT_PROOF } from './client-proof.mjs';
 import { MUTANTS as BRIDGE } from './bridge.mjs';
+import { MUTANTS as CHAT_MARKDOWN } from './chat-markdown.mjs';
 import { MUTANTS as DAEMON_PROOF } from './daemon-proof.mjs';
 import { MUTANTS as FAULTS } from './faults.mjs';
 import { MUTANTS as GATE_AND_STATE } from './gate-and-state.mjs';
@@ -35,6 +36,7 @@ export const MUTANTS = [
   ...BRIDGE,
   ...NATIVE_HOST,
   ...PANEL_AND_TERMINAL,
+  ...CHAT_MARKDOWN,
   ...FAULTS,
   ...ISOLATION,
   ...HOSTILE_INPUT,
