@@ -6,7 +6,10 @@
 // Ctrl-C. A mutant survives when one of its tests still passes; a mutant whose test is not found, or
 // whose edit no longer applies, is an error. Exit 0 only when every mutant chosen was killed.
 //
-//   node scripts/security/run-mutants.mjs [--only id,id] [--unit] [--list]
+// Each mutant's tests run first on the unmodified source and must pass there (`--no-baseline` skips
+// that, halving the time).
+//
+//   node scripts/security/run-mutants.mjs [--only id,id] [--unit] [--list] [--no-baseline]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,13 +64,11 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 const build = () =>
   execFileSync('node', ['scripts/build.mjs'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
 
-/** Runs the files a mutant's tests live in; answers each test's result by its path of titles. */
-function runTests(mutant) {
+/** The vitest arguments that run a mutant's tests: the files, and a -t filter of their titles. */
+function testArgs(mutant) {
   // The named test files, and the files that run a named shared suite (`run`).
   const named = mutant.kills.map((k) => k.split(' › ')[0] ?? '').filter((f) => /\.test\.ts$/.test(f));
   const files = [...new Set([...(mutant.run ?? []), ...named])];
-  const dir = mkdtempSync(join(tmpdir(), 'bproxy-mutant-'));
-  const out = join(dir, 'report.json');
   const patterns = mutant.kills
     .map((k) => k.split(' › ').slice(1))
     .map((titles) => titles[titles.length - 1])
@@ -75,7 +76,14 @@ function runTests(mutant) {
   const filter = patterns.includes('')
     ? []
     : ['-t', patterns.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')];
-  spawnSync('npx', ['vitest', 'run', ...files, ...filter, '--reporter=json', `--outputFile=${out}`], {
+  return [...files, ...filter];
+}
+
+/** Runs a mutant's tests; answers each test's result by its path of titles. */
+function runTests(mutant) {
+  const dir = mkdtempSync(join(tmpdir(), 'bproxy-mutant-'));
+  const out = join(dir, 'report.json');
+  spawnSync('npx', ['vitest', 'run', ...testArgs(mutant), '--reporter=json', `--outputFile=${out}`], {
     cwd: root,
     stdio: 'ignore',
     env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' },
@@ -110,12 +118,27 @@ function verdict(kill, results) {
   return named.every((r) => r.status === 'passed') ? 'survived' : 'skipped';
 }
 
+// First the same tests on the source as it is: a test that fails there (a missing build, a test that
+// needs an earlier one in its file) would pass for a kill without proving anything.
+const baseline = new Map();
+if (!args.includes('--no-baseline')) {
+  if (chosen.some(isE2e)) build();
+  for (const mutant of chosen) {
+    const key = JSON.stringify(testArgs(mutant));
+    if (!baseline.has(key)) baseline.set(key, runTests(mutant));
+  }
+}
+
 let bad = 0;
 let built = false;
 for (const mutant of chosen) {
   const started = Date.now();
   let lines;
+  const before = baseline.get(JSON.stringify(testArgs(mutant)));
+  const unfit = before === undefined ? [] : mutant.kills.filter((k) => verdict(k, before) !== 'survived');
   try {
+    if (unfit.length > 0)
+      throw new Error(`fails or is not found on the unmodified source: ${unfit.join('; ')}`);
     apply(mutant, pending);
     if (isE2e(mutant)) {
       build();

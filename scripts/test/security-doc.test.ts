@@ -5,8 +5,8 @@
  *
  * And each named test must fail when its protection is removed: scripts/security/mutants/ lists, per
  * protection, the edit that removes it and the tests it must kill (`npm run check:security` runs them).
- * Here, without running them: every reference has a removal, or is listed in unproven.txt until it
- * does; every removal names tests the doc names; every edit still applies to the source, once.
+ * Here, without running them: every reference has a removal; every removal names tests the doc names;
+ * every edit still applies to the source, once.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -18,10 +18,6 @@ import { fixedPart, securityReferences } from '../security/refs.mjs';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const doc = readFileSync(join(ROOT, 'docs', 'security.md'), 'utf8');
 const references = securityReferences(doc);
-const unproven = readFileSync(join(ROOT, 'scripts', 'security', 'unproven.txt'), 'utf8')
-  .split('\n')
-  .map((l) => l.trim())
-  .filter((l) => l !== '' && !l.startsWith('#'));
 
 describe('the threat model’s proofs', () => {
   it('names tests at all', () => {
@@ -41,14 +37,9 @@ describe('the removals that prove them', () => {
   const named = new Set(references.filter((r) => /(^|\/)tests?\//.test(r.file)).map((r) => r.text));
   const killed = new Set(MUTANTS.flatMap((m) => m.kills));
 
-  it('has a removal for every named test, or lists it as not yet proven', () => {
-    const missing = [...named].filter((r) => !killed.has(r) && !unproven.includes(r));
+  it('has a removal for every named test', () => {
+    const missing = [...named].filter((r) => !killed.has(r));
     expect(missing, 'add a removal to scripts/security/mutants/ for each').toEqual([]);
-  });
-
-  it('lists as not yet proven only tests that are named and have no removal', () => {
-    const stale = unproven.filter((r) => !named.has(r) || killed.has(r));
-    expect(stale, 'remove these lines from scripts/security/unproven.txt').toEqual([]);
   });
 
   it('names only tests the threat model names, under unique ids', () => {

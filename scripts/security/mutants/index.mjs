@@ -1,7 +1,7 @@
 // The threat model's proofs, as removals: for each protection docs/security.md claims, the smallest
 // edit that takes it away, and the tests named there that must then fail. `npm run check:security`
 // applies each in turn (scripts/security/run-mutants.mjs); `npm run check` checks that every test the
-// doc names is listed here (or, until it is, in unproven.txt) and that every edit still applies.
+// doc names is listed here and that every edit still applies.
 //
 // An entry: id, the protection in a few words, the edits ({ file, find, replace }, `find` occurring
 // exactly once), the references it must kill (spelled as in the doc: `file › describe › test`), and
