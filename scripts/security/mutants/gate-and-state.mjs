@@ -386,6 +386,22 @@ export const MUTANTS = [
     ],
   },
   {
+    id: 'extension-not-externally-connectable',
+    protects:
+      'no web page or other extension may message ours: the manifest declares no externally_connectable',
+    edits: [
+      {
+        file: 'packages/extension/manifest.json',
+        find: '  "host_permissions": ["http://*/*", "https://*/*"],',
+        replace:
+          '  "externally_connectable": { "ids": ["*"], "matches": ["https://*/*"] },\n  "host_permissions": ["http://*/*", "https://*/*"],',
+      },
+    ],
+    kills: [
+      'packages/extension/test/manifest.test.ts › manifest › reaches http and https pages only: no <all_urls>, no file://, no content scripts, nothing exposed',
+    ],
+  },
+  {
     id: 'extension-key',
     protects: "the extension's id, which the daemon's Origin check compares, is fixed by its manifest key",
     edits: [{ file: 'packages/extension/manifest.json', find: '"key": "', replace: '"key": "A' }],
