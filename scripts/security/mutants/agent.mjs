@@ -99,6 +99,32 @@ export const MUTANTS = [
     kills: [`${SANDBOX} › caps a file at 1 MiB, appends included`],
   },
   {
+    id: 'scratch-folder-file-count',
+    protects: 'the scratch folder holds at most 1,000 files in all',
+    edits: [
+      {
+        file: SCRATCH,
+        find: '        if (existing === null && used.files >= SANDBOX_MAX_FILES)',
+        replace: '        if (false)',
+      },
+    ],
+    kills: [
+      `${SANDBOX} › caps the folder at 1,000 files in all, subfolders included, yet lets a file there be rewritten`,
+    ],
+  },
+  {
+    id: 'scratch-folder-bytes',
+    protects: 'the scratch folder holds at most 50 MiB in all',
+    edits: [
+      {
+        file: SCRATCH,
+        find: '        if (used.bytes - before + after > SANDBOX_MAX_BYTES)',
+        replace: '        if (false)',
+      },
+    ],
+    kills: [`${SANDBOX} › caps the folder at 50 MiB in all, appends included`],
+  },
+  {
     id: 'scratch-file-mode',
     protects: 'scratch files are 0600',
     edits: [
