@@ -277,6 +277,20 @@ export const MUTANTS = [
     ],
   },
   {
+    id: 'copilot-permissions-refused',
+    protects: "every permission request of Copilot's own (a shell command, a file write) is refused",
+    edits: [
+      {
+        file: 'packages/agent/src/providers/copilot.ts',
+        find: "      onPermissionRequest: () => ({ kind: 'reject' as const }),",
+        replace: "      onPermissionRequest: () => ({ kind: 'approve-once' as const }),",
+      },
+    ],
+    kills: [
+      "packages/agent/test/copilot.test.ts › the Copilot provider › refuses every permission request of Copilot's own, such as a shell command",
+    ],
+  },
+  {
     id: 'agent-key-not-in-argv',
     protects: 'bproxy agent config takes no key on the command line',
     edits: [
