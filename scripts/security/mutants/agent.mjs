@@ -277,6 +277,20 @@ export const MUTANTS = [
     ],
   },
   {
+    id: 'agent-log-no-content',
+    protects: 'the agent logs events, codes, counts and timings, never page content',
+    edits: [
+      {
+        file: 'packages/agent/src/turn.ts',
+        find: '        code: run.code,\n',
+        replace: '        code: run.code,\n        result: run.content,\n',
+      },
+    ],
+    kills: [
+      `${TURN} › logs a turn's events, codes, counts and timings, never the key, the prompt, page text or the model's words`,
+    ],
+  },
+  {
     id: 'copilot-permissions-refused',
     protects: "every permission request of Copilot's own (a shell command, a file write) is refused",
     edits: [
