@@ -41,18 +41,19 @@ function home(): string {
   return dir;
 }
 
-function hostWith(origin: string, stateHome: string): HostProcess {
+function hostWith(origin: string, stateHome: string, env: Record<string, string> = {}): HostProcess {
   if (bundles === null) throw new Error('not built');
   return spawnHost([process.execPath, bundles.nativeHost], [origin], {
     HOME: stateHome,
     BPROXY_HOME: stateHome,
     BPROXY_PORT: '0',
     BPROXY_TERMINAL_COMMAND: '/bin/sh',
+    ...env,
   });
 }
 
-async function welcomed(stateHome: string): Promise<HostProcess> {
-  const host = hostWith(OUR_ORIGIN, stateHome);
+async function welcomed(stateHome: string, env: Record<string, string> = {}): Promise<HostProcess> {
+  const host = hostWith(OUR_ORIGIN, stateHome, env);
   host.browser.send(HELLO);
   await host.browser.next((m) => m.type === 'welcome');
   return host;
@@ -117,6 +118,18 @@ describe('a terminal on the real host', () => {
     expect(childrenOf(host.child.pid ?? -1)).toHaveLength(2);
     type(host, 't1', 'echo "cli=$(command -v bproxy)"\r');
     expect(await printed(host, 't1', /cli=(\/\S+)/)).toBe(join(stateHome, 'host', 'bin', 'bproxy'));
+    host.child.stdin.end();
+    expect((await exitWithin(host, 10_000)).code).toBe(0);
+  }, 30_000);
+
+  it('gives a terminal without a session no BPROXY_SESSION, though the host has one', async () => {
+    const host = await welcomed(home(), { BPROXY_SESSION: 'hostown' });
+    host.browser.send({ type: 'pty.open', termId: 't1', cols: 80, rows: 24 });
+    type(host, 't1', 'echo "session=[${BPROXY_SESSION-unset}]"\r');
+    expect(await printed(host, 't1', /session=\[(\w+)\]/)).toBe('unset');
+    host.browser.send({ type: 'pty.open', termId: 't2', cols: 80, rows: 24, session: 'abcdef' });
+    type(host, 't2', 'echo "session=[${BPROXY_SESSION-unset}]"\r');
+    expect(await printed(host, 't2', /session=\[(\w+)\]/)).toBe('abcdef');
     host.child.stdin.end();
     expect((await exitWithin(host, 10_000)).code).toBe(0);
   }, 30_000);

@@ -11,6 +11,18 @@ const REAL = 'packages/native-host/test/terminal-process.test.ts › a terminal 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
   {
+    id: 'terminal-no-inherited-session',
+    protects: "a terminal without a session of its own does not inherit the host's BPROXY_SESSION",
+    edits: [
+      {
+        file: 'packages/native-host/src/terminal/terminal-command.ts',
+        find: '  delete out.BPROXY_SESSION;\n',
+        replace: '',
+      },
+    ],
+    kills: [`${REAL} › gives a terminal without a session no BPROXY_SESSION, though the host has one`],
+  },
+  {
     id: 'relay-chat-watchers-only',
     protects: "a chat's stream goes to the panels watching it only",
     edits: [
