@@ -134,6 +134,27 @@ describe('a terminal on the real host', () => {
     expect((await exitWithin(host, 10_000)).code).toBe(0);
   }, 30_000);
 
+  it('logs a terminal by its program, pid and session only: no argument, key or output reaches host.log', async () => {
+    const stateHome = home();
+    const host = await welcomed(stateHome, { BPROXY_TERMINAL_COMMAND: '/bin/sh -s ARGSECRET' });
+    host.browser.send({ type: 'pty.open', termId: 't1', cols: 80, rows: 24, session: 'abcdef' });
+    host.browser.send({ type: 'pty.resize', termId: 't1', cols: 100, rows: 30 });
+    type(host, 't1', 'echo "typed-$((6*7)) $1"\r');
+    // The program really had the argument and ran the keys.
+    expect(await printed(host, 't1', /(typed-42 \w+)/)).toBe('typed-42 ARGSECRET');
+    host.browser.send({ type: 'pty.close', termId: 't1' });
+    await host.browser.next((m) => m.type === 'pty.exit' && m.termId === 't1', 10_000);
+    host.child.stdin.end();
+    await exitWithin(host, 10_000);
+    const log = readFileSync(join(stateHome, 'host', 'host.log'), 'utf8');
+    const started = log.split('\n').find((line) => line.includes('"terminal_started"'));
+    expect(started).toContain('"program":"/bin/sh"');
+    expect(started).toContain('"session":"abcdef"');
+    expect(log).toContain('"terminal_exited"');
+    for (const secret of ['ARGSECRET', 'typed-', '6*7', 'pty.input', 'pty.resize'])
+      expect(log).not.toContain(secret);
+  }, 30_000);
+
   it('resizes the PTY', async () => {
     const host = await welcomed(home());
     host.browser.send({ type: 'pty.open', termId: 't1', cols: 80, rows: 24 });
