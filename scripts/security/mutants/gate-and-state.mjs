@@ -386,6 +386,22 @@ export const MUTANTS = [
     ],
   },
   {
+    id: 'cdp-url-not-in-argv',
+    protects:
+      'service start --cdp-url hands the farm URL (and its token) to the daemon in its environment, never its argv',
+    edits: [
+      {
+        file: 'packages/client/src/service/start.ts',
+        find: '  const { script: _script, env: _env, implicit, cdpUrl, ...browser } = options;',
+        replace:
+          '  const { script: _script, env: _env, implicit, ...browser } = options;\n  const cdpUrl: string | null = null;',
+      },
+    ],
+    kills: [
+      "packages/cli/test/service-lifecycle.test.ts › bproxy service start/status/stop › moves --cdp-url into the daemon's environment, out of its argv",
+    ],
+  },
+  {
     id: 'extension-not-externally-connectable',
     protects:
       'no web page or other extension may message ours: the manifest declares no externally_connectable',
