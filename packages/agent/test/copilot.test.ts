@@ -99,6 +99,21 @@ describe('the Copilot provider', { timeout: 30_000 }, () => {
     expect(calls().filter((c) => c.method === 'session.create')).toHaveLength(1);
   });
 
+  it("refuses every permission request of Copilot's own, such as a shell command", async () => {
+    const { harness: h, daemon } = open('permission');
+    h.send({ type: 'user', chatId: 'a', text: 'read my ssh key', session: 'abcdef' });
+    expect(await h.turnEnd('a')).toMatchObject({ type: 'turn_done', stopped: false });
+    const answers = calls().filter((c) => c.method === 'session.permissions.handlePendingPermissionRequest');
+    expect(answers).toEqual([
+      {
+        method: 'session.permissions.handlePendingPermissionRequest',
+        params: { result: { kind: 'reject' } },
+      },
+    ]);
+    expect(h.text('a')).toContain('Not allowed (reject).');
+    expect(daemon.calls).toEqual([]);
+  });
+
   it('ends the turn with MODEL_ERROR when Copilot reports a session error', async () => {
     const { harness: h } = open('error');
     h.send({ type: 'user', chatId: 'a', text: 'hi', session: 'abcdef' });

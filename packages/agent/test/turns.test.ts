@@ -94,6 +94,52 @@ describe.each<Wire>(['openai', 'anthropic'])('a turn with the %s streaming forma
     expect(h.invalid).toEqual([]);
   });
 
+  it("logs a turn's events, codes, counts and timings, never the key, the prompt, page text or the model's words", async () => {
+    server = await startModelServer(
+      { text: 'MODEL-WORDS-one', calls: [{ name: 'text', input: {} }] },
+      { text: 'MODEL-WORDS-two' },
+    );
+    const lines: string[] = [];
+    const record = (level: string) => (event: string, fields?: Record<string, unknown>) =>
+      lines.push(JSON.stringify({ level, event, ...fields }));
+    const daemon = scriptedDaemon(() => ({
+      url: 'http://bank.test/PAGE-URL',
+      title: 'PAGE-TITLE',
+      text: 'PAGE-TEXT balance 1234',
+      totalChars: 22,
+      truncated: false,
+    }));
+    const home = AgentHarness.tempHome();
+    configure(home, {
+      provider: wire,
+      baseUrl: `${server.baseUrl}${wire === 'openai' ? '/v1' : ''}`,
+      key: KEY,
+    });
+    const h = new AgentHarness(home, daemon, {
+      limits: { modelTimeoutMs: 10_000 },
+      logger: { info: record('info'), warn: record('warn'), error: record('error') },
+    });
+    harness = h;
+    h.send({ type: 'user', chatId: 'c1', text: 'USER-PROMPT read my balance', session: SESSION });
+    expect(await h.turnEnd('c1')).toMatchObject({ type: 'turn_done', stopped: false });
+    // The page text reached the model, and the model's words the chat: they were there to be logged.
+    expect(JSON.stringify(server.requests[1]?.body)).toContain('PAGE-TEXT balance 1234');
+    expect(h.text('c1')).toContain('MODEL-WORDS-two');
+    const log = lines.join('\n');
+    expect(log).toContain('"event":"tool_call"');
+    expect(log).toContain('"event":"turn_end"');
+    for (const secret of [
+      KEY,
+      'USER-PROMPT',
+      'PAGE-TEXT',
+      'PAGE-TITLE',
+      'PAGE-URL',
+      'balance 1234',
+      'MODEL-WORDS',
+    ])
+      expect(log).not.toContain(secret);
+  });
+
   it('runs parallel tool calls in order and answers all of them in the next request', async () => {
     server = await startModelServer(
       {

@@ -83,6 +83,23 @@ describe('bproxy service start/status/stop', () => {
     expect(await h.run(['service', 'stop'], { home })).toMatchObject({ code: 0 });
   });
 
+  it("moves --cdp-url into the daemon's environment, out of its argv", async () => {
+    const home = h.home();
+    const url = 'ws://127.0.0.1:9/chromium?token=FARMSECRET0123456789';
+    const start = await h.run(['service', 'start', '--cdp-url', url], { home });
+    expect(start.code).toBe(0);
+    const { pid } = StartOutputSchema.parse(parseJsonLine(start.stdout));
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      expect(argv).toContain('--status-fd');
+      expect(argv).not.toContain('FARMSECRET');
+      // It did reach the daemon, in its environment (which only the same user can read).
+      expect(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')).toContain(`BPROXY_CDP_URL=${url}`);
+    } finally {
+      expect(await h.run(['service', 'stop'], { home })).toMatchObject({ code: 0 });
+    }
+  });
+
   it('on SIGTERM drains, removes pid, port, token and pairing.json, and keeps extension-token', async () => {
     const home = h.home();
     const token = 'a'.repeat(43);

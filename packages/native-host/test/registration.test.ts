@@ -9,6 +9,7 @@ import {
   chmodSync,
   chownSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -146,6 +147,29 @@ describe.each([
     expect(readLauncher(readFileSync(launcher, 'utf8'))).toEqual({ node: box.node, bundle: box.bundle });
     expect(readFileSync(launcher, 'utf8')).toContain(`BPROXY_HOME='${box.stateHome}'`);
     expect(mode(join(box.stateHome, 'host', 'install.json'))).toBe(0o600);
+  });
+
+  it('tightens a NativeMessagingHosts folder others can write to, and replaces a symlink planted at the manifest without writing through it', async () => {
+    const box = sandbox();
+    profiles(box, ['chromium']);
+    const folder = join(box.home, layout.chromium ?? '', 'NativeMessagingHosts');
+    mkdirSync(folder);
+    chmodSync(folder, 0o777);
+    const elsewhere = join(box.root, 'elsewhere.json');
+    writeFileSync(elsewhere, 'not yours');
+    const path = join(folder, MANIFEST);
+    symlinkSync(elsewhere, path);
+    await installHost({
+      context: contextFor(box, platform),
+      node: box.node,
+      bundle: box.bundle,
+      browsers: ['chromium'],
+    });
+    expect(mode(folder)).toBe(0o755);
+    expect(readFileSync(elsewhere, 'utf8')).toBe('not yours');
+    expect(lstatSync(path).isFile()).toBe(true);
+    expect(mode(path)).toBe(0o644);
+    expect(json(path)).toMatchObject({ allowed_origins: [ORIGIN] });
   });
 
   it('skips browsers that are not installed, counts a program in its standard place as installed, and takes --browser', async () => {

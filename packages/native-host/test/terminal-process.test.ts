@@ -41,18 +41,19 @@ function home(): string {
   return dir;
 }
 
-function hostWith(origin: string, stateHome: string): HostProcess {
+function hostWith(origin: string, stateHome: string, env: Record<string, string> = {}): HostProcess {
   if (bundles === null) throw new Error('not built');
   return spawnHost([process.execPath, bundles.nativeHost], [origin], {
     HOME: stateHome,
     BPROXY_HOME: stateHome,
     BPROXY_PORT: '0',
     BPROXY_TERMINAL_COMMAND: '/bin/sh',
+    ...env,
   });
 }
 
-async function welcomed(stateHome: string): Promise<HostProcess> {
-  const host = hostWith(OUR_ORIGIN, stateHome);
+async function welcomed(stateHome: string, env: Record<string, string> = {}): Promise<HostProcess> {
+  const host = hostWith(OUR_ORIGIN, stateHome, env);
   host.browser.send(HELLO);
   await host.browser.next((m) => m.type === 'welcome');
   return host;
@@ -119,6 +120,39 @@ describe('a terminal on the real host', () => {
     expect(await printed(host, 't1', /cli=(\/\S+)/)).toBe(join(stateHome, 'host', 'bin', 'bproxy'));
     host.child.stdin.end();
     expect((await exitWithin(host, 10_000)).code).toBe(0);
+  }, 30_000);
+
+  it('gives a terminal without a session no BPROXY_SESSION, though the host has one', async () => {
+    const host = await welcomed(home(), { BPROXY_SESSION: 'hostown' });
+    host.browser.send({ type: 'pty.open', termId: 't1', cols: 80, rows: 24 });
+    type(host, 't1', 'echo "session=[${BPROXY_SESSION-unset}]"\r');
+    expect(await printed(host, 't1', /session=\[(\w+)\]/)).toBe('unset');
+    host.browser.send({ type: 'pty.open', termId: 't2', cols: 80, rows: 24, session: 'abcdef' });
+    type(host, 't2', 'echo "session=[${BPROXY_SESSION-unset}]"\r');
+    expect(await printed(host, 't2', /session=\[(\w+)\]/)).toBe('abcdef');
+    host.child.stdin.end();
+    expect((await exitWithin(host, 10_000)).code).toBe(0);
+  }, 30_000);
+
+  it('logs a terminal by its program, pid and session only: no argument, key or output reaches host.log', async () => {
+    const stateHome = home();
+    const host = await welcomed(stateHome, { BPROXY_TERMINAL_COMMAND: '/bin/sh -s ARGSECRET' });
+    host.browser.send({ type: 'pty.open', termId: 't1', cols: 80, rows: 24, session: 'abcdef' });
+    host.browser.send({ type: 'pty.resize', termId: 't1', cols: 100, rows: 30 });
+    type(host, 't1', 'echo "typed-$((6*7)) $1"\r');
+    // The program really had the argument and ran the keys.
+    expect(await printed(host, 't1', /(typed-42 \w+)/)).toBe('typed-42 ARGSECRET');
+    host.browser.send({ type: 'pty.close', termId: 't1' });
+    await host.browser.next((m) => m.type === 'pty.exit' && m.termId === 't1', 10_000);
+    host.child.stdin.end();
+    await exitWithin(host, 10_000);
+    const log = readFileSync(join(stateHome, 'host', 'host.log'), 'utf8');
+    const started = log.split('\n').find((line) => line.includes('"terminal_started"'));
+    expect(started).toContain('"program":"/bin/sh"');
+    expect(started).toContain('"session":"abcdef"');
+    expect(log).toContain('"terminal_exited"');
+    for (const secret of ['ARGSECRET', 'typed-', '6*7', 'pty.input', 'pty.resize'])
+      expect(log).not.toContain(secret);
   }, 30_000);
 
   it('resizes the PTY', async () => {

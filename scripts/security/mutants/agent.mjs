@@ -99,6 +99,32 @@ export const MUTANTS = [
     kills: [`${SANDBOX} › caps a file at 1 MiB, appends included`],
   },
   {
+    id: 'scratch-folder-file-count',
+    protects: 'the scratch folder holds at most 1,000 files in all',
+    edits: [
+      {
+        file: SCRATCH,
+        find: '        if (existing === null && used.files >= SANDBOX_MAX_FILES)',
+        replace: '        if (false)',
+      },
+    ],
+    kills: [
+      `${SANDBOX} › caps the folder at 1,000 files in all, subfolders included, yet lets a file there be rewritten`,
+    ],
+  },
+  {
+    id: 'scratch-folder-bytes',
+    protects: 'the scratch folder holds at most 50 MiB in all',
+    edits: [
+      {
+        file: SCRATCH,
+        find: '        if (used.bytes - before + after > SANDBOX_MAX_BYTES)',
+        replace: '        if (false)',
+      },
+    ],
+    kills: [`${SANDBOX} › caps the folder at 50 MiB in all, appends included`],
+  },
+  {
     id: 'scratch-file-mode',
     protects: 'scratch files are 0600',
     edits: [
@@ -248,6 +274,34 @@ export const MUTANTS = [
     ],
     kills: [
       'packages/agent/test/copilot.test.ts › the Copilot provider › offers only our tools, runs a tool call through the daemon, and resumes the chat after a restart',
+    ],
+  },
+  {
+    id: 'agent-log-no-content',
+    protects: 'the agent logs events, codes, counts and timings, never page content',
+    edits: [
+      {
+        file: 'packages/agent/src/turn.ts',
+        find: '        code: run.code,\n',
+        replace: '        code: run.code,\n        result: run.content,\n',
+      },
+    ],
+    kills: [
+      `${TURN} › logs a turn's events, codes, counts and timings, never the key, the prompt, page text or the model's words`,
+    ],
+  },
+  {
+    id: 'copilot-permissions-refused',
+    protects: "every permission request of Copilot's own (a shell command, a file write) is refused",
+    edits: [
+      {
+        file: 'packages/agent/src/providers/copilot.ts',
+        find: "      onPermissionRequest: () => ({ kind: 'reject' as const }),",
+        replace: "      onPermissionRequest: () => ({ kind: 'approve-once' as const }),",
+      },
+    ],
+    kills: [
+      "packages/agent/test/copilot.test.ts › the Copilot provider › refuses every permission request of Copilot's own, such as a shell command",
     ],
   },
   {

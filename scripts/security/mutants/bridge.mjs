@@ -19,6 +19,7 @@ const OWNERSHIP = 'tests/e2e/bridge-ownership.test.ts';
 const USERS_OWN = `${OWNERSHIP} › the user's own browser`;
 const ACQUIRE_SRC = 'packages/bridge/src/downstream/attach-or-launch.ts';
 const RUN_SRC = 'packages/bridge/src/run-bridge.ts';
+const LIST_SRC = 'packages/bridge/src/downstream/list-targets.ts';
 const STOP_SRC = 'packages/bridge/src/lifecycle/stop-launched.ts';
 const LEAVES_ALONE =
   'packages/bridge/test/stop-launched.test.ts › stopping a browser the bridge launched headless › leaves %s alone';
@@ -314,6 +315,22 @@ export const MUTANTS = [
     ],
   },
 
+  {
+    id: 'bridge-list-no-websocket-url',
+    protects: "/json/list carries no WebSocket URL to the real browser's port",
+    edits: [
+      {
+        file: LIST_SRC,
+        find: "      description: '',\n    }));",
+        replace:
+          "      description: '',\n      webSocketDebuggerUrl: `ws://${new URL(wsUrl).host}/devtools/page/${String(info.targetId)}`,\n    }));",
+      },
+    ],
+    kills: [
+      "packages/bridge/test/list-targets.test.ts › /json/list of the bridge's endpoint › lists the browser's targets on %s without a WebSocket URL or the browser's port",
+    ],
+  },
+
   // 8. A tool's wishes against the user's browser
   {
     id: 'bridge-user-profile-allowlist',
@@ -438,6 +455,15 @@ export const MUTANTS = [
     ],
     kills: [
       `${USERS_OWN} › is attached to, survives Browser.close and a SIGKILLed bridge, and gets no watchdog`,
+    ],
+  },
+  {
+    id: 'bridge-close-grace',
+    protects: 'after a forwarded Browser.close a launched browser may exit by itself, writing its profile',
+    build: true,
+    edits: [{ file: RUN_SRC, find: 'const CLOSE_GRACE_MS = 10_000;', replace: 'const CLOSE_GRACE_MS = 0;' }],
+    kills: [
+      `${FAITHFUL} › Browser.close through the bridge, as Chrome does it › lets the browser write its profile: a persistent cookie set before close() is there after a relaunch`,
     ],
   },
   {

@@ -44,6 +44,28 @@ export const MUTANTS = [
     ],
   },
   {
+    id: 'chat-md-link-noopener',
+    protects:
+      'a model\'s link opens with rel="noopener noreferrer": the page it opens gets no handle on the panel',
+    edits: [
+      {
+        file: MD,
+        find: "      element.setAttribute('href', node.href);\n      element.setAttribute('target', '_blank');\n      element.setAttribute('rel', 'noopener noreferrer');\n",
+        replace:
+          "      element.setAttribute('href', node.href);\n      element.setAttribute('target', '_blank');\n",
+      },
+      {
+        file: MD,
+        find: "      element.setAttribute('href', md.href);\n      element.setAttribute('target', '_blank');\n      element.setAttribute('rel', 'noopener noreferrer');\n",
+        replace:
+          "      element.setAttribute('href', md.href);\n      element.setAttribute('target', '_blank');\n",
+      },
+    ],
+    kills: [
+      `${MD_TEST} › renders nested emphasis and links inside emphasis, and a link label with markup stays text`,
+    ],
+  },
+  {
     id: 'chat-md-nested-link-unchecked',
     protects: 'a link inside emphasis keeps its href only when it is http(s), like any other',
     edits: [

@@ -386,6 +386,38 @@ export const MUTANTS = [
     ],
   },
   {
+    id: 'cdp-url-not-in-argv',
+    protects:
+      'service start --cdp-url hands the farm URL (and its token) to the daemon in its environment, never its argv',
+    edits: [
+      {
+        file: 'packages/client/src/service/start.ts',
+        find: '  const { script: _script, env: _env, implicit, cdpUrl, ...browser } = options;',
+        replace:
+          '  const { script: _script, env: _env, implicit, ...browser } = options;\n  const cdpUrl: string | null = null;',
+      },
+    ],
+    kills: [
+      "packages/cli/test/service-lifecycle.test.ts › bproxy service start/status/stop › moves --cdp-url into the daemon's environment, out of its argv",
+    ],
+  },
+  {
+    id: 'extension-not-externally-connectable',
+    protects:
+      'no web page or other extension may message ours: the manifest declares no externally_connectable',
+    edits: [
+      {
+        file: 'packages/extension/manifest.json',
+        find: '  "host_permissions": ["http://*/*", "https://*/*"],',
+        replace:
+          '  "externally_connectable": { "ids": ["*"], "matches": ["https://*/*"] },\n  "host_permissions": ["http://*/*", "https://*/*"],',
+      },
+    ],
+    kills: [
+      'packages/extension/test/manifest.test.ts › manifest › reaches http and https pages only: no <all_urls>, no file://, no content scripts, nothing exposed',
+    ],
+  },
+  {
     id: 'extension-key',
     protects: "the extension's id, which the daemon's Origin check compares, is fixed by its manifest key",
     edits: [{ file: 'packages/extension/manifest.json', find: '"key": "', replace: '"key": "A' }],

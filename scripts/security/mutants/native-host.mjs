@@ -5,6 +5,8 @@ const RUN_HOST = 'packages/native-host/test/run-host.test.ts';
 const PROCESS = 'packages/native-host/test/host-process.test.ts';
 const REGISTRATION = 'packages/native-host/test/registration.test.ts › registration on %s';
 const HOST_LOG = 'packages/native-host/test/host-log.test.ts › host.log';
+const FILES = 'packages/native-host/src/registration/files.ts';
+const MANIFEST_FILES = `${REGISTRATION} › tightens a NativeMessagingHosts folder others can write to, and replaces a symlink planted at the manifest without writing through it`;
 const TRUST = 'packages/native-host/src/registration/trust.ts';
 const STATUS = 'packages/native-host/src/registration/status.ts';
 const WALK = 'packages/native-host/test/registration-trust.test.ts › what the browser would run';
@@ -13,6 +15,31 @@ const STATUS_UNSAFE = `${REGISTRATION} › status calls a launcher unsafe when w
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
+  {
+    id: 'host-manifest-folder-tightened',
+    protects: 'an existing NativeMessagingHosts folder others can write to loses group and other write',
+    edits: [
+      {
+        file: FILES,
+        find: '  if (ours && (stats.mode & 0o022) !== 0) chmodSync(dir, stats.mode & 0o7777 & ~0o022);',
+        replace: '  if (false) chmodSync(dir, stats.mode & 0o7777 & ~0o022);',
+      },
+    ],
+    kills: [MANIFEST_FILES],
+  },
+  {
+    id: 'host-manifest-no-write-through',
+    protects: 'a symlink planted at a manifest is replaced, never written through',
+    edits: [
+      {
+        file: FILES,
+        find: '    renameSync(temp, path);\n    renamed = true;',
+        replace:
+          '    writeSync(openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, mode), bytes);\n    unlinkSync(temp);\n    renamed = true;',
+      },
+    ],
+    kills: [MANIFEST_FILES],
+  },
   {
     id: 'host-caller-origin',
     protects: 'the host serves our extension only, checked before stdin is read',

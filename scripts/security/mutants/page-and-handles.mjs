@@ -17,6 +17,18 @@ export const MUTANTS = [
     ],
   },
   {
+    id: 'handle-expiry',
+    protects: 'an element handle expires 120 s after it was minted',
+    edits: [
+      {
+        file: HANDLES,
+        find: '    if (!record || record.expiresAt <= this.monotonic()) {',
+        replace: '    if (!record) {',
+      },
+    ],
+    kills: ['packages/daemon/test/element-handles.test.ts › ElementHandles › expires handles after 120 s'],
+  },
+  {
     id: 'handle-stale-navigation',
     protects: 'a handle goes stale when its page navigates',
     edits: [

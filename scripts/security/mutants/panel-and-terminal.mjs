@@ -7,9 +7,42 @@ const PTY = 'packages/native-host/src/terminal/pty-process.ts';
 const HANDLER = 'packages/native-host/src/terminal/terminal-handler.ts';
 const DOORS = 'packages/native-host/test/terminal-process.test.ts › the doors to a terminal';
 const REAL = 'packages/native-host/test/terminal-process.test.ts › a terminal on the real host';
+const TERMINAL_LOG = `${REAL} › logs a terminal by its program, pid and session only: no argument, key or output reaches host.log`;
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
+  {
+    id: 'terminal-keys-not-logged',
+    protects: 'pty.input and pty.resize are not even logged by type',
+    edits: [
+      {
+        file: 'packages/native-host/src/port-session.ts',
+        find: "const QUIET_TYPES = new Set(['pty.input', 'pty.resize']);",
+        replace: 'const QUIET_TYPES = new Set<string>([]);',
+      },
+    ],
+    kills: [TERMINAL_LOG],
+  },
+  {
+    id: 'terminal-arguments-not-logged',
+    protects: "host.log names a terminal's program, never its arguments",
+    edits: [
+      { file: HANDLER, find: '      program: command[0],', replace: "      program: command.join(' ')," },
+    ],
+    kills: [TERMINAL_LOG],
+  },
+  {
+    id: 'terminal-no-inherited-session',
+    protects: "a terminal without a session of its own does not inherit the host's BPROXY_SESSION",
+    edits: [
+      {
+        file: 'packages/native-host/src/terminal/terminal-command.ts',
+        find: '  delete out.BPROXY_SESSION;\n',
+        replace: '',
+      },
+    ],
+    kills: [`${REAL} › gives a terminal without a session no BPROXY_SESSION, though the host has one`],
+  },
   {
     id: 'relay-chat-watchers-only',
     protects: "a chat's stream goes to the panels watching it only",

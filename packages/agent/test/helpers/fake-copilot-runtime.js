@@ -60,6 +60,30 @@ async function run(sessionId, prompt) {
     });
     return;
   }
+  if (script === 'permission') {
+    // The runtime wants to run a shell command of its own: it asks, and acts only on an approval.
+    const requestId = randomUUID();
+    const answer = new Promise((resolve) => pending.set(requestId, resolve));
+    event(sessionId, 'permission.requested', {
+      requestId,
+      permissionRequest: {
+        kind: 'shell',
+        toolCallId: 'tc_shell',
+        fullCommandText: 'cat ~/.ssh/id_ed25519',
+        intention: 'read a key',
+        commands: [{ identifier: 'cat', readOnly: true }],
+        possiblePaths: [],
+        possibleUrls: [],
+        hasWriteFileRedirection: false,
+        canOfferSessionApproval: false,
+      },
+    });
+    const { result } = await answer;
+    say(result.kind.startsWith('approve') ? 'Ran the command.' : `Not allowed (${result.kind}).`);
+    event(sessionId, 'assistant.message', { messageId, content: `done with ${prompt}` });
+    event(sessionId, 'session.idle', {}, true);
+    return;
+  }
   if (script === 'hang') {
     say('Thinking');
     await callTool(sessionId, 'snapshot', {});
@@ -105,6 +129,12 @@ connection.onRequest('session.send', (params) => {
 });
 connection.onRequest('session.tools.handlePendingToolCall', (params) => {
   record('session.tools.handlePendingToolCall', { result: params.result, error: params.error });
+  pending.get(params.requestId)?.(params);
+  pending.delete(params.requestId);
+  return { success: true };
+});
+connection.onRequest('session.permissions.handlePendingPermissionRequest', (params) => {
+  record('session.permissions.handlePendingPermissionRequest', { result: params.result });
   pending.get(params.requestId)?.(params);
   pending.delete(params.requestId);
   return { success: true };

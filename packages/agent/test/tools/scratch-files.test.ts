@@ -10,12 +10,18 @@ import {
   rmSync,
   statSync,
   symlinkSync,
+  truncateSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FILE_MAX_BYTES, scratchFileTools } from '../../src/tools/scratch-files';
+import {
+  FILE_MAX_BYTES,
+  SANDBOX_MAX_BYTES,
+  SANDBOX_MAX_FILES,
+  scratchFileTools,
+} from '../../src/tools/scratch-files';
 import { runLocalTool } from '../../src/tools/local-tool';
 
 let base: string;
@@ -94,6 +100,41 @@ describe('the scratch-file sandbox', () => {
       code: 'BAD_REQUEST',
     });
     expect(statSync(join(root, 'big.txt')).size).toBe(FILE_MAX_BYTES);
+  });
+
+  it('caps the folder at 1,000 files in all, subfolders included, yet lets a file there be rewritten', () => {
+    // Files already there (a sparse empty set written directly), spread over two folders.
+    for (const folder of ['a', 'b']) mkdirSync(join(root, folder), { recursive: true, mode: 0o700 });
+    for (let i = 0; i < SANDBOX_MAX_FILES - 1; i += 1)
+      writeFileSync(join(root, i % 2 === 0 ? 'a' : 'b', `f${i}.txt`), '');
+    expect(save({ path: 'last.txt', content: 'fits' })).toMatchObject({ ok: true });
+    const refusal = save({ path: 'b/one-more.txt', content: 'x' });
+    expect(refusal).toMatchObject({ ok: false, code: 'BAD_REQUEST' });
+    expect(refusal.content).toContain(`${SANDBOX_MAX_FILES} files`);
+    expect(existsSync(join(root, 'b', 'one-more.txt'))).toBe(false);
+    expect(save({ path: 'a/f0.txt', content: 'rewritten' })).toMatchObject({ ok: true });
+  });
+
+  it('caps the folder at 50 MiB in all, appends included', () => {
+    mkdirSync(root, { recursive: true, mode: 0o700 });
+    // Sparse files of the largest size, written directly: 1 MiB short of the cap.
+    const full = SANDBOX_MAX_BYTES / FILE_MAX_BYTES - 1;
+    for (let i = 0; i < full; i += 1) {
+      writeFileSync(join(root, `big${i}.bin`), '');
+      truncateSync(join(root, `big${i}.bin`), FILE_MAX_BYTES);
+    }
+    expect(save({ path: 'last.txt', content: 'x'.repeat(FILE_MAX_BYTES - 2) })).toMatchObject({ ok: true });
+    expect(save({ path: 'last.txt', content: 'y', append: true })).toMatchObject({ ok: true });
+    // One byte is left: a new file of two is refused, of one fits; then an append is refused.
+    const refusal = save({ path: 'other.txt', content: 'zz' });
+    expect(refusal).toMatchObject({ ok: false, code: 'BAD_REQUEST' });
+    expect(refusal.content).toContain(`${SANDBOX_MAX_BYTES / 1024 / 1024} MiB`);
+    expect(save({ path: 'other.txt', content: 'z' })).toMatchObject({ ok: true });
+    const append = save({ path: 'last.txt', content: 'w', append: true });
+    expect(append).toMatchObject({ ok: false, code: 'BAD_REQUEST' });
+    expect(append.content).toContain(`${SANDBOX_MAX_BYTES / 1024 / 1024} MiB`);
+    expect(statSync(join(root, 'last.txt')).size).toBe(FILE_MAX_BYTES - 1);
+    expect(readFileSync(join(root, 'other.txt'), 'utf8')).toBe('z');
   });
 
   it('reads long files in slices and says how to go on', () => {
