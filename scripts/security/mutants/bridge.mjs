@@ -580,4 +580,16 @@ export const MUTANTS = [
       'packages/bridge/test/same-secret.test.ts › the endpoint secret comparison › compares %s through timingSafeEqual on buffers the length of the secret',
     ],
   },
+  {
+    id: 'bridge-secret-not-logged-in-paths',
+    protects: 'the secret, sent in a path of its own, is never written to the log',
+    edits: [
+      {
+        file: SERVER_SRC,
+        find: "path: request.url?.split('?')[0]?.split(options.token).join('[secret]') },",
+        replace: "path: request.url?.split('?')[0] },",
+      },
+    ],
+    kills: [`${GATE} › never writes the secret to its log`],
+  },
 ];

@@ -19,8 +19,9 @@ export const MUTANTS = [
     edits: [
       {
         file: OPENED,
-        find: '  if (opener === undefined || session === undefined) {',
-        replace: '  if (opener === undefined && session === undefined && opener !== undefined) {',
+        find: '  const opener = sessions.byRaw(client.key, msg.openerTabId);',
+        replace:
+          '  const opener =\n    sessions.byRaw(client.key, msg.openerTabId) ?? sessions.all()[0]?.tabs.values().next().value;',
       },
     ],
     kills: ['packages/daemon/test/opened-tabs.test.ts › tabs a page opens'],

@@ -177,7 +177,7 @@ export const MUTANTS = [
       {
         file: 'packages/daemon/src/routes/human-pause.ts',
         find: '  deps.sessions.pause(\n    session,',
-        replace: '  void (\n    session,',
+        replace: '  [].push(\n    session,',
       },
     ],
     kills: [

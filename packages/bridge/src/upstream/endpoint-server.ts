@@ -74,7 +74,8 @@ export async function startEndpoint(options: EndpointOptions): Promise<Endpoint>
     const verdict = checkGate(request, expected, 'http');
     if (!verdict.ok) {
       options.logger.warn(
-        { method: request.method, path: request.url?.split('?')[0] },
+        // A caller may have put the secret in a path of its own: it is never written down.
+        { method: request.method, path: request.url?.split('?')[0]?.split(options.token).join('[secret]') },
         'endpoint: refused a request',
       );
       response.writeHead(401, { 'Content-Length': 0, Connection: 'close' }).end();
