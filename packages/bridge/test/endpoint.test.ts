@@ -204,6 +204,8 @@ describe("the bridge endpoint's gate", () => {
     await get(`/devtools/browser/${TOKEN.slice(0, -1)}`);
     await get('/json/version', { Authorization: `Bearer ${TOKEN}` });
     await get(`/json/version/${TOKEN}`);
+    // The secret path itself, refused for the web page Origin it comes with.
+    expect(await upgrade(`/devtools/browser/${TOKEN}`, { Origin: 'https://evil.example' })).toBe(401);
     expect(logged.length).toBeGreaterThan(0);
     expect(logged.join('\n')).not.toContain(TOKEN);
   });

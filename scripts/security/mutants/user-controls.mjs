@@ -171,13 +171,13 @@ export const MUTANTS = [
     kills: [`${PANEL_E2E} › says why a session stopped at a CAPTCHA and lets it go on after Resume`],
   },
   {
-    id: 'human-pause-pauses',
-    protects: 'a CAPTCHA or login wall met mid-turn pauses the session for the user',
+    id: 'human-check-detects',
+    protects: 'a CAPTCHA met mid-turn is detected and stops the agent',
     edits: [
       {
-        file: 'packages/daemon/src/routes/human-pause.ts',
-        find: '  deps.sessions.pause(\n    session,',
-        replace: '  [].push(\n    session,',
+        file: 'packages/page/src/actions/detect-human.ts',
+        find: '    if (waived.has(check.kind)) continue;',
+        replace: '    if (check !== null) continue;',
       },
     ],
     kills: [
