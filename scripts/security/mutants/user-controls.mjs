@@ -173,6 +173,7 @@ export const MUTANTS = [
   {
     id: 'human-check-detects',
     protects: 'a CAPTCHA met mid-turn is detected and stops the agent',
+    build: true,
     edits: [
       {
         file: 'packages/page/src/actions/detect-human.ts',
