@@ -19,7 +19,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await daemon?.close();
-});
+}, 30_000);
 
 /** The text of the newest tool result in a request, whatever its wire format. */
 function lastToolText(request: RecordedRequest): string {

@@ -105,10 +105,12 @@ export async function startRealDaemon(): Promise<RealDaemon> {
         pages.closeAllConnections();
         pages.close(() => resolve());
       });
-      // Chromium may still be flushing its profile after the daemon stopped it: retry, then leave the
-      // temporary folder behind with a note rather than fail a test whose assertions all held.
+      // Chromium may still be flushing its profile after the daemon stopped it: retry briefly (Node
+      // waits longer before each retry: 100 ms, 200 ms, … 1.5 s in all, and rmSync blocks meanwhile),
+      // then leave the temporary folder behind with a note rather than fail a test whose assertions
+      // all held.
       try {
-        rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 200 });
+        rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
       } catch (error) {
         console.warn(`note: could not remove ${root}: ${String(error)}`);
       }
