@@ -297,6 +297,7 @@ ${header('Proving Drawer', ['Recipes', 'Bread', 'Cakes', 'Techniques', 'Videos']
 <nav class="mega wrap" aria-label="Recipe types"><ul>${menu}</ul></nav>
 <main id="main" class="wrap"><article><h1>${esc(headline(r, 'baking'))}</h1>
 <p class="offscreen">This page has a printable version and a shopping list.</p>
+<div class="covered"><p>${esc(sentence(r, 'baking'))}</p><div class="cover"></div></div>
 <p>${paragraph(r, 'baking', 3, 5)}</p>
 <ul class="meta"><li>Prep 40 min</li><li>Prove ${r.int(8, 16)} h</li><li>Bake 45 min</li><li>Makes 2 loaves</li></ul>
 <h2>Ingredients</h2><ul>${Array.from({ length: 9 }, () => `<li><label><input type="checkbox"> ${r.int(5, 600)} g ${esc(r.pick(TOPICS.baking.nouns))}</label></li>`).join('')}</ul>
@@ -304,7 +305,6 @@ ${header('Proving Drawer', ['Recipes', 'Bread', 'Cakes', 'Techniques', 'Videos']
 <div class="tooltip invisible" role="tooltip">${esc(sentence(r, 'baking'))}</div>
 <p class="faded">${esc(sentence(r, 'baking'))} ${esc(sentence(r, 'baking'))}</p>
 <div class="zero"><p>${esc(sentence(r, 'baking'))}</p></div>
-<div class="covered"><p>${esc(sentence(r, 'baking'))}</p><div class="cover"></div></div>
 <p hidden>${esc(sentence(r, 'baking'))}</p>
 <div aria-hidden="true" class="decor">${esc(sentence(r, 'baking'))}</div>
 <h2>Frequently asked</h2>${faq}

@@ -81,6 +81,9 @@ const LAST = [
 export const plural = (n) =>
   /[^aeiou]y$/.test(n) ? `${n.slice(0, -1)}ies` : /(s|sh|ch)$/.test(n) ? `${n}es` : `${n}s`;
 
+/** A word with its indefinite article. */
+const an = (word) => `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
+
 export const person = (r) => `${r.pick(FIRST)} ${r.pick(LAST)}`;
 
 /** Word lists for one subject: nouns, adjectives, verbs (present third person, past), places. */
@@ -535,7 +538,7 @@ export function headline(r, topic) {
     () => `${cap(r.pick(t.orgs))} ${r.pick(t.verbs)} ${r.pick(t.adjs)} ${r.pick(t.nouns)} plan`,
     () =>
       `${cap(r.pick(t.nouns))} ${r.pick(t.verbs)} ${r.pick(t.adjs)} ${r.pick(t.nouns)} ${r.pick(PREPS)} ${r.pick(t.places)}`,
-    () => `What a ${r.pick(t.adjs)} ${r.pick(t.nouns)} means for ${r.pick(t.places)}`,
+    () => `What ${an(r.pick(t.adjs))} ${r.pick(t.nouns)} means for ${r.pick(t.places)}`,
   ];
   return cap(r.pick(shapes)());
 }
