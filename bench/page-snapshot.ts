@@ -10,7 +10,8 @@
  * 12 000 characters), and the whole outline — maxChars 1 000 000 as `npm run bench:peers` asks, every
  * part summed (a part also ends before it would hold more than 200 handles of a kind).
  *
- * Run: npx tsx bench/page-snapshot.ts [--pages DIR] [--show name] [--dump dir]
+ * Run: npx tsx bench/page-snapshot.ts [--pages DIR] [--rows] [--show name] [--dump dir]
+ * (--rows prints one line per page)
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -95,6 +96,11 @@ async function main(): Promise<void> {
     await browser.close();
     await server.close();
   }
+  if (args.includes('--rows'))
+    for (const r of rows)
+      console.log(
+        `${r.name.padEnd(40)} default ${(r.bytes / 1024).toFixed(1)} KB  whole ${(r.wholeBytes / 1024).toFixed(1)} KB  parts ${r.parts}  handles ${r.handles}  ${r.ms.toFixed(0)} ms`,
+      );
   const sorted = (pick: (r: Row) => number): number[] => rows.map(pick).sort((a, b) => a - b);
   const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
   // 1024 bytes, as npm run bench:peers counts them.

@@ -8,7 +8,7 @@
  * Options: --sample N (an even sample of N of those pages), --clicks N, --only NAME, --no-write.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
@@ -243,6 +243,7 @@ async function main(): Promise<void> {
   );
   const results: ServerResult[] = [];
   const started = Date.now();
+  const loadAtStart = loadavg()[0] ?? 0;
   try {
     for (const server of servers) results.push(await benchServer(server, site.origin, pages, clicks));
   } finally {
@@ -257,6 +258,7 @@ async function main(): Promise<void> {
     chromium: chromium(),
     chromiumVersion: chromiumVersion(),
     minutes: (Date.now() - started) / 60_000,
+    load: [loadAtStart, loadavg()[0] ?? 0],
     write,
   });
   // Generated files pass `npm run format:check` like the rest of the repository.
