@@ -43,7 +43,7 @@ export interface PageServer {
   origin: string;
   /** The corpus pages, sorted by name (none when the benchmark serves no corpus). */
   benchPages: string[];
-  /** The bench pages whose scripts open no dialog (for CLI runs, where nobody would answer one). */
+  /** The corpus pages whose scripts open no dialog (for CLI runs, where nobody would answer one). */
   quietPages: string[];
   benchUrl(name: string): string;
   counterUrl: string;

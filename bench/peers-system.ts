@@ -1,5 +1,5 @@
 /**
- * Machine-side helpers of the peers benchmark: the static server for the bench pages (with the CSP
+ * Machine-side helpers of the peers benchmark: the static server for the corpus pages (with the CSP
  * header every peer sees), and the memory of a server's process trees read from /proc — including a
  * daemon it detached (bproxy's, agent-browser's), found by its command line among the new processes.
  */
