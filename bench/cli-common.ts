@@ -1,7 +1,8 @@
 /**
  * Shared pieces of the end-to-end benchmarks (bench/cdp.ts, bench/e2e.ts): a static server for a
- * page corpus (scripts/page-corpus.mjs: `--pages DIR`, BPROXY_BENCH_PAGES or the project's own) and the counter page (with the CSP the brief prescribes), a keep-alive HTTP
- * client (the one daemon client), whole-process timing, percentiles and the bproxy binaries.
+ * page corpus (scripts/page-corpus.mjs: `--pages DIR`, BPROXY_BENCH_PAGES or the project's own) and
+ * the counter page (with the CSP the brief prescribes), a keep-alive HTTP client (the one daemon
+ * client), whole-process timing, percentiles and the bproxy binaries.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -54,9 +55,10 @@ export interface PageServer {
 export async function servePages(corpus?: PageCorpus): Promise<PageServer> {
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent((req.url ?? '/').split('?')[0] ?? '/');
-    const corpusPage = /^\/corpus\/([\w.-]+\.html)$/.exec(path)?.[1];
+    // Only a page the corpus lists, by its exact name: nothing else of its folder or beyond.
+    const corpusPage = path.startsWith('/corpus/') ? path.slice('/corpus/'.length) : undefined;
     const [base, rel] =
-      corpusPage !== undefined && corpus !== undefined
+      corpusPage !== undefined && corpus?.pages.includes(corpusPage) === true
         ? [corpus.dir, corpusPage]
         : [FIXTURE_PAGES, path.slice(1)];
     const file = normalize(join(base, rel));

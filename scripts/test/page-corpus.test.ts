@@ -115,6 +115,18 @@ describe('choosing the pages', () => {
     expect(refusal(emptyDir)).toBe(`page corpus (BPROXY_BENCH_PAGES): no .html pages in ${emptyDir}`);
   });
 
+  it('a benchmark given --pages DIR reads that folder’s pages and no others', () => {
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'bench', 'page-snapshot.ts'), '--pages', pagesDir, '--rows'],
+      { cwd: ROOT, encoding: 'utf8', timeout: 90_000 },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    const rows = run.stdout.split('\n').filter((l) => /\.html +default/.test(l));
+    expect(rows.map((l) => l.split(' ')[0])).toEqual(['a.html', 'b.html']);
+    expect(run.stdout).toContain('pages: 2 (from --pages)');
+  }, 100_000);
+
   it('a benchmark given a folder without pages says so in one line and exits 2, before starting anything', () => {
     const run = spawnSync(
       process.execPath,

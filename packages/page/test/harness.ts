@@ -32,6 +32,18 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
 };
 
+/** The page a /corpus/ path names: one .html file name, nothing with a separator or outside the folder. */
+function corpusName(pathname: string): string | null {
+  if (!pathname.startsWith('/corpus/')) return null;
+  let name: string;
+  try {
+    name = decodeURIComponent(pathname.slice('/corpus/'.length));
+  } catch {
+    return null;
+  }
+  return name.endsWith('.html') && !/[/\\\0]/.test(name) && !name.startsWith('.') ? name : null;
+}
+
 /** Serves the fixture pages, and the .html pages of `corpus` (the project's own by default) under /corpus/. */
 export async function serveFixtures(
   corpus: string = CORPUS,
@@ -39,9 +51,8 @@ export async function serveFixtures(
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     let file: string | null = null;
-    const corpusPage = /^\/corpus\/([\w.-]+\.html)$/.exec(url.pathname)?.[1];
-    if (corpusPage !== undefined)
-      file = join(corpus, corpusPage); // one flat name: nothing outside it
+    const corpusPage = corpusName(url.pathname);
+    if (corpusPage !== null) file = join(corpus, corpusPage);
     else if (url.pathname.startsWith('/spa/')) file = join(FIXTURES, 'spa.html');
     else if (url.pathname.startsWith('/vendor/')) file = vendorFile(url.pathname);
     else if (/^\/([\w-]+\/)?[\w.-]+\.html$/.test(url.pathname)) file = join(FIXTURES, url.pathname.slice(1));
