@@ -1,14 +1,15 @@
 /**
  * `npm run bench:cdp` — the CDP driver (the daemon's embedded headless Chromium), fast pacing:
  *  1. over HTTP: click and text latency p50/p90 on the counter page, snapshot bytes and time over
- *     every page of tests/fixtures/bench-pages;
+ *     every page of the corpus
+ *     (`--pages DIR`, BPROXY_BENCH_PAGES, or the project's own tests/fixtures/corpus);
  *  2. whole processes, side by side in the same run: the bproxy CLI on Node, the compiled bproxy CLI
  *     and the agent-browser CLI (same Chromium binary) for open, snapshot and click;
  *  3. the compiled CLI against its one-call floor (bench/cli-floor.ts): click, text, session list and
  *     --version beside the floor's same POST, and agent-browser's click, in interleaved rounds;
  *  4. CLI start-up (`--version`) against a bare `node -e 0`.
  * A benchmark, not a test: it prints figures. Options: --clicks N (HTTP, default 200), --cli-clicks N
- * (default 30), --pages N (open/snapshot pages per CLI, default 12), --floor-rounds N (default 50),
+ * (default 30), --cli-pages N (open/snapshot pages per CLI, default 12), --floor-rounds N (default 50),
  * --startup N (default 30); --floor-only runs part 3 alone.
  */
 import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -41,6 +42,7 @@ import {
   timeRounds,
   type TimedCommand,
 } from './cli-floor';
+import { pageCorpusOrExit } from '../scripts/page-corpus.mjs';
 import { fastSession, measureHttp, printHttpFigures } from './cli-http';
 
 const arg = (name: string, fallback: number): number => {
@@ -66,9 +68,10 @@ function agentBrowserBinary(): string | null {
   return bin;
 }
 
+const corpus = pageCorpusOrExit();
 console.log(`bproxy CDP benchmark — load average at start ${load()}`);
 const native = await ensureNativeCli();
-const pages = await servePages();
+const pages = await servePages(corpus);
 const home = mkdtempSync(join(tmpdir(), 'bproxy-bench-cdp-'));
 const abHome = mkdtempSync(join(tmpdir(), 'bproxy-bench-ab-'));
 const env = { ...process.env, BPROXY_HOME: home, BPROXY_PORT: '0', CHROME_PATH: chrome, BPROXY_SESSION: '' };
@@ -110,7 +113,7 @@ try {
     if (native !== null) tools.push(bproxyTool('bproxy (compiled)', native, [], env, session));
     if (agentBrowser !== null) tools.push(agentBrowserTool(agentBrowser, abEnv));
     else console.log('\n(agent-browser is not installed: npm install)');
-    const n = arg('--pages', 12);
+    const n = arg('--cli-pages', 12);
     const step = Math.max(1, Math.floor(pages.quietPages.length / n));
     const urls = pages.quietPages
       .filter((_, i) => i % step === 0)

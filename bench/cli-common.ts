@@ -1,20 +1,19 @@
 /**
- * Shared pieces of the end-to-end benchmarks (bench/cdp.ts, bench/e2e.ts): a static server for the
- * real-world bench pages and the counter page (with the CSP the brief prescribes), a keep-alive HTTP
- * client (the one daemon client), whole-process timing, percentiles and the bproxy binaries.
+ * Shared pieces of the end-to-end benchmarks (bench/cdp.ts, bench/e2e.ts): a static server for a
+ * page corpus (scripts/page-corpus.mjs: `--pages DIR`, BPROXY_BENCH_PAGES or the project's own) and
+ * the counter page (with the CSP the brief prescribes), a keep-alive HTTP client (the one daemon
+ * client), whole-process timing, percentiles and the bproxy binaries.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { DaemonClient, type Answer } from '@bproxy/client';
 import { loadavg } from 'node:os';
-import { dirname, join, normalize } from 'node:path';
+import { dirname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchPagesDir } from '../scripts/bench-pages.mjs';
+import type { PageCorpus } from '../scripts/page-corpus.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-/** The real-world pages (tests/fixtures/bench-pages), unpacked from their archive on first use. */
-export const BENCH_PAGES = benchPagesDir();
 const FIXTURE_PAGES = join(ROOT, 'tests', 'fixtures', 'pages');
 export const NODE_CLI = join(ROOT, 'packages', 'cli', 'bin', 'bproxy.mjs');
 export const NATIVE_CLI = join(ROOT, 'packages', 'cli', 'dist', `bproxy-${process.platform}-${process.arch}`);
@@ -43,23 +42,27 @@ export function load(): string {
 
 export interface PageServer {
   origin: string;
-  /** The bench pages, sorted by name (the .html files of BENCH_PAGES). */
+  /** The corpus pages, sorted by name (none when the benchmark serves no corpus). */
   benchPages: string[];
-  /** The bench pages whose scripts open no dialog (for CLI runs, where nobody would answer one). */
+  /** The corpus pages whose scripts open no dialog (for CLI runs, where nobody would answer one). */
   quietPages: string[];
   benchUrl(name: string): string;
   counterUrl: string;
   close(): Promise<void>;
 }
 
-export async function servePages(): Promise<PageServer> {
+/** Serves the fixture pages at the root and the pages of `corpus`, if given, under /corpus/. */
+export async function servePages(corpus?: PageCorpus): Promise<PageServer> {
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent((req.url ?? '/').split('?')[0] ?? '/');
-    const [base, rel] = path.startsWith('/bench/')
-      ? [BENCH_PAGES, path.slice('/bench/'.length)]
-      : [FIXTURE_PAGES, path.slice(1)];
+    // Only a page the corpus lists, by its exact name: nothing else of its folder or beyond.
+    const corpusPage = path.startsWith('/corpus/') ? path.slice('/corpus/'.length) : undefined;
+    const [base, rel] =
+      corpusPage !== undefined && corpus?.pages.includes(corpusPage) === true
+        ? [corpus.dir, corpusPage]
+        : [FIXTURE_PAGES, path.slice(1)];
     const file = normalize(join(base, rel));
-    if (!file.startsWith(base) || !existsSync(file) || !file.endsWith('.html')) {
+    if (!file.startsWith(base + sep) || !existsSync(file) || !file.endsWith('.html')) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
@@ -71,16 +74,17 @@ export async function servePages(): Promise<PageServer> {
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('the page server has no port');
   const origin = `http://127.0.0.1:${address.port}`;
-  const benchPages = readdirSync(BENCH_PAGES)
-    .filter((n) => n.endsWith('.html'))
-    .sort();
+  const benchPages = corpus?.pages ?? [];
   return {
     origin,
     benchPages,
-    quietPages: benchPages.filter(
-      (n) => !/\b(alert|confirm|prompt)\(/.test(readFileSync(join(BENCH_PAGES, n), 'utf8')),
-    ),
-    benchUrl: (name) => `${origin}/bench/${encodeURIComponent(name)}`,
+    quietPages:
+      corpus === undefined
+        ? []
+        : benchPages.filter(
+            (n) => !/\b(alert|confirm|prompt)\(/.test(readFileSync(join(corpus.dir, n), 'utf8')),
+          ),
+    benchUrl: (name) => `${origin}/corpus/${encodeURIComponent(name)}`,
     counterUrl: `${origin}/counter.html`,
     close: () =>
       new Promise<void>((resolve) => {

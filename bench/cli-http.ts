@@ -35,7 +35,7 @@ export async function readCount(http: DaemonHttp, session: string): Promise<numb
   return match?.[1] === undefined ? Number.NaN : Number(match[1]);
 }
 
-/** Dismisses whatever dialogs are open (a few bench pages alert while loading) until none is left. */
+/** Dismisses whatever dialogs are open (a page of another corpus may alert while loading) until none is left. */
 async function dismissDialogs(http: DaemonHttp, session: string): Promise<void> {
   for (let i = 0; i < 10; i++) {
     if (!(await http.post('dialog', session, { accept: false })).ok) return;

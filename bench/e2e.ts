@@ -3,7 +3,8 @@
  * built MV3 extension (tests/e2e/extension-harness.ts), paired through its popup with the code that
  * `bproxy service start --browser none` printed, so the extension is the only driver. Prints:
  *  1. over HTTP (POST / with the token): click and text latency p50/p90 on the counter page (the final
- *     count is checked), snapshot bytes and time over every page of tests/fixtures/bench-pages;
+ *     count is checked), snapshot bytes and time over every page of the corpus
+ *     (`--pages DIR`, BPROXY_BENCH_PAGES, or the project's own tests/fixtures/corpus);
  *  2. through the CLI as whole processes (Node and compiled): click and text p50/p90.
  * A benchmark, not a test. Options: --clicks N (HTTP, default 200), --cli N (default 30).
  */
@@ -28,6 +29,7 @@ import {
   servePages,
   timed,
 } from './cli-common';
+import { pageCorpusOrExit } from '../scripts/page-corpus.mjs';
 import { fastSession, measureHttp, printHttpFigures, readCount } from './cli-http';
 
 const arg = (name: string, fallback: number): number => {
@@ -40,9 +42,10 @@ interface Status {
 }
 
 if (!existsSync(join(EXTENSION_DIR, 'manifest.json'))) throw new Error('build first: npm run build');
+const corpus = pageCorpusOrExit();
 console.log(`bproxy extension benchmark — load average at start ${load()}`);
 const native = await ensureNativeCli();
-const pages = await servePages();
+const pages = await servePages(corpus);
 const home = mkdtempSync(join(tmpdir(), 'bproxy-bench-e2e-'));
 const env = { ...process.env, BPROXY_HOME: home, BPROXY_PORT: '0', BPROXY_SESSION: '' };
 let browser: ExtensionBrowser | undefined;

@@ -1,17 +1,19 @@
 /**
- * What leaving out text a person cannot see costs on the real-world bench pages, page script only (no
+ * What leaving out text a person cannot see costs on a page corpus, page script only (no
  * daemon): for every page, the whole `text` (maxChars 1 000 000) and the whole snapshot outline
  * (every part), their sizes, how many hidden runs each left out, and the time of one read of each.
  * Pages are served as bench/page-snapshot.ts serves them (outside resources fail fast).
  *
- * Run: npx tsx bench/page-hidden.ts [--out file.json] [--dump dir]
+ * Run: npx tsx bench/page-hidden.ts [--pages DIR] [--out file.json] [--dump dir]
+ * (pages: `--pages DIR`, else BPROXY_BENCH_PAGES, else the project corpus tests/fixtures/corpus)
  * Two runs (before and after a change, each with --out) compare with --compare before.json after.json:
  * chars and bytes lost or gained per page, and the median and p90 time per read.
  */
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SnapshotDriverResult } from '@bproxy/protocol';
-import { BENCH, call, launch, open, serveFixtures } from '../packages/page/test/harness';
+import { pageCorpusOrExit } from '../scripts/page-corpus.mjs';
+import { call, launch, open, serveFixtures } from '../packages/page/test/harness';
 
 interface Row {
   name: string;
@@ -29,14 +31,15 @@ function quantile(sorted: number[], q: number): number {
 }
 
 async function measure(out: string | undefined, dump: string | undefined): Promise<void> {
-  const names = (await readdir(BENCH)).filter((n) => n.endsWith('.html')).sort();
-  const server = await serveFixtures();
+  const corpus = pageCorpusOrExit();
+  const names = corpus.pages;
+  const server = await serveFixtures(corpus.dir);
   const browser = await launch();
   const rows: Row[] = [];
   try {
     if (dump) await mkdir(dump, { recursive: true });
     for (const name of names) {
-      const page = await open(browser.context, `${server.origin}/bench/${name}`);
+      const page = await open(browser.context, `${server.origin}/corpus/${name}`);
       // One untimed read first: the first layout of the page is not the read's cost.
       await call(page, 'text', { maxChars: 1_000_000 });
       let started = performance.now();

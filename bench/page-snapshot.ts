@@ -1,6 +1,6 @@
 /**
- * Snapshot size and speed over the real-world bench pages, page script only (no daemon): serves
- * tests/fixtures/bench-pages (unpacked by scripts/bench-pages.mjs) with
+ * Snapshot size and speed over a page corpus, page script only (no daemon): serves the pages of
+ * `--pages DIR` (or BPROXY_BENCH_PAGES; by default the project's own, tests/fixtures/corpus) with
  * `Content-Security-Policy: default-src 'self' 'unsafe-inline' data:` so outside resources fail fast,
  * injects the page bundle into headless Chromium and runs `snapshot` on every page.
  *
@@ -10,12 +10,14 @@
  * 12 000 characters), and the whole outline — maxChars 1 000 000 as `npm run bench:peers` asks, every
  * part summed (a part also ends before it would hold more than 200 handles of a kind).
  *
- * Run: npx tsx bench/page-snapshot.ts [--show name] [--dump dir]
+ * Run: npx tsx bench/page-snapshot.ts [--pages DIR] [--rows] [--show name] [--dump dir]
+ * (--rows prints one line per page)
  */
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SnapshotDriverResult } from '@bproxy/protocol';
-import { BENCH, call, launch, open, serveFixtures } from '../packages/page/test/harness';
+import { pageCorpusOrExit } from '../scripts/page-corpus.mjs';
+import { call, launch, open, serveFixtures } from '../packages/page/test/harness';
 
 interface Row {
   name: string;
@@ -51,16 +53,15 @@ async function main(): Promise<void> {
     args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined;
   const show = value('--show');
   const dump = value('--dump');
-  const names = (await readdir(BENCH))
-    .filter((n) => n.endsWith('.html') && (show === undefined || n.startsWith(show)))
-    .sort();
-  const server = await serveFixtures();
+  const corpus = pageCorpusOrExit(args);
+  const names = corpus.pages.filter((n) => show === undefined || n.startsWith(show));
+  const server = await serveFixtures(corpus.dir);
   const browser = await launch();
   const rows: Row[] = [];
   try {
     if (dump) await mkdir(dump, { recursive: true });
     for (const name of names) {
-      const page = await open(browser.context, `${server.origin}/bench/${name}`);
+      const page = await open(browser.context, `${server.origin}/corpus/${name}`);
       const read = async (params: Record<string, unknown>): Promise<SnapshotDriverResult | null> => {
         const result = await call(page, 'snapshot', params);
         if (result.ok) return result.data as SnapshotDriverResult;
@@ -95,6 +96,11 @@ async function main(): Promise<void> {
     await browser.close();
     await server.close();
   }
+  if (args.includes('--rows'))
+    for (const r of rows)
+      console.log(
+        `${r.name.padEnd(40)} default ${(r.bytes / 1024).toFixed(1)} KB  whole ${(r.wholeBytes / 1024).toFixed(1)} KB  parts ${r.parts}  handles ${r.handles}  ${r.ms.toFixed(0)} ms`,
+      );
   const sorted = (pick: (r: Row) => number): number[] => rows.map(pick).sort((a, b) => a - b);
   const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
   // 1024 bytes, as npm run bench:peers counts them.
@@ -104,7 +110,7 @@ async function main(): Promise<void> {
       `${label.padEnd(32)} median ${unit(quantile(xs, 0.5))}  p90 ${unit(quantile(xs, 0.9))}  max ${unit(xs.at(-1) ?? 0)}  total ${unit(sum(xs))}`,
     );
   console.log(
-    `pages: ${rows.length}, whole outline in more than one part: ${rows.filter((r) => r.parts > 1).length}`,
+    `pages: ${rows.length} (${corpus.own ? 'the project corpus, tests/fixtures/corpus' : `from ${corpus.from}`}), whole outline in more than one part: ${rows.filter((r) => r.parts > 1).length}`,
   );
   line(
     'default snapshot, as received:',

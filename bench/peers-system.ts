@@ -1,11 +1,11 @@
 /**
- * Machine-side helpers of the peers benchmark: the static server for the bench pages (with the CSP
+ * Machine-side helpers of the peers benchmark: the static server for the corpus pages (with the CSP
  * header every peer sees), and the memory of a server's process trees read from /proc — including a
  * daemon it detached (bproxy's, agent-browser's), found by its command line among the new processes.
  */
 import { existsSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { join, normalize } from 'node:path';
+import { join, normalize, sep } from 'node:path';
 
 const CSP = "default-src 'self' 'unsafe-inline' data:";
 
@@ -20,7 +20,7 @@ export async function servePages(dirs: readonly string[]): Promise<PageServer> {
     const path = decodeURIComponent((req.url ?? '/').split('?')[0] ?? '/');
     for (const dir of dirs) {
       const file = normalize(join(dir, path));
-      if (!file.startsWith(dir) || !existsSync(file) || !file.endsWith('.html')) continue;
+      if (!file.startsWith(dir + sep) || !existsSync(file) || !file.endsWith('.html')) continue;
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP });
       res.end(readFileSync(file));
       return;

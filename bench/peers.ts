@@ -4,23 +4,23 @@
  * over stdio) and the same Chromium binary, over the same pages. Measures the tool list, navigate and
  * snapshot per bench page, 30 clicks on a counter (checking the count), and memory; writes
  * docs/benchmarks.md, docs/benchmarks.svg and the README headline.
- * Options: --pages N (an even sample of the 130 pages), --clicks N, --only NAME, --no-write.
+ * Pages: `--pages DIR` or BPROXY_BENCH_PAGES, by default the project's own corpus (tests/fixtures/corpus).
+ * Options: --sample N (an even sample of N of those pages), --clicks N, --only NAME, --no-write.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import * as prettier from 'prettier';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { benchPagesDir } from '../scripts/bench-pages.mjs';
+import { pageCorpusOrExit, type PageCorpus } from '../scripts/page-corpus.mjs';
 import { peerServers, type PeerServer, type ToolCall } from './peers-servers';
 import { livePids, memoryOf, newProcesses, servePages } from './peers-system';
 import { writeReport, type ServerResult } from './peers-report';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const BENCH_PAGES = benchPagesDir();
 const FIXTURES = join(ROOT, 'tests', 'fixtures', 'pages');
 const CALL_TIMEOUT_MS = 60_000;
 
@@ -219,15 +219,21 @@ async function cleanup(server: PeerServer, baseline: ReadonlySet<number>): Promi
   }
 }
 
+/** The pages in words for the report; a folder named at run time is not named (it is not in the repository). */
+function describeCorpus(corpus: PageCorpus, used: number): string {
+  const of = used === corpus.pages.length ? `the ${used}` : `${used} of the ${corpus.pages.length}`;
+  return corpus.own
+    ? `${of} pages of the project's own corpus (tests/fixtures/corpus, written for bproxy by scripts/make-corpus.mjs)`
+    : `${of} pages of a folder given with ${corpus.from} (not in the repository)`;
+}
+
 async function main(): Promise<void> {
-  const pagesArg = arg('--pages');
+  const corpus = pageCorpusOrExit();
+  const sampleArg = arg('--sample');
   const clicks = Number(arg('--clicks') ?? 30);
   const only = arg('--only');
-  const all = readdirSync(BENCH_PAGES)
-    .filter((n) => n.endsWith('.html'))
-    .sort();
-  const pages = samplePages(all, pagesArg === undefined ? undefined : Number(pagesArg));
-  const site = await servePages([BENCH_PAGES, FIXTURES]);
+  const pages = samplePages(corpus.pages, sampleArg === undefined ? undefined : Number(sampleArg));
+  const site = await servePages([corpus.dir, FIXTURES]);
   const bproxyHome = mkdtempSync(join(tmpdir(), 'bproxy-bench-mcp-'));
   const servers = peerServers(ROOT, chromium(), { bproxyHome }).filter(
     (s) => only === undefined || s.name === only,
@@ -237,6 +243,7 @@ async function main(): Promise<void> {
   );
   const results: ServerResult[] = [];
   const started = Date.now();
+  const loadAtStart = loadavg()[0] ?? 0;
   try {
     for (const server of servers) results.push(await benchServer(server, site.origin, pages, clicks));
   } finally {
@@ -246,10 +253,12 @@ async function main(): Promise<void> {
   const write = !process.argv.includes('--no-write');
   const summary = writeReport(ROOT, results, {
     pages: pages.length,
+    corpus: describeCorpus(corpus, pages.length),
     clicks,
     chromium: chromium(),
     chromiumVersion: chromiumVersion(),
     minutes: (Date.now() - started) / 60_000,
+    load: [loadAtStart, loadavg()[0] ?? 0],
     write,
   });
   // Generated files pass `npm run format:check` like the rest of the repository.

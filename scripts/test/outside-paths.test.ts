@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findOutsidePaths, scanRepository } from '../outside-paths.mjs';
 
 // The machine paths are assembled here so that this file does not name them itself.
-const shared = ['', 'work', 'shared', 'bench-pages'].join('/');
+const shared = ['', 'work', 'shared', 'site-captures'].join('/');
 const home = ['', 'home', 'alice', 'pages'].join('/');
 const macHome = ['', 'Users', 'bob', 'src', 'x.html'].join('/');
 const rootHome = ['', 'root', 'pages'].join('/');
@@ -23,8 +23,8 @@ describe('outside-path check', () => {
   });
 
   it('refuses a relative path that climbs above the repository from the file it is in', () => {
-    expect(texts('README.md', `pages in \`${up(1)}shared/bench-pages\``)).toEqual([
-      `${up(1)}shared/bench-pages`,
+    expect(texts('README.md', `pages in \`${up(1)}shared/site-captures\``)).toEqual([
+      `${up(1)}shared/site-captures`,
     ]);
     expect(texts('packages/page/test/h.ts', `'${up(4)}shared/x'`)).toEqual([`${up(4)}shared/x`]);
     expect(findOutsidePaths('README.md', 'line one\n[x](../sibling/README.md)')[0]).toMatchObject({
@@ -34,8 +34,8 @@ describe('outside-path check', () => {
   });
 
   it('refuses path.join climbing above the root, counted from a base named like the root', () => {
-    expect(texts('bench/c.ts', `join(ROOT, '${UP}', 'shared', 'bench-pages')`)).toEqual([
-      `join(ROOT, '${UP}', 'shared', 'bench-pages'`,
+    expect(texts('bench/c.ts', `join(ROOT, '${UP}', 'shared', 'site-captures')`)).toEqual([
+      `join(ROOT, '${UP}', 'shared', 'site-captures'`,
     ]);
     expect(texts('bench/c.ts', `resolve(root, '${up(1)}shared')`)).toHaveLength(1);
     expect(texts('a/b.ts', "join(here, '..', '..', 'x')")).toHaveLength(1);

@@ -1,6 +1,7 @@
 /**
  * Test harness for the page script: a static server for the fixture pages (with the libraries they
- * load under /vendor/, and the bench pages under /bench/), one headless Chromium, and helpers that inject dist/page.js and call the page API.
+ * load under /vendor/, and a corpus of long pages under /corpus/), one headless Chromium, and helpers that
+ * inject dist/page.js and call the page API.
  */
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -17,13 +18,13 @@ import {
   type BproxyError,
 } from '@bproxy/protocol';
 import { PAGE_ACTIONS, type PageAction, type PageResult } from '@bproxy/page';
-import { benchPagesDir } from '../../../scripts/bench-pages.mjs';
+import { DEFAULT_CORPUS } from '../../../scripts/page-corpus.mjs';
 import { vendorFile } from '../../../tests/fixtures/vendor';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 export const FIXTURES = normalize(join(here, '../../../tests/fixtures/pages'));
-/** The real-world pages (tests/fixtures/bench-pages), unpacked from their archive on first use. */
-export const BENCH = benchPagesDir();
+/** The project's own long pages (tests/fixtures/corpus, made by scripts/make-corpus.mjs). */
+export const CORPUS = DEFAULT_CORPUS;
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript',
@@ -31,11 +32,27 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
 };
 
-export async function serveFixtures(): Promise<{ origin: string; close: () => Promise<void> }> {
+/** The page a /corpus/ path names: one .html file name, nothing with a separator or outside the folder. */
+function corpusName(pathname: string): string | null {
+  if (!pathname.startsWith('/corpus/')) return null;
+  let name: string;
+  try {
+    name = decodeURIComponent(pathname.slice('/corpus/'.length));
+  } catch {
+    return null;
+  }
+  return name.endsWith('.html') && !/[/\\\0]/.test(name) && !name.startsWith('.') ? name : null;
+}
+
+/** Serves the fixture pages, and the .html pages of `corpus` (the project's own by default) under /corpus/. */
+export async function serveFixtures(
+  corpus: string = CORPUS,
+): Promise<{ origin: string; close: () => Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     let file: string | null = null;
-    if (url.pathname.startsWith('/bench/')) file = join(BENCH, url.pathname.slice('/bench/'.length));
+    const corpusPage = corpusName(url.pathname);
+    if (corpusPage !== null) file = join(corpus, corpusPage);
     else if (url.pathname.startsWith('/spa/')) file = join(FIXTURES, 'spa.html');
     else if (url.pathname.startsWith('/vendor/')) file = vendorFile(url.pathname);
     else if (/^\/([\w-]+\/)?[\w.-]+\.html$/.test(url.pathname)) file = join(FIXTURES, url.pathname.slice(1));
