@@ -28,6 +28,7 @@ import type { WorkerLog } from '../log';
 import type { PairingStore } from './pairing-state';
 import type { SocketFactory, SocketLike } from './socket';
 import { UNREACHABLE } from '../../common/messages';
+import { PendingAnswers } from '../../common/pending-answers';
 import type { ConnectionState, ConnectionStatus } from '../../common/worker-status';
 
 export interface ConnectionOptions {
@@ -83,8 +84,17 @@ export class Connection {
   private helloTimer: ReturnType<typeof setTimeout> | null = null;
   /** Pushes (navigation, tab_closed) made while disconnected, sent after the next welcome. */
   private readonly outbox: DriverMessage[] = [];
-  private readonly userRequests = new Map<string, (answer: UserAnswer) => void>();
-  private userRequestCount = 0;
+  private readonly userRequests = new PendingAnswers<UserAnswer>({
+    prefix: 'u',
+    deadlineMs: USER_REQUEST_TIMEOUT_MS,
+    unanswered: (_id, why) => ({
+      ok: false,
+      reason:
+        why.kind === 'deadline'
+          ? 'the daemon did not answer in time'
+          : 'the connection to bproxy was lost before it answered',
+    }),
+  });
   private readonly now: () => number;
   private readonly opts: Required<Omit<ConnectionOptions, 'now'>>;
 
@@ -170,19 +180,9 @@ export class Connection {
         ok: false,
         reason: 'bproxy is not connected: start the daemon, then try again',
       });
-    const requestId = `u${++this.userRequestCount}`;
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.userRequests.delete(requestId);
-        resolve({ ok: false, reason: 'the daemon did not answer in time' });
-      }, USER_REQUEST_TIMEOUT_MS);
-      this.userRequests.set(requestId, (answer) => {
-        clearTimeout(timer);
-        this.userRequests.delete(requestId);
-        resolve(answer);
-      });
-      socket.send(JSON.stringify({ type: 'user_request', requestId, request }));
-    });
+    return this.userRequests.request((requestId) =>
+      socket.send(JSON.stringify({ type: 'user_request', requestId, request })),
+    );
   }
 
   /** Queues or sends a push; pushes made while disconnected are flushed after the next welcome. */
@@ -291,7 +291,8 @@ export class Connection {
         this.onDaemonError(socket, msg.error);
         return;
       case 'user_answer':
-        this.userRequests.get(msg.requestId)?.(
+        this.userRequests.answer(
+          msg.requestId,
           msg.ok
             ? { ok: true, result: msg.result }
             : { ok: false, reason: `${msg.error.code}: ${msg.error.message}` },
@@ -405,8 +406,7 @@ export class Connection {
   }
 
   private teardown(): void {
-    for (const answer of [...this.userRequests.values()])
-      answer({ ok: false, reason: 'the connection to bproxy was lost before it answered' });
+    this.userRequests.settleAll('the connection closed');
     for (const timer of [this.pongTimer, this.helloTimer]) if (timer) clearTimeout(timer);
     if (this.pingTimer) clearInterval(this.pingTimer);
     this.pingTimer = this.pongTimer = this.helloTimer = null;

@@ -19,13 +19,14 @@ import {
   type HostToExtension,
 } from '@bproxy/protocol';
 import type { ChromeApi, PortLike } from '../../chrome-api';
+import { PendingAnswers, type Unanswered } from '../../common/pending-answers';
 import type { HostState, HostStatus } from '../../common/worker-status';
 import { messageOf } from '../driver/errors';
 import type { WorkerLog } from '../log';
 
-/** Requests that expect an answer with the same id, as callers write them (the id is ours to add). */
+/** Requests that expect an answer with the same id, as callers write them (the id is added on sending). */
 type HostRequest = Extract<ExtensionToHost, { id: string }>;
-type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
+export type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 type Listener = (message: HostToExtension) => void;
 
 export interface NativeHostOptions {
@@ -39,6 +40,18 @@ export interface NativeHostOptions {
   retryAfterMs?: number;
 }
 
+/** What a request that got no answer from the host says. */
+function unanswered(why: Unanswered): string {
+  switch (why.kind) {
+    case 'deadline':
+      return 'the native host did not answer in time';
+    case 'duplicate':
+      return 'a request with this id already waits for the native host';
+    case 'lost':
+      return `the native host went away: ${why.why}`;
+  }
+}
+
 const MISSING = /not found/i;
 const FORBIDDEN = /forbidden/i;
 
@@ -48,20 +61,22 @@ export class NativeHost {
   private hostVersion: string | null = null;
   private lastError: string | null = null;
   private lastAttemptAt = Number.NEGATIVE_INFINITY;
-  private counter = 0;
-  private readonly pending = new Map<string, (message: HostToExtension) => void>();
+  private readonly pending: PendingAnswers<HostToExtension>;
   private readonly listeners = new Set<Listener>();
   private readonly stateListeners = new Set<(status: HostStatus) => void>();
   private readonly chunks = new ChunkReassembler();
   private welcomed: Promise<boolean> | null = null;
   private readonly now: () => number;
-  private readonly requestTimeoutMs: number;
   private readonly retryAfterMs: number;
 
   constructor(private readonly opts: NativeHostOptions) {
     this.now = opts.now ?? Date.now;
-    this.requestTimeoutMs = opts.requestTimeoutMs ?? 20_000;
     this.retryAfterMs = opts.retryAfterMs ?? 60_000;
+    this.pending = new PendingAnswers({
+      prefix: 'x',
+      deadlineMs: opts.requestTimeoutMs ?? 20_000,
+      unanswered: (id, why) => this.localError(unanswered(why), id),
+    });
   }
 
   status(): HostStatus {
@@ -103,26 +118,17 @@ export class NativeHost {
     return true;
   }
 
-  /** Sends a request and resolves with the message that answers its id (possibly an `error`). */
-  async request(message: WithoutId<HostRequest>): Promise<HostToExtension> {
+  /**
+   * Sends a request and resolves with the message that answers its id (possibly an `error`). `id` is
+   * the id its sender chose when the request is passed on (a panel's); one is minted otherwise.
+   */
+  async request(message: WithoutId<HostRequest>, id?: string): Promise<HostToExtension> {
     // Connected: post at once (in this turn), so requests keep the order they were made in.
     if (this.state !== 'connected' && !(await this.ensure()))
-      return this.localError(this.lastError ?? 'the native host is not available');
-    const id = `x${++this.counter}`;
+      return this.localError(this.lastError ?? 'the native host is not available', id);
     const port = this.port;
-    if (!port) return this.localError('the native host went away');
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        resolve(this.localError('the native host did not answer in time', id));
-      }, this.requestTimeoutMs);
-      this.pending.set(id, (answer) => {
-        clearTimeout(timer);
-        this.pending.delete(id);
-        resolve(answer);
-      });
-      port.postMessage({ ...message, id });
-    });
+    if (!port) return this.localError('the native host went away', id);
+    return this.pending.request((sent) => port.postMessage({ ...message, id: sent }), id);
   }
 
   private localError(message: string, id?: string): HostToExtension {
@@ -177,9 +183,7 @@ export class NativeHost {
         this.chunks.clear();
         const state: HostState = MISSING.test(why) ? 'missing' : FORBIDDEN.test(why) ? 'forbidden' : 'failed';
         this.fail(state, why);
-        for (const answer of [...this.pending.values()])
-          answer({ type: 'error', code: 'NO_DAEMON', message: `the native host went away: ${why}` });
-        this.pending.clear();
+        this.pending.settleAll(why);
         settle(false);
       });
       port.postMessage({
@@ -218,11 +222,7 @@ export class NativeHost {
 
   private dispatch(message: HostToExtension): void {
     const id = 'id' in message ? message.id : undefined;
-    const waiting = id === undefined ? undefined : this.pending.get(id);
-    if (waiting) {
-      waiting(message);
-      return;
-    }
+    if (id !== undefined && this.pending.answer(id, message)) return;
     for (const listener of [...this.listeners]) listener(message);
   }
 

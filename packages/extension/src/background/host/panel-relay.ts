@@ -208,10 +208,11 @@ export class PanelRelay {
           return;
         }
         if ('id' in sent) {
+          // The panel's own id goes on to the host: the answer comes back under it.
           const { id, ...rest } = sent;
           let answer: HostToExtension;
           try {
-            answer = await host.request(rest as Parameters<NativeHost['request']>[0]);
+            answer = await host.request(rest as Parameters<NativeHost['request']>[0], id);
           } catch (error) {
             answer = {
               type: 'error',

@@ -87,6 +87,31 @@ describe('the native host port', () => {
     expect(heard).toEqual([{ type: 'delta', chatId: 'c1', text: 'hello' }]);
   });
 
+  it('sends a passed-on request under the id its sender chose, and refuses a second one under it', async () => {
+    const { host, ports } = setup();
+    const ready = host.ensure();
+    ports[0]?.reply(welcome);
+    await ready;
+    const answer = host.request({ type: 'settings.get' }, 'chat-k3v9-1');
+    expect(ports[0]?.sent.at(-1)).toEqual({ type: 'settings.get', id: 'chat-k3v9-1' });
+    expect(await host.request({ type: 'settings.get' }, 'chat-k3v9-1')).toMatchObject({
+      type: 'error',
+      id: 'chat-k3v9-1',
+      message: expect.stringMatching(/already waits/),
+    });
+    expect(ports[0]?.sent).toHaveLength(2);
+    const settings = {
+      type: 'settings',
+      id: 'chat-k3v9-1',
+      provider: null,
+      models: { fast: 'f', strong: 's' },
+      tools: {},
+      configured: false,
+    };
+    ports[0]?.reply(settings);
+    expect(await answer).toEqual(settings);
+  });
+
   it('reassembles a message that came in chunks, and drops what is outside the protocol', async () => {
     const { host, ports, log } = setup();
     const ready = host.ensure();

@@ -64,8 +64,8 @@ function setup({ connected = true, answer, sendThrows = false }: HostBehaviour =
       sent.push(message);
       return true;
     },
-    request: async (message: unknown): Promise<HostToExtension> => {
-      requested.push(message);
+    request: async (message: object, id?: string): Promise<HostToExtension> => {
+      requested.push(id === undefined ? message : { ...message, id });
       if (answer) return answer();
       return { type: 'chat.transcript', id: 'x9', chatId: 'tab-1', entries: [], running: false };
     },
@@ -164,7 +164,8 @@ describe('the panel relay', () => {
     other.onMessage.fire({ type: 'chat.watch', chatIds: ['tab-1'] });
     asker.onMessage.fire({ type: 'host', message: { type: 'chat.history', id: 'h7', chatId: 'tab-1' } });
     await flush();
-    expect(requested).toEqual([{ type: 'chat.history', chatId: 'tab-1' }]);
+    // The panel's id goes on to the host as it is, not a new one.
+    expect(requested).toEqual([{ type: 'chat.history', chatId: 'tab-1', id: 'h7' }]);
     expect(asker.host()).toEqual([
       { type: 'chat.transcript', id: 'h7', chatId: 'tab-1', entries: [], running: false },
     ]);
