@@ -78,7 +78,7 @@ export const MUTANTS = [
       },
       {
         file: RELAY,
-        find: '        if (!PANEL_HOST_TYPES.has(sent.type)) {',
+        find: '    if (!PANEL_HOST_TYPES.has(sent.type)) {',
         replace: '        if (false) {',
       },
     ],
@@ -92,8 +92,8 @@ export const MUTANTS = [
     edits: [
       {
         file: RELAY,
-        find: "          post({ type: 'host', message: answerUnder(id, answer) });",
-        replace: "          this.broadcast({ type: 'host', message: answer });",
+        find: "      post({ type: 'host', message: answerUnder(id, answer) });",
+        replace: "      this.broadcast({ type: 'host', message: answer });",
       },
     ],
     kills: [`${RELAY_TEST} › answers a history request to the panel that asked, under its id`],

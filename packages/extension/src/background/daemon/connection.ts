@@ -25,7 +25,7 @@ import {
 import { Backoff, DEFAULT_BACKOFF } from './backoff';
 import type { ProofOutcome } from './daemon-proof';
 import type { WorkerLog } from '../log';
-import type { PairingStore } from './pairing-state';
+import type { PairingStore, StoredPairing } from './pairing-state';
 import type { SocketFactory, SocketLike } from './socket';
 import { UNREACHABLE } from '../../common/messages';
 import { PendingAnswers } from '../../common/pending-answers';
@@ -234,6 +234,11 @@ export class Connection {
       this.opts.onProofFailed(proof);
       return;
     }
+    this.open(pairing, hello);
+  }
+
+  /** Opens the socket to a daemon that just proved itself; `hello` goes first once it is open. */
+  private open(pairing: StoredPairing, hello: HelloMessage): void {
     let socket: SocketLike;
     try {
       socket = this.opts.socketFactory(pairing.wsUrl, [

@@ -19,13 +19,12 @@ import {
 import type { BrowserView } from '../daemon/browser-view';
 import type { ConnectionStatus } from '../../common/worker-status';
 import type { Connection } from '../daemon/connection';
+import type { ShareFn } from '../daemon/share-tab';
 import { ChatRoutes, chatOf } from './chat-routes';
 import { messageOf } from '../driver/errors';
 import type { WorkerLog } from '../log';
 import type { NativeHost } from './native-host';
 import { TerminalAttachments } from './terminal-attachments';
-
-export type ShareFn = (tabId: number) => Promise<PanelAnswer>;
 
 export interface PanelRelayOptions {
   chrome: Pick<ChromeApi, 'runtime' | 'tabs' | 'windows'>;
@@ -175,7 +174,7 @@ export class PanelRelay {
   }
 
   private async handle(message: PanelToWorker, post: (message: WorkerToPanel) => void): Promise<void> {
-    const { connection, host } = this.opts;
+    const { connection } = this.opts;
     switch (message.type) {
       case 'replay': {
         const answer = await connection.userRequest({ kind: 'activity', after: message.after });
@@ -201,47 +200,50 @@ export class PanelRelay {
       }
       case 'chat.watch':
         return;
-      case 'host': {
-        const sent = message.message;
-        if (!PANEL_HOST_TYPES.has(sent.type)) {
-          this.opts.log.warn('panel_host_refused', { type: sent.type });
-          return;
-        }
-        if ('id' in sent) {
-          // The panel's own id goes on to the host: the answer comes back under it.
-          const { id, ...rest } = sent;
-          let answer: HostToExtension;
-          try {
-            answer = await host.request(rest as Parameters<NativeHost['request']>[0], id);
-          } catch (error) {
-            answer = {
-              type: 'error',
-              code: 'NO_DAEMON',
-              message: `the native host went away: ${messageOf(error)}`,
-            };
-          }
-          // Always under the panel's id, the host's own errors without one (not available, went away)
-          // included: the panel's call waits for exactly this id.
-          post({ type: 'host', message: answerUnder(id, answer) });
-          return;
-        }
-        // A chat message may be the first thing to need the host since it went away: try it again.
-        if (!host.connected) await host.ensure();
-        if (!this.sendToHost(sent as Parameters<NativeHost['send']>[0])) {
-          const ref =
-            'chatId' in sent ? { chatId: sent.chatId } : 'termId' in sent ? { termId: sent.termId } : {};
-          post({
-            type: 'host',
-            message: {
-              type: 'error',
-              code: 'NO_DAEMON',
-              message: `the native host is not available (${host.status().state}): run \`npx bproxy setup\``,
-              ...ref,
-            },
-          });
-        }
-        return;
+      case 'host':
+        return this.toHost(message.message, post);
+    }
+  }
+
+  /** A panel's message for the native host: a request is answered under its id, the rest is sent on. */
+  private async toHost(sent: ExtensionToHost, post: (message: WorkerToPanel) => void): Promise<void> {
+    const { host } = this.opts;
+    if (!PANEL_HOST_TYPES.has(sent.type)) {
+      this.opts.log.warn('panel_host_refused', { type: sent.type });
+      return;
+    }
+    if ('id' in sent) {
+      // The panel's own id goes on to the host: the answer comes back under it.
+      const { id, ...rest } = sent;
+      let answer: HostToExtension;
+      try {
+        answer = await host.request(rest as Parameters<NativeHost['request']>[0], id);
+      } catch (error) {
+        answer = {
+          type: 'error',
+          code: 'NO_DAEMON',
+          message: `the native host went away: ${messageOf(error)}`,
+        };
       }
+      // Always under the panel's id, the host's own errors without one (not available, went away)
+      // included: the panel's call waits for exactly this id.
+      post({ type: 'host', message: answerUnder(id, answer) });
+      return;
+    }
+    // A chat message may be the first thing to need the host since it went away: try it again.
+    if (!host.connected) await host.ensure();
+    if (!this.sendToHost(sent as Parameters<NativeHost['send']>[0])) {
+      const ref =
+        'chatId' in sent ? { chatId: sent.chatId } : 'termId' in sent ? { termId: sent.termId } : {};
+      post({
+        type: 'host',
+        message: {
+          type: 'error',
+          code: 'NO_DAEMON',
+          message: `the native host is not available (${host.status().state}): run \`npx bproxy setup\``,
+          ...ref,
+        },
+      });
     }
   }
 
