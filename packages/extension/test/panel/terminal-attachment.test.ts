@@ -74,7 +74,7 @@ describe('the terminal a view shows', () => {
     const unreachable = {
       type: 'error',
       termId: 'term-1a',
-      code: 'NO_DAEMON',
+      code: 'NO_NATIVE_HOST',
       message: 'the native host is not available',
     } as const;
     expect(held.hostError(unreachable)).toBe(false);

@@ -132,7 +132,7 @@ export class NativeHost {
   }
 
   private localError(message: string, id?: string): HostToExtension {
-    return { type: 'error', code: 'NO_DAEMON', message, ...(id === undefined ? {} : { id }) };
+    return { type: 'error', code: 'NO_NATIVE_HOST', message, ...(id === undefined ? {} : { id }) };
   }
 
   private open(): Promise<boolean> {

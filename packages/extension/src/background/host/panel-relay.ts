@@ -221,7 +221,7 @@ export class PanelRelay {
       } catch (error) {
         answer = {
           type: 'error',
-          code: 'NO_DAEMON',
+          code: 'NO_NATIVE_HOST',
           message: `the native host went away: ${messageOf(error)}`,
         };
       }
@@ -239,7 +239,7 @@ export class PanelRelay {
         type: 'host',
         message: {
           type: 'error',
-          code: 'NO_DAEMON',
+          code: 'NO_NATIVE_HOST',
           message: `the native host is not available (${host.status().state}): run \`npx bproxy setup\``,
           ...ref,
         },

@@ -138,7 +138,10 @@ describe('the native host port', () => {
     expect(host.status().state).toBe('missing');
     expect(await host.ensure()).toBe(false);
     expect(ports).toHaveLength(1);
-    expect(await host.request({ type: 'pairing.request' })).toMatchObject({ type: 'error' });
+    expect(await host.request({ type: 'pairing.request' })).toMatchObject({
+      type: 'error',
+      code: 'NO_NATIVE_HOST',
+    });
     expect(ports).toHaveLength(1);
     clock = 61_000;
     const again = host.ensure();
@@ -164,7 +167,11 @@ describe('the native host port', () => {
     const answer = host.request({ type: 'pairing.request' });
     runtime.lastError = { message: 'Native host has exited.' };
     ports[0]?.onDisconnect.fire();
-    expect(await answer).toMatchObject({ type: 'error', message: expect.stringMatching(/exited/) });
+    expect(await answer).toMatchObject({
+      type: 'error',
+      code: 'NO_NATIVE_HOST',
+      message: expect.stringMatching(/exited/),
+    });
     expect(host.status().state).toBe('failed');
   });
 });

@@ -182,7 +182,7 @@ describe('the panel relay', () => {
       expect.objectContaining({
         type: 'error',
         chatId: 'tab-1',
-        code: 'NO_DAEMON',
+        code: 'NO_NATIVE_HOST',
         message: expect.stringMatching(/bproxy setup/),
       }),
     ]);
@@ -192,7 +192,7 @@ describe('the panel relay', () => {
     const { open, flush } = setup({
       answer: async () => ({
         type: 'error',
-        code: 'NO_DAEMON',
+        code: 'NO_NATIVE_HOST',
         message: 'the native host went away: exited',
       }),
     });
@@ -200,7 +200,7 @@ describe('the panel relay', () => {
     panel.onMessage.fire({ type: 'host', message: { type: 'settings.get', id: 's3' } });
     await flush();
     expect(panel.host()).toEqual([
-      { type: 'error', id: 's3', code: 'NO_DAEMON', message: 'the native host went away: exited' },
+      { type: 'error', id: 's3', code: 'NO_NATIVE_HOST', message: 'the native host went away: exited' },
     ]);
   });
 
@@ -217,7 +217,7 @@ describe('the panel relay', () => {
       expect.objectContaining({
         type: 'error',
         id: 'h1',
-        code: 'NO_DAEMON',
+        code: 'NO_NATIVE_HOST',
         message: expect.stringMatching(/disconnected port/),
       }),
     ]);
@@ -232,7 +232,7 @@ describe('the panel relay', () => {
     });
     await flush();
     expect(panel.host()).toEqual([
-      expect.objectContaining({ type: 'error', chatId: 'tab-1', code: 'NO_DAEMON' }),
+      expect.objectContaining({ type: 'error', chatId: 'tab-1', code: 'NO_NATIVE_HOST' }),
     ]);
   });
 
