@@ -131,6 +131,10 @@ export class NativeHost {
     return this.pending.request((sent) => port.postMessage({ ...message, id: sent }), id);
   }
 
+  /**
+   * A failure on our side of the port (no host, a host gone or silent): NO_NATIVE_HOST, whose hint says
+   * to install or check the host — not NO_DAEMON, which would send the user to start the daemon.
+   */
   private localError(message: string, id?: string): HostToExtension {
     return { type: 'error', code: 'NO_NATIVE_HOST', message, ...(id === undefined ? {} : { id }) };
   }
