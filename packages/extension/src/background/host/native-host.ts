@@ -26,7 +26,7 @@ import type { WorkerLog } from '../log';
 
 /** Requests that expect an answer with the same id, as callers write them (the id is added on sending). */
 type HostRequest = Extract<ExtensionToHost, { id: string }>;
-export type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
+type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 type Listener = (message: HostToExtension) => void;
 
 export interface NativeHostOptions {
