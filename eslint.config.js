@@ -88,28 +88,63 @@ const intoAnotherPackage = {
   message: 'a package never reaches into another one by path: import its package entry',
 };
 
-function boundaries(name, { imports, node }) {
+function packagePatterns(name, { imports, node }) {
   const allowed = [`@bproxy/${name}`, ...imports];
+  return [
+    {
+      regex: outside(allowed),
+      message: `packages/${name} may import ${imports.join(', ')}${node ? ' and node: built-ins' : ''} only (see the package table in eslint.config.js)`,
+    },
+    ...(node ? [] : [{ regex: '^node:', message: 'no Node built-ins in code that runs in a browser' }]),
+    intoAnotherPackage,
+  ];
+}
+
+function boundaries(name, rules) {
   return {
     files: [`packages/${name}/src/**/*.ts`],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: outside(allowed),
-              message: `packages/${name} may import ${imports.join(', ')}${node ? ' and node: built-ins' : ''} only (see the package table in eslint.config.js)`,
-            },
-            ...(node
-              ? []
-              : [{ regex: '^node:', message: 'no Node built-ins in code that runs in a browser' }]),
-            intoAnotherPackage,
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: packagePatterns(name, rules) }] },
   };
+}
+
+/**
+ * The rooms inside the extension (its README's "How it works"). The service worker's driver runs
+ * actions and knows neither link that feeds it; the daemon link knows nothing of the host link, which
+ * builds on it; the shared folder (src/common) knows none of the extension's parts; the panel and the
+ * popup reach the worker by messages only, so of the extension's own code they import src/common alone.
+ * Type-only imports count too.
+ */
+const EXTENSION_ROOMS = [
+  {
+    files: ['packages/extension/src/background/driver/**/*.ts'],
+    regex: '^(?:\\.\\./)+(?:background/)?(?:daemon|host|worker|index)(?:/|$)',
+    message: 'the driver (background/driver) imports neither the daemon link nor the host link',
+  },
+  {
+    files: ['packages/extension/src/background/daemon/**/*.ts'],
+    regex: '^(?:\\.\\./)+(?:background/)?(?:host|worker|index)(?:/|$)',
+    message:
+      'the daemon link (background/daemon) imports nothing of the host link: the host link builds on it',
+  },
+  {
+    files: ['packages/extension/src/common/**/*.ts'],
+    regex: '^\\.\\./',
+    message: 'src/common is shared by the worker, the panel and the popup: it imports none of them',
+  },
+  {
+    files: ['packages/extension/src/panel/**/*.ts', 'packages/extension/src/popup/**/*.ts'],
+    regex: '^\\.\\./(?!common/)',
+    message:
+      'the panel and the popup import only src/common of the extension: they reach the worker by messages',
+  },
+];
+
+function extensionRooms() {
+  const base = packagePatterns('extension', PACKAGES.extension);
+  return EXTENSION_ROOMS.map(({ files, regex, message }) => ({
+    files,
+    rules: { 'no-restricted-imports': ['error', { patterns: [...base, { regex, message }] }] },
+  }));
 }
 
 export default tseslint.config(
@@ -139,6 +174,7 @@ export default tseslint.config(
     },
   },
   ...Object.entries(PACKAGES).map(([name, rules]) => boundaries(name, rules)),
+  ...extensionRooms(),
   {
     // Tests and tools of a package may import more than its source, but never another's internals.
     files: ['packages/*/test/**/*.ts', 'packages/*/*.mjs'],

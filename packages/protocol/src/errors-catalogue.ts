@@ -392,6 +392,15 @@ export const ERROR_CATALOGUE = {
     when: "The agent refused to open another site with a URL carrying its notes' or files' text",
     hint: 'Do not send notes or files to a website; if the user wants that, they open the link themselves',
   },
+
+  // Reported by the extension's worker to its side panel about the native host; the daemon never sends it.
+  NO_NATIVE_HOST: {
+    category: 'transport',
+    retry: true,
+    status: null,
+    when: 'The extension could not reach its native host: not installed, not allowed, exited or silent',
+    hint: 'Run `bproxy host install` (or `bproxy setup`), then check it with `bproxy host status`',
+  },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

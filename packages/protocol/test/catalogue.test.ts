@@ -62,7 +62,7 @@ describe('error catalogue', () => {
     }
   });
 
-  it('holds the codes the clients (CLI, MCP server, in-browser agent) report about their own side, marked client-only', () => {
+  it('holds the codes the clients (CLI, MCP server, in-browser agent, extension) report about their own side, marked client-only', () => {
     const clientOnly = Object.entries(ERROR_CATALOGUE)
       .filter(([, spec]) => spec.status === null)
       .map(([code]) => code);
@@ -79,6 +79,7 @@ describe('error catalogue', () => {
       'CHAT_QUEUE_FULL',
       'TURN_LIMIT',
       'SENSITIVE_NAVIGATION',
+      'NO_NATIVE_HOST',
     ]);
     expect(httpStatusOf('USAGE')).toBe(500); // never sent; a daemon that did would be failing
   });

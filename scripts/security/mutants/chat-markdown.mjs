@@ -3,9 +3,9 @@
 // the chats kept apart per tab (the worker's relay is in panel-and-terminal.mjs).
 
 const MD = 'packages/extension/src/panel/markdown.ts';
-const MD_TEST = 'packages/extension/test/markdown.test.ts › the chat Markdown renderer';
+const MD_TEST = 'packages/extension/test/panel/markdown.test.ts › the chat Markdown renderer';
 const BATCH = 'packages/extension/src/panel/render-batch.ts';
-const BATCH_TEST = 'packages/extension/test/render-batch.test.ts › rendering a streamed answer';
+const BATCH_TEST = 'packages/extension/test/panel/render-batch.test.ts › rendering a streamed answer';
 const E2E = 'tests/e2e/panel-chat.test.ts › chat in the side panel';
 
 /** @type {import('./index.d.mts').Mutant[]} */

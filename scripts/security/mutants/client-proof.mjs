@@ -135,13 +135,13 @@ export const MUTANTS = [
     protects: 'the extension claims the host’s direct code exactly as given',
     edits: [
       {
-        file: 'packages/extension/src/background/host-pairing.ts',
+        file: 'packages/extension/src/background/host/host-pairing.ts',
         find: "    const kind = PAIRING_DIRECT_CODE_PATTERN.test(answer.code) ? 'direct' : 'typed';",
         replace: "    const kind = PAIRING_DIRECT_CODE_PATTERN.test(answer.code) ? 'typed' : 'typed';",
       },
     ],
     kills: [
-      'packages/extension/test/host-pairing.test.ts › zero-touch pairing through the native host › pairs an unpaired browser by itself: the host starts the daemon, its direct code is claimed exactly as given',
+      'packages/extension/test/background/host/host-pairing.test.ts › zero-touch pairing through the native host › pairs an unpaired browser by itself: the host starts the daemon, its direct code is claimed exactly as given',
     ],
   },
 ];

@@ -4,8 +4,8 @@
 const PROOF = 'packages/protocol/src/proof-crypto.ts';
 const WS_AUTH = 'packages/protocol/src/daemon-proof.ts';
 const EXT_PROOF =
-  'packages/extension/test/daemon-proof.test.ts › proving the daemon before revealing the token';
-const CONNECTION = 'packages/extension/test/connection.test.ts › daemon connection';
+  'packages/extension/test/background/daemon/daemon-proof.test.ts › proving the daemon before revealing the token';
+const CONNECTION = 'packages/extension/test/background/daemon/connection.test.ts › daemon connection';
 const IMPOSTOR =
   'tests/e2e/impostor.test.ts › a process listening on the daemon’s port while the daemon is down › gets no token and no obedience, and the real daemon is welcomed back without re-pairing';
 
@@ -52,7 +52,7 @@ export const MUTANTS = [
     protects: 'no socket, no token on the wire, before the proof succeeded',
     edits: [
       {
-        file: 'packages/extension/src/background/connection.ts',
+        file: 'packages/extension/src/background/daemon/connection.ts',
         find: '    if (!proof.ok) {\n      if (proof.kind',
         replace: '    if (!proof.ok && proof.ok) {\n      if (proof.kind',
       },
@@ -68,7 +68,7 @@ export const MUTANTS = [
     protects: 'the proof is asked of the paired URL with the paired token',
     edits: [
       {
-        file: 'packages/extension/src/background/connection.ts',
+        file: 'packages/extension/src/background/daemon/connection.ts',
         find: '      proof = await this.opts.prove(pairing.wsUrl, pairing.extensionToken);',
         replace: '      proof = { ok: true };',
       },

@@ -75,7 +75,7 @@ export const MUTANTS = [
     build: true,
     edits: [
       {
-        file: 'packages/extension/src/background/backoff.ts',
+        file: 'packages/extension/src/background/daemon/backoff.ts',
         find: '{ baseMs: 250, capMs: 10_000 }',
         replace: '{ baseMs: 1, capMs: 2 }',
       },

@@ -376,13 +376,13 @@ export const MUTANTS = [
     protects: 'the extension accepts a daemon on loopback only',
     edits: [
       {
-        file: 'packages/extension/src/background/pairing-state.ts',
+        file: 'packages/extension/src/background/daemon/pairing-state.ts',
         find: "    (url.hostname === '127.0.0.1' || url.hostname === 'localhost') &&",
         replace: '',
       },
     ],
     kills: [
-      'packages/extension/test/pairing.test.ts › refuses a bootstrap that points off this computer or speaks another protocol',
+      'packages/extension/test/background/daemon/pairing-state.test.ts › refuses a bootstrap that points off this computer or speaks another protocol',
     ],
   },
   {

@@ -4,7 +4,7 @@
 const FORGED =
   'tests/e2e/suite-actions.ts › keeps the page script out of a hostile page’s reach: its forged page script is never called and it sees nothing of ours';
 const CDP_TAB = 'packages/cdp/src/driver/page-tab.ts';
-const EXT_RUNNER = 'packages/extension/src/background/page-runner.ts';
+const EXT_RUNNER = 'packages/extension/src/background/driver/page-runner.ts';
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [

@@ -1,8 +1,8 @@
 // Removals of the threat model's sections 12 and 13 that concern the worker's relay and the Terminal
 // (the Markdown renderer's are in chat-markdown.mjs).
 
-const RELAY = 'packages/extension/src/background/panel-relay.ts';
-const RELAY_TEST = 'packages/extension/test/panel-relay.test.ts › the panel relay';
+const RELAY = 'packages/extension/src/background/host/panel-relay.ts';
+const RELAY_TEST = 'packages/extension/test/background/host/panel-relay.test.ts › the panel relay';
 const PTY = 'packages/native-host/src/terminal/pty-process.ts';
 const HANDLER = 'packages/native-host/src/terminal/terminal-handler.ts';
 const DOORS = 'packages/native-host/test/terminal-process.test.ts › the doors to a terminal';
@@ -78,7 +78,7 @@ export const MUTANTS = [
       },
       {
         file: RELAY,
-        find: '        if (!PANEL_HOST_TYPES.has(sent.type)) {',
+        find: '    if (!PANEL_HOST_TYPES.has(sent.type)) {',
         replace: '        if (false) {',
       },
     ],
@@ -92,8 +92,8 @@ export const MUTANTS = [
     edits: [
       {
         file: RELAY,
-        find: "          post({ type: 'host', message: answerUnder(id, answer) });",
-        replace: "          this.broadcast({ type: 'host', message: answer });",
+        find: "      post({ type: 'host', message: answerUnder(id, answer) });",
+        replace: "      this.broadcast({ type: 'host', message: answer });",
       },
     ],
     kills: [`${RELAY_TEST} › answers a history request to the panel that asked, under its id`],

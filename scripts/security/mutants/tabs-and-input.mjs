@@ -1,8 +1,9 @@
 // Removals of the threat model's sections on tabs a driven page opens and trusted input.
 
 const OPENED = 'packages/daemon/src/opened-tabs.ts';
-const TRUSTED = 'packages/extension/src/background/trusted-actions.ts';
-const TRUSTED_TEST = 'packages/extension/test/trusted-actions.test.ts › trusted input in the extension';
+const TRUSTED = 'packages/extension/src/background/driver/trusted-actions.ts';
+const TRUSTED_TEST =
+  'packages/extension/test/background/driver/trusted-actions.test.ts › trusted input in the extension';
 const BOTH_DRIVERS = ['tests/e2e/drivers-cdp.test.ts', 'tests/e2e/drivers-extension.test.ts'];
 
 /** @type {import('./index.d.mts').Mutant[]} */
@@ -75,7 +76,7 @@ export const MUTANTS = [
     protects: 'a tab whose debugging bar the user cancelled is left alone',
     edits: [
       {
-        file: 'packages/extension/src/background/dialog-tracker.ts',
+        file: 'packages/extension/src/background/driver/dialog-tracker.ts',
         find: '    if (this.refused.has(tabId))',
         replace: '    if (this.refused.has(-tabId))',
       },

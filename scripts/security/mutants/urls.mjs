@@ -8,7 +8,7 @@ const DAEMON_CHECK = 'packages/daemon/src/routes/url-check.ts';
 const DAEMON_TEST = 'packages/daemon/test/url-check.test.ts › URLs an agent may open';
 const LAUNCHERS_TEST =
   'packages/daemon/test/lifecycle/browser-launchers.test.ts › file: URLs in a browser bproxy launches';
-const EXT_CHECK = 'packages/extension/src/background/errors.ts';
+const EXT_CHECK = 'packages/extension/src/background/driver/errors.ts';
 const CDP_CHECK = 'packages/cdp/src/driver/executor.ts';
 
 /** The daemon's two looks: the screen before anything is chosen, and the check per browser. */
@@ -121,7 +121,7 @@ export const MUTANTS = [
     protects: 'the extension checks the URL again before chrome.tabs',
     edits: [EXT_EDIT],
     kills: [
-      'packages/extension/test/url-check.test.ts › URLs the extension gives chrome.tabs › refuses %s on navigate and tab.open without asking chrome.tabs',
+      'packages/extension/test/background/driver/url-check.test.ts › URLs the extension gives chrome.tabs › refuses %s on navigate and tab.open without asking chrome.tabs',
     ],
   },
   {
@@ -137,14 +137,14 @@ export const MUTANTS = [
     protects: 'our panel page in a tab an agent drives is disconnected',
     edits: [
       {
-        file: 'packages/extension/src/background/panel-relay.ts',
+        file: 'packages/extension/src/background/host/panel-relay.ts',
         find: '      if (inDrivenTab(port.sender, (tabId) => this.opts.isDriven(tabId))) {',
         replace:
           '      if (inDrivenTab(port.sender, (tabId) => this.opts.isDriven(tabId)) && port.sender === null) {',
       },
     ],
     kills: [
-      'packages/extension/test/panel-relay.test.ts › the panel relay › disconnects our own panel page loaded in a tab an agent drives, and keeps one in a tab of the user',
+      'packages/extension/test/background/host/panel-relay.test.ts › the panel relay › disconnects our own panel page loaded in a tab an agent drives, and keeps one in a tab of the user',
     ],
   },
   {

@@ -196,7 +196,7 @@ export const MUTANTS = [
       },
     ],
     kills: [
-      'packages/extension/test/panel-relay.test.ts › the panel relay › disconnects a content script of a driven page, though it carries our extension id',
+      'packages/extension/test/background/host/panel-relay.test.ts › the panel relay › disconnects a content script of a driven page, though it carries our extension id',
     ],
   },
   {
@@ -215,7 +215,7 @@ export const MUTANTS = [
       },
     ],
     kills: [
-      'packages/extension/test/panel-relay.test.ts › the panel relay › disconnects a port from another extension, which then hears no chat',
+      'packages/extension/test/background/host/panel-relay.test.ts › the panel relay › disconnects a port from another extension, which then hears no chat',
     ],
   },
 ];

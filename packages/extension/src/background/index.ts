@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { platformChrome } from '../chrome-api';
-import { platformSocketFactory } from './socket';
+import { platformSocketFactory } from './daemon/socket';
 import { startWorker } from './worker';
 
 z.config({ jitless: true });

@@ -3,9 +3,7 @@
  * the connection; the popup asks for status, hands over a fresh bootstrap, or asks to forget the pairing.
  */
 import { z } from 'zod';
-import type { ConnectionStatus } from '../background/connection';
-import type { AutoPairState } from '../background/host-pairing';
-import type { HostStatus } from '../background/native-host';
+import type { AutoPairState, ConnectionStatus, HostStatus } from './worker-status';
 
 export const PopupMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('status') }),

@@ -231,7 +231,11 @@ export class ChatView {
           );
           break;
         }
-        if (message.code === 'NO_DAEMON' && chat.unconfirmed[0] !== undefined) {
+        // The worker could not hand the message to the host (or the host could not reach the daemon).
+        if (
+          (message.code === 'NO_NATIVE_HOST' || message.code === 'NO_DAEMON') &&
+          chat.unconfirmed[0] !== undefined
+        ) {
           this.refuse(chat, chat.unconfirmed[0], `Not sent: ${message.message}`);
           break;
         }

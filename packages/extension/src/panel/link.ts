@@ -11,6 +11,7 @@ import {
   type PanelUserRequest,
   type WorkerToPanel,
 } from '../common/panel-messages';
+import { PendingAnswers } from '../common/pending-answers';
 
 export interface PortApi {
   connect(info: { name: string }): {
@@ -25,9 +26,12 @@ type Listener = (message: WorkerToPanel) => void;
 export class PanelLink {
   private port: ReturnType<PortApi['connect']> | null = null;
   private readonly listeners = new Set<Listener>();
-  private readonly waiting = new Map<string, (answer: PanelAnswer) => void>();
+  /** The user's requests waiting for the worker's answer: no deadline of their own (the worker's leg to the daemon has one). */
+  private readonly waiting = new PendingAnswers<PanelAnswer>({
+    prefix: 'p',
+    unanswered: () => ({ ok: false, reason: 'the extension restarted; try again' }),
+  });
   private readonly reconnected = new Set<() => void>();
-  private counter = 0;
 
   constructor(private readonly runtime: PortApi) {}
 
@@ -39,8 +43,7 @@ export class PanelLink {
       if (!parsed.success) return;
       const message = parsed.data;
       if (message.type === 'answer') {
-        this.waiting.get(message.requestId)?.(message.answer);
-        this.waiting.delete(message.requestId);
+        this.waiting.answer(message.requestId, message.answer);
         return;
       }
       for (const listener of [...this.listeners]) listener(message);
@@ -48,9 +51,7 @@ export class PanelLink {
     port.onDisconnect.addListener(() => {
       if (this.port !== port) return;
       this.port = null;
-      for (const answer of [...this.waiting.values()])
-        answer({ ok: false, reason: 'the extension restarted; try again' });
-      this.waiting.clear();
+      this.waiting.settleAll('the worker went away');
       // The worker went away (stopped, or reloaded): connect again, which starts it.
       setTimeout(() => {
         this.connect();
@@ -75,14 +76,7 @@ export class PanelLink {
 
   /** A request on the user's behalf (share, resume, take over, close); resolves with the daemon's answer. */
   user(request: PanelUserRequest): Promise<PanelAnswer> {
-    const requestId = `p${++this.counter}`;
-    return new Promise((resolve) => {
-      if (!this.port) {
-        resolve({ ok: false, reason: 'not connected to the extension' });
-        return;
-      }
-      this.waiting.set(requestId, resolve);
-      this.send({ type: 'user', requestId, request });
-    });
+    if (!this.port) return Promise.resolve({ ok: false, reason: 'not connected to the extension' });
+    return this.waiting.request((requestId) => this.send({ type: 'user', requestId, request }));
   }
 }

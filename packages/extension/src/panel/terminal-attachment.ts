@@ -60,8 +60,8 @@ export class TerminalAttachment {
    */
   hostError(error: NativeError): boolean {
     if (this.current === null || error.termId !== this.current) return false;
-    // The worker could not reach the host: open again once it is there.
-    if (error.code === 'NO_DAEMON') this.hostAway = true;
+    // The worker could not reach the host (or the host the daemon): open again once it is there.
+    if (error.code === 'NO_NATIVE_HOST' || error.code === 'NO_DAEMON') this.hostAway = true;
     if (error.code !== 'BAD_REQUEST' || !UNKNOWN_TERMINAL.test(error.message)) return false;
     this.hostAway = false;
     this.reopen();

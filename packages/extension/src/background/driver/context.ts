@@ -1,0 +1,52 @@
+/**
+ * What an action handler receives: the platform, the trackers, the page runner, and the call itself.
+ * Handlers return the action's driver result or throw the kit's DriverFailure; the executor does the
+ * rest (validation, deadlines, exactly-once, the answer envelope).
+ */
+import type {
+  ActionHandler as KitActionHandler,
+  HandlerCall,
+  HandlerTable as KitHandlerTable,
+  PointerRest,
+} from '@bproxy/driver';
+import type { ForwardedAction } from '@bproxy/protocol';
+import type { ChromeApi, StorageArea } from '../../chrome-api';
+import type { DialogTracker } from './dialog-tracker';
+import type { DrivenTabs } from './driven-tabs';
+import type { WorkerLog } from '../log';
+import type { NavigationTracker } from './navigation-tracker';
+import type { OpenedTabs } from './opened-tabs';
+import type { PageRunner } from './page-runner';
+
+export interface DriverContext {
+  chrome: ChromeApi;
+  session: StorageArea;
+  log: WorkerLog;
+  nav: NavigationTracker;
+  dialogs: DialogTracker;
+  page: PageRunner;
+  tabs: DrivenTabs;
+  /** Tabs the pages of driven tabs opened. */
+  opened: OpenedTabs;
+  /** Where the trusted pointer rests in each tab (top-viewport CSS pixels); lost with the worker. */
+  pointers: Map<number, PointerRest>;
+  now: () => number;
+  /** Width and height of an encoded image (createImageBitmap in the worker). */
+  imageSize: (base64: string, mimeType: string) => Promise<{ width: number; height: number }>;
+  /** How long an interaction waits for a navigation it may have started (link click, form submit). */
+  navigationGraceMs: number;
+}
+
+/** What a handler learns about its request besides the params (the driver kit's call). */
+export type ActionCall = HandlerCall;
+
+/** One action's handler in this worker. */
+export type ActionHandler<A extends ForwardedAction> = KitActionHandler<DriverContext, A>;
+
+export type HandlerTable = KitHandlerTable<DriverContext>;
+
+/** The raw tab id of a tab action (the executor refuses tab actions without one before they run). */
+export function tabIdOf(call: ActionCall): number {
+  if (call.tabId === null) throw new Error(`${call.action}: no target tab`);
+  return call.tabId;
+}

@@ -1,0 +1,73 @@
+/**
+ * The driver's constructor: the trackers, the page runner, the executed-request table and the executor
+ * over the handler table. It runs what the daemon link hands it and answers; of the links it knows only
+ * the push target it is given (lint keeps background/daemon and background/host out of this folder).
+ */
+import type { ChromeApi } from '../../chrome-api';
+import type { WorkerLog } from '../log';
+import type { DriverContext } from './context';
+import { DialogTracker } from './dialog-tracker';
+import { DrivenTabs, type PushTarget } from './driven-tabs';
+import { messageOf } from './errors';
+import { DEFAULT_TABLE_OPTIONS, ExecutedTable } from './executed-table';
+import { Executor } from './executor';
+import { NavigationTracker } from './navigation-tracker';
+import { OpenedTabs } from './opened-tabs';
+import { PageRunner } from './page-runner';
+
+export interface DriverOptions {
+  chrome: ChromeApi;
+  log: WorkerLog;
+  now: () => number;
+  imageSize: DriverContext['imageSize'];
+}
+
+export interface Driver {
+  executor: Executor;
+  /** The tabs bproxy drives. */
+  tabs: DrivenTabs;
+  /** Requests still running (for the popup's status). */
+  inFlight(): number;
+  /** Wires the driver's platform listeners; `daemon` hears what the driver tells it unasked. */
+  install(daemon: PushTarget): void;
+  /** The daemon let go of a tab: it is no longer driven, and the debugger leaves it. */
+  release(tabId: number): void;
+}
+
+export function createDriver({ chrome, log, now, imageSize }: DriverOptions): Driver {
+  const nav = new NavigationTracker();
+  const dialogs = new DialogTracker(chrome, chrome.storage.session, log);
+  const tabs = new DrivenTabs(chrome.storage.session, log);
+  const opened = new OpenedTabs(tabs);
+  const ctx: DriverContext = {
+    chrome,
+    session: chrome.storage.session,
+    log,
+    nav,
+    dialogs,
+    page: new PageRunner(chrome),
+    tabs,
+    opened,
+    pointers: new Map(),
+    now,
+    imageSize,
+    navigationGraceMs: 150,
+  };
+  const table = new ExecutedTable(chrome.storage.session, { ...DEFAULT_TABLE_OPTIONS, now }, (error) =>
+    log.warn('executed_table_storage_failed', { error: messageOf(error) }),
+  );
+  return {
+    executor: new Executor(ctx, table),
+    tabs,
+    inFlight: () => table.inFlightCount,
+    install(daemon) {
+      nav.install(chrome);
+      dialogs.install();
+      opened.install(chrome, daemon);
+    },
+    release(tabId) {
+      tabs.delete(tabId);
+      void dialogs.detach(tabId);
+    },
+  };
+}
