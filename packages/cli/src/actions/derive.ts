@@ -166,6 +166,7 @@ export function deriveCommand(source: DerivedSource): ActionCommand {
     optionHelp[p.key] = p.help;
   }
   const args: ArgSpec[] = target ? [optional('element')] : [];
+  const argHelp: Record<string, string> = target ? { element: 'element handle, e.g. el3' } : {};
   const description = lowerFirst(source.summary);
   return {
     action,
@@ -193,7 +194,7 @@ export function deriveCommand(source: DerivedSource): ActionCommand {
     },
     help: () => ({
       description,
-      args: target ? { element: 'element handle, e.g. el3' } : ({} as Record<string, string>),
+      args: argHelp,
       options: optionHelp,
       examples: [`bproxy ${path.join(' ')} -s m4q7z2`],
       reference: [referenceOf(path, target, properties, description)],
