@@ -42,7 +42,7 @@ export function bunCompile(entry, outfile) {
       '--minify',
       '--format=esm',
       // One chunk per lazily imported part: the executable loads the bytecode of the chunks a run
-      // imports, so an action (fast-path.ts) never pays for commander, zod or the help texts.
+      // imports, so an action (fast-path.ts) never pays for commander or zod, nor builds the help texts.
       '--splitting',
       // A CLI runs in whatever directory the agent is in: no .env or bunfig.toml from there may change
       // what it does (nor cost a lookup at every start).

@@ -5,7 +5,7 @@
  */
 import { isActionName, parseParams } from '@bproxy/protocol';
 import { usageError } from './cli-error';
-import type { ActionCall } from './run-action';
+import type { ActionCall } from './actions/grammar';
 
 /** Throws the usage error that explains why `call` cannot succeed; returns when the call is valid. */
 export function checkCall(call: ActionCall): void {

@@ -1,7 +1,7 @@
 /**
  * One run of `bproxy`: a command line in, an exit code out — 0 ok, 1 the action failed, 2 usage error,
- * 3 no daemon. An ordinary action line takes the fast path (fast-path.ts: no commander, no help texts,
- * no zod); everything else loads the full program (program.ts), lazily.
+ * 3 no daemon. An ordinary action line takes the fast path (fast-path.ts: no commander, no zod, help
+ * texts never built); everything else loads the full program (program.ts), lazily.
  */
 import { BPROXY_VERSION } from '@bproxy/protocol/plain';
 import type { Env } from '@bproxy/client';

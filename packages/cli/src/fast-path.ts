@@ -12,13 +12,13 @@ import { ACTION_COMMANDS } from './actions';
 import {
   optionNames,
   readInt,
+  type ActionCall,
   type ActionCommand,
   type ArgSpec,
   type OptionSpec,
   type OptionSpecs,
 } from './actions/grammar';
 import { GLOBAL_OPTIONS, resolveGlobals, type GlobalOptions, type GlobalValues } from './global-options';
-import type { ActionCall } from './run-action';
 
 export type FastLine =
   | { readonly kind: 'version' }

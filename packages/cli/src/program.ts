@@ -7,27 +7,17 @@
 import { Command, CommanderError } from 'commander';
 import type { Env } from '@bproxy/client';
 import { BPROXY_VERSION } from '@bproxy/protocol/plain';
+import { examples } from './actions/grammar';
+import { entryName, isCustom, isGroup, type Section, type TreeEntry } from './actions/index';
 import { EXIT, type ExitCode } from './cli-error';
 import {
+  actionCommand,
   addGlobalOptions,
-  examples,
+  groupCommand,
   type ActionRunner,
   type CommandContext,
 } from './commands/action-command';
-import { agentCommand } from './commands/agent';
-import { bridgeCommand } from './commands/bridge';
-import { pairCommand } from './commands/pair';
-import { callCommand, debugCommand } from './commands/debug';
-import { helpCommand } from './commands/help';
-import { hostCommand, setupCommand } from './commands/host';
-import { interactionCommands } from './commands/interaction';
-import { mcpCommand } from './commands/mcp';
-import { navigationCommands } from './commands/navigation';
-import { readCommands } from './commands/reads';
-import { serviceCommand } from './commands/service';
-import { sessionCommand } from './commands/sessions';
-import { tabCommand } from './commands/tabs';
-import { waitingCommands } from './commands/waiting';
+import { CUSTOM, commandTree } from './commands/tree';
 import { prettyFromArgv } from './global-options';
 import { reportFailure, writeErrorText, writeText, writeUsageError } from './output';
 
@@ -46,40 +36,12 @@ function allCommands(command: Command): Command[] {
   return [command, ...command.commands.flatMap(allCommands)];
 }
 
-interface Group {
-  readonly heading: string;
-  /** The names of the commands `commands()` builds (a test keeps the two equal). */
-  readonly names: readonly string[];
-  readonly commands: (context: CommandContext) => Command[];
+/** The commander command of an entry of the tree. */
+function entryCommand(entry: TreeEntry, context: CommandContext): Command {
+  if (isCustom(entry)) return CUSTOM[entry.custom].build(context);
+  if (isGroup(entry)) return groupCommand(entry, context);
+  return actionCommand(entry, context);
 }
-
-export const GROUPS: readonly Group[] = [
-  { heading: 'Daemon:', names: ['service', 'pair'], commands: (c) => [serviceCommand(c), pairCommand(c)] },
-  {
-    heading: 'Sessions and tabs:',
-    names: ['session', 'tab'],
-    commands: (c) => [sessionCommand(c), tabCommand(c)],
-  },
-  { heading: 'Navigation:', names: ['navigate', 'back', 'forward', 'reload'], commands: navigationCommands },
-  {
-    heading: 'Reading the page (mints handles like el3, ln2):',
-    names: ['text', 'links', 'elements', 'inspect', 'snapshot', 'screenshot'],
-    commands: readCommands,
-  },
-  {
-    heading: 'Acting on the page:',
-    names: ['scroll', 'click', 'hover', 'fill', 'type', 'press', 'select', 'wait', 'dialog'],
-    commands: (c) => [...interactionCommands(c), ...waitingCommands(c)],
-  },
-  { heading: 'Debugging:', names: ['debug', 'call'], commands: (c) => [debugCommand(c), callCommand(c)] },
-  {
-    heading: 'Agents:',
-    names: ['mcp', 'agent', 'help'],
-    commands: () => [mcpCommand(), agentCommand(), helpCommand()],
-  },
-  { heading: 'CDP tools:', names: ['bridge'], commands: () => [bridgeCommand()] },
-  { heading: 'Browser setup:', names: ['setup', 'host'], commands: (c) => [setupCommand(c), hostCommand(c)] },
-];
 
 /** Global options that take a value (the word after them is not the command). */
 const VALUE_OPTIONS = new Set(['-s', '--session', '--timeout']);
@@ -109,13 +71,15 @@ function runWithClient(env: Env): ActionRunner {
 
 /**
  * The command tree for `args` (argv without node and the script). Building every command costs the
- * compiled CLI milliseconds on each run, so when the command word is known only its group is built;
- * help, version and anything commander must explain (an unknown command) get the whole tree.
+ * compiled CLI milliseconds on each run, so when the command word is known only its section is
+ * built; help, version and anything commander must explain (an unknown command) get the whole tree.
+ * `sections` is the tree (commands/tree.ts; a test may add derived commands of its own).
  */
 export function buildProgram(
   pretty: boolean,
   args?: readonly string[],
   context: CommandContext = { env: process.env, run: runWithClient(process.env) },
+  sections: readonly Section[] = commandTree(),
 ): Command {
   const program = addGlobalOptions(new Command('bproxy'))
     .description('Let AI agents drive real browsers safely, through one local daemon.')
@@ -126,9 +90,11 @@ export function buildProgram(
 
   const word = args === undefined ? undefined : commandWord(args);
   // `help COMMAND` looks the command up in the tree, so it needs all of it.
-  const only = word === 'help' ? undefined : GROUPS.find((g) => word !== undefined && g.names.includes(word));
-  for (const group of only === undefined ? GROUPS : [only]) {
-    for (const command of group.commands(context)) program.addCommand(command.helpGroup(group.heading));
+  const only =
+    word === 'help' ? undefined : sections.find((s) => s.entries.some((e) => entryName(e) === word));
+  for (const section of only === undefined ? sections : [only]) {
+    for (const entry of section.entries)
+      program.addCommand(entryCommand(entry, context).helpGroup(section.heading));
   }
 
   // addCommand does not copy settings to subcommands: apply them to the whole tree.

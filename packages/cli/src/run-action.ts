@@ -18,20 +18,10 @@ import {
   writeNewPrivateFile,
   type Env,
 } from '@bproxy/client';
+import type { ActionCall } from './actions/grammar';
 import { fromClientError } from './cli-error';
 import type { GlobalOptions } from './global-options';
 import { ProtocolFailure, printJson, writeLine } from './output';
-
-/** How a successful answer is shown: raw data, or a file written from it. */
-export type Render =
-  { readonly kind: 'data' } | { readonly kind: 'screenshot'; readonly out: string | undefined };
-
-/** What one command line sends: an action of the protocol, its params, and how to show the answer. */
-export interface ActionCall {
-  readonly action: string;
-  readonly params: Record<string, unknown>;
-  readonly render?: Render;
-}
 
 /** Where a screenshot taken without --out goes: a new file in BPROXY_HOME/screenshots (see below). */
 function privateScreenshotPath(env: Env, ext: string): string {

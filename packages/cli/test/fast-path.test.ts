@@ -15,7 +15,7 @@ import { runCommandLine } from '../src/command-line';
 import { readFastLine } from '../src/fast-path';
 import { GLOBAL_OPTIONS, type GlobalOptions } from '../src/global-options';
 import { buildProgram, runProgram } from '../src/program';
-import type { ActionCall } from '../src/run-action';
+import type { ActionCall } from '../src/actions/grammar';
 import { FAST_LINES, FULL_LINES, OTHER_COMMAND_LINES } from './helpers/action-lines';
 import { capture, comparable } from './helpers/capture';
 import { startFakeDaemon, type FakeDaemon } from './helpers/fake-daemon-process';

@@ -1,11 +1,28 @@
 /**
- * The grammar of an action command (a command line that sends one protocol action), as data: its
- * words, its arguments, its options with the values they take, and the call it sends. Two parsers
- * read the same definitions: commander's, which adds the help texts (commands/action-command.ts), and
- * the fast path's (fast-path.ts), which runs an ordinary action without loading commander at all.
- * This module and the definitions are therefore free of commander and of help texts.
+ * An action command (a command line that sends one protocol action) as data: its words, its
+ * arguments, its options with the values they take, the call it sends, and its help. Two parsers read
+ * the same definitions: commander's, which shows the help (commands/action-command.ts), and the fast
+ * path's (fast-path.ts), which runs an ordinary action without loading commander at all. This module
+ * and the definitions are therefore free of commander; the help texts sit in functions, so the fast
+ * path never builds them.
  */
-import type { ActionCall } from '../run-action';
+
+/** How a successful answer is shown: raw data, or a file written from it. */
+export type Render =
+  { readonly kind: 'data' } | { readonly kind: 'screenshot'; readonly out: string | undefined };
+
+/** What one command line sends: an action of the protocol, its params, and how to show the answer. */
+export interface ActionCall {
+  readonly action: string;
+  readonly params: Record<string, unknown>;
+  readonly render?: Render;
+}
+
+/** One row of the README's CLI reference (markdown): a command line, and what it does. */
+export interface ReferenceRow {
+  readonly usage: string;
+  readonly does: string;
+}
 
 export type OptionValue =
   | { readonly kind: 'flag' }
@@ -48,10 +65,24 @@ type ArgValue<Arity extends ArgSpec['arity']> = Arity extends 'variadic'
 /** The parsed arguments in order; a variadic one is an array (empty when none was given). */
 export type ArgValues<A extends readonly ArgSpec[]> = { readonly [I in keyof A]: ArgValue<A[I]['arity']> };
 
+/** The help texts of an action command: one for each of its arguments and options, and examples. */
+export interface ActionHelp<A extends readonly ArgSpec[], O extends OptionSpecs> {
+  readonly description: string;
+  readonly args: { readonly [K in A[number]['name']]: string };
+  readonly options: { readonly [K in keyof O]: string };
+  readonly examples: readonly string[];
+  /** Text after the examples. */
+  readonly after?: string;
+  /** Its rows in the README's CLI reference (none when another command's row covers it). */
+  readonly reference?: readonly ReferenceRow[];
+}
+
 export interface ActionCommand<
   A extends readonly ArgSpec[] = readonly ArgSpec[],
   O extends OptionSpecs = OptionSpecs,
 > {
+  /** The protocol action the command sends; undefined for `call`, which sends any. */
+  readonly action: string | undefined;
   /** The command words: ['click'], or ['session', 'create'] under a command group. */
   readonly path: readonly [string] | readonly [string, string];
   readonly args: A;
@@ -61,6 +92,27 @@ export interface ActionCommand<
    * A method, so that every definition fits the plain ActionCommand of the table.
    */
   call(args: ArgValues<A>, options: OptionValues<O>): ActionCall;
+  /** Its help; a function, so that a line the fast path runs never builds the texts. */
+  help(): ActionHelp<A, O>;
+}
+
+/** The help of a command group (`session`, `tab`, `debug`): what it is for, and examples. */
+export interface GroupHelp {
+  readonly description: string;
+  readonly examples: readonly string[];
+  readonly reference?: readonly ReferenceRow[];
+}
+
+/** A command whose subcommands are action commands: `session create`, `tab open`, … */
+export interface ActionGroup {
+  readonly name: string;
+  readonly commands: readonly ActionCommand[];
+  help(): GroupHelp;
+}
+
+/** The "Examples:" block commander prints after a command's help. */
+export function examples(...lines: readonly string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
 }
 
 /** Keeps the literal names of arguments and options, which the help texts are checked against. */

@@ -1,59 +1,68 @@
-/** Every action command of the CLI, for the fast path's lookup (the commander tree has them by group). */
-import { call, debugLast, debugLog, debugStatus } from './debug';
-import type { ActionCommand } from './grammar';
-import { click, fill, hover, press, scroll, select, typeText } from './interaction';
-import { back, forward, navigate, reload } from './navigation';
+/**
+ * The `bproxy` command tree as data: the sections of the top-level help in order, each with its
+ * commands — action commands and groups of them (defined in this folder with their help), and the
+ * commands that are not one protocol action each (service, mcp, …), named here and built with
+ * commander in ../commands. Commander's tree (program.ts), the fast path's lookup and the README's
+ * CLI reference all read it, so a command's name is written once. Free of commander and of zod.
+ */
+import { DEBUG, call } from './debug';
+import type { ActionCommand, ActionGroup } from './grammar';
+import { INTERACTION } from './interaction';
+import { NAVIGATION } from './navigation';
 import { pair } from './pairing';
-import { elements, inspect, links, readText, screenshot, snapshot } from './reads';
-import {
-  sessionBind,
-  sessionClose,
-  sessionCreate,
-  sessionList,
-  sessionResume,
-  sessionUnbind,
-  tabClose,
-  tabList,
-  tabOpen,
-  tabPin,
-  tabUnpin,
-} from './sessions';
-import { dialog, wait } from './waiting';
+import { READS } from './reads';
+import { SESSION } from './sessions';
+import { TAB } from './tabs';
+import { WAITING } from './waiting';
 
-export const ACTION_COMMANDS: readonly ActionCommand[] = [
-  pair,
-  sessionCreate,
-  sessionList,
-  sessionBind,
-  sessionUnbind,
-  sessionResume,
-  sessionClose,
-  tabOpen,
-  tabList,
-  tabClose,
-  tabPin,
-  tabUnpin,
-  navigate,
-  back,
-  forward,
-  reload,
-  readText,
-  links,
-  elements,
-  inspect,
-  snapshot,
-  screenshot,
-  scroll,
-  click,
-  hover,
-  fill,
-  typeText,
-  press,
-  select,
-  wait,
-  dialog,
-  debugLast,
-  debugStatus,
-  debugLog,
-  call,
+/** The commands that are not one protocol action each; commands/ builds each with commander. */
+export type CustomName = 'service' | 'mcp' | 'agent' | 'help' | 'bridge' | 'setup' | 'host';
+
+export interface CustomEntry {
+  readonly custom: CustomName;
+}
+
+export type TreeEntry = ActionCommand | ActionGroup | CustomEntry;
+
+export interface Section {
+  readonly heading: string;
+  readonly entries: readonly TreeEntry[];
+}
+
+export const SECTIONS: readonly Section[] = [
+  { heading: 'Daemon:', entries: [{ custom: 'service' }, pair] },
+  { heading: 'Sessions and tabs:', entries: [SESSION, TAB] },
+  { heading: 'Navigation:', entries: NAVIGATION },
+  { heading: 'Reading the page (mints handles like el3, ln2):', entries: READS },
+  { heading: 'Acting on the page:', entries: [...INTERACTION, ...WAITING] },
+  { heading: 'Debugging:', entries: [DEBUG, call] },
+  { heading: 'Agents:', entries: [{ custom: 'mcp' }, { custom: 'agent' }, { custom: 'help' }] },
+  { heading: 'CDP tools:', entries: [{ custom: 'bridge' }] },
+  { heading: 'Browser setup:', entries: [{ custom: 'setup' }, { custom: 'host' }] },
 ];
+
+export const isCustom = (entry: TreeEntry): entry is CustomEntry => 'custom' in entry;
+export const isGroup = (entry: TreeEntry): entry is ActionGroup => 'commands' in entry;
+
+/** The top-level word of an entry: `service`, `session`, `click`. */
+export function entryName(entry: TreeEntry): string {
+  if (isCustom(entry)) return entry.custom;
+  if (isGroup(entry)) return entry.name;
+  return entry.path[0];
+}
+
+/** Every action command of `sections`, grouped ones included (loops: see fast-path.ts). */
+export function actionCommandsOf(sections: readonly Section[]): ActionCommand[] {
+  const commands: ActionCommand[] = [];
+  for (const section of sections) {
+    for (const entry of section.entries) {
+      if (isCustom(entry)) continue;
+      if (isGroup(entry)) for (const command of entry.commands) commands.push(command);
+      else commands.push(entry);
+    }
+  }
+  return commands;
+}
+
+/** Every hand-written action command, for the fast path's lookup. */
+export const ACTION_COMMANDS: readonly ActionCommand[] = actionCommandsOf(SECTIONS);

@@ -7,9 +7,11 @@ import { compact, elementTarget, isElementHandle } from '../parsers';
 import { choice, defineAction, int, optional, required, text, variadic } from './grammar';
 
 export const SELECTOR = text('--selector <css>');
+export const SELECTOR_HELP = 'a CSS selector instead of a handle';
 const DIRECTIONS = ['up', 'down', 'left', 'right'];
 
 export const scroll = defineAction({
+  action: 'scroll',
   path: ['scroll'],
   args: [variadic('where')],
   options: {
@@ -33,9 +35,31 @@ export const scroll = defineAction({
     const target = elementTarget(handle, opts.selector, opts.to === 'element');
     return { action: 'scroll', params: compact({ direction, amount: opts.amount, to: opts.to, target }) };
   },
+  help: () => ({
+    description: 'scroll the page, or inside an element, or bring an element into view',
+    args: { where: 'a direction (up, down, left, right) and/or an element handle' },
+    options: {
+      amount: 'how far, in CSS pixels',
+      to: 'scroll to the top, the bottom, or the element',
+      selector: SELECTOR_HELP,
+    },
+    examples: [
+      'bproxy scroll -s m4q7z2 down',
+      'bproxy scroll -s m4q7z2 down --amount 1200',
+      'bproxy scroll -s m4q7z2 --to bottom',
+      'bproxy scroll -s m4q7z2 el7 --to element',
+    ],
+    reference: [
+      {
+        usage: '`bproxy -s ID scroll [down\\|up\\|left\\|right] [--amount PX] [--to top\\|bottom]`',
+        does: 'scroll',
+      },
+    ],
+  }),
 });
 
 export const click = defineAction({
+  action: 'click',
   path: ['click'],
   args: [optional('element')],
   options: {
@@ -51,9 +75,33 @@ export const click = defineAction({
       clickCount: opts.count,
     }),
   }),
+  help: () => ({
+    description: 'click an element',
+    args: { element: 'element handle, e.g. el3' },
+    options: {
+      selector: SELECTOR_HELP,
+      button: 'mouse button',
+      count: '2 for a double click, 3 for a triple click',
+    },
+    examples: [
+      'bproxy click -s m4q7z2 el3',
+      'bproxy click -s m4q7z2 --selector "button[type=submit]"',
+      'bproxy click -s m4q7z2 el3 --count 2',
+    ],
+    after: `Output: {"url":…,"title":…,"navigated":false}, with "openedTabs":[{"tab":"t2","url":…}] when the page
+opened a tab (bproxy -s ID session bind --tab t2 to act in it), and "input":"synthetic" when the
+browser refused trusted input in this tab (the page saw script events).\n`,
+    reference: [
+      {
+        usage: '`bproxy -s ID click el3` / `hover el3`',
+        does: 'act on an element (or `--selector CSS`); `openedTabs` names tabs the page opened',
+      },
+    ],
+  }),
 });
 
 export const hover = defineAction({
+  action: 'hover',
   path: ['hover'],
   args: [optional('element')],
   options: { selector: SELECTOR },
@@ -61,9 +109,16 @@ export const hover = defineAction({
     action: 'hover',
     params: { target: elementTarget(handle, opts.selector, true) },
   }),
+  help: () => ({
+    description: 'move the pointer over an element',
+    args: { element: 'element handle, e.g. el3' },
+    options: { selector: SELECTOR_HELP },
+    examples: ['bproxy hover -s m4q7z2 el5'],
+  }),
 });
 
 export const fill = defineAction({
+  action: 'fill',
   path: ['fill'],
   args: [variadic('args')],
   options: { selector: SELECTOR, value: text('--value <value>') },
@@ -78,9 +133,28 @@ export const fill = defineAction({
     if (value === undefined) throw usageError('give the value to fill: `fill el2 VALUE` or --value VALUE');
     return { action: 'fill', params: { target: elementTarget(handle, opts.selector, true), value } };
   },
+  help: () => ({
+    description: 'set the value of a field (fires input and change)',
+    args: {
+      args: 'element handle and value: `fill el2 VALUE` (with --selector: `fill --selector CSS VALUE`)',
+    },
+    options: { selector: SELECTOR_HELP, value: 'the value (instead of the positional one)' },
+    examples: [
+      'bproxy fill -s m4q7z2 el2 "Ada Lovelace"',
+      'bproxy fill -s m4q7z2 el2 --value ""',
+      'bproxy fill -s m4q7z2 --selector "#email" ada@example.com',
+    ],
+    reference: [
+      {
+        usage: '`bproxy -s ID fill el2 --value V` / `type TEXT [--into el2]` / `press Enter`',
+        does: 'type into fields',
+      },
+    ],
+  }),
 });
 
 export const typeText = defineAction({
+  action: 'type',
   path: ['type'],
   args: [required('text')],
   options: { into: text('--into <element>'), selector: SELECTOR },
@@ -88,9 +162,16 @@ export const typeText = defineAction({
     action: 'type',
     params: compact({ text: typed, target: elementTarget(opts.into, opts.selector, false) }),
   }),
+  help: () => ({
+    description: 'type text key by key (into the focused element, or into --into)',
+    args: { text: 'the text to type' },
+    options: { into: 'element handle to focus first, e.g. el2', selector: SELECTOR_HELP },
+    examples: ['bproxy type -s m4q7z2 "hello world"', 'bproxy type -s m4q7z2 "hello" --into el2'],
+  }),
 });
 
 export const press = defineAction({
+  action: 'press',
   path: ['press'],
   args: [required('key')],
   options: { into: text('--into <element>'), selector: SELECTOR },
@@ -98,9 +179,16 @@ export const press = defineAction({
     action: 'press',
     params: compact({ key, target: elementTarget(opts.into, opts.selector, false) }),
   }),
+  help: () => ({
+    description: 'press a key or a combination (Enter, Tab, Control+A)',
+    args: { key: 'the key' },
+    options: { into: 'element handle to focus first', selector: SELECTOR_HELP },
+    examples: ['bproxy press -s m4q7z2 Enter', 'bproxy press -s m4q7z2 Control+A --into el2'],
+  }),
 });
 
 export const select = defineAction({
+  action: 'select',
   path: ['select'],
   args: [variadic('args')],
   options: { selector: SELECTOR },
@@ -111,4 +199,14 @@ export const select = defineAction({
     if (values.length === 0) throw usageError('give at least one value to select');
     return { action: 'select', params: { target, values } };
   },
+  help: () => ({
+    description: 'choose options of a <select> by value or label',
+    args: { args: 'element handle then one or more values (with --selector: only values)' },
+    options: { selector: SELECTOR_HELP },
+    examples: ['bproxy select -s m4q7z2 el4 fr', 'bproxy select -s m4q7z2 --selector "#size" M L'],
+    reference: [{ usage: '`bproxy -s ID select el4 VALUE…`', does: 'choose options' }],
+  }),
 });
+
+/** These commands, in the order the help lists them. */
+export const INTERACTION = [scroll, click, hover, fill, typeText, press, select];

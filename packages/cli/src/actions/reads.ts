@@ -5,14 +5,19 @@
  */
 import { compact, elementTarget } from '../parsers';
 import { choice, defineAction, flag, int, optional, text } from './grammar';
-import { SELECTOR } from './interaction';
+import { SELECTOR, SELECTOR_HELP } from './interaction';
 
 const MAX_CHARS = int('--max-chars <n>', 100, 1_000_000);
 const OFFSET = int('--offset <n>', 0, 100_000_000);
 const LIMIT = int('--limit <n>', 1, 1000);
 const CONTAINS = text('--contains <text>');
+const MAX_CHARS_HELP = 'characters per page of output (100-1000000)';
+const OFFSET_HELP = 'start at this character (from nextOffset)';
+const LIMIT_HELP = 'at most this many entries (1-1000)';
+const CONTAINS_HELP = 'only entries containing this text';
 
 export const readText = defineAction({
+  action: 'text',
   path: ['text'],
   args: [optional('element')],
   options: { selector: SELECTOR, maxChars: MAX_CHARS, offset: OFFSET },
@@ -24,9 +29,21 @@ export const readText = defineAction({
       offset: opts.offset,
     }),
   }),
+  help: () => ({
+    description: 'read the visible text of the page (or of one element)',
+    args: { element: 'element handle to read from, e.g. el3' },
+    options: { selector: SELECTOR_HELP, maxChars: MAX_CHARS_HELP, offset: OFFSET_HELP },
+    examples: [
+      'bproxy text -s m4q7z2',
+      'bproxy text -s m4q7z2 --max-chars 2000 --offset 2000',
+      'bproxy text -s m4q7z2 --selector main --pretty',
+    ],
+    reference: [{ usage: '`bproxy -s ID text [--max-chars N] [--offset N]`', does: 'visible text' }],
+  }),
 });
 
 export const links = defineAction({
+  action: 'links',
   path: ['links'],
   args: [optional('element')],
   options: { selector: SELECTOR, contains: CONTAINS, limit: LIMIT },
@@ -38,9 +55,22 @@ export const links = defineAction({
       limit: opts.limit,
     }),
   }),
+  help: () => ({
+    description: 'list the links of the page (mints ln handles)',
+    args: { element: 'only links inside this element' },
+    options: { selector: SELECTOR_HELP, contains: CONTAINS_HELP, limit: LIMIT_HELP },
+    examples: ['bproxy links -s m4q7z2', 'bproxy links -s m4q7z2 --contains pricing --limit 20'],
+    reference: [
+      {
+        usage: '`bproxy -s ID links` / `elements [--contains S] [--role R]`',
+        does: 'list links (`ln` handles) / actionable elements (`el` handles)',
+      },
+    ],
+  }),
 });
 
 export const elements = defineAction({
+  action: 'elements',
   path: ['elements'],
   args: [optional('element')],
   options: { selector: SELECTOR, contains: CONTAINS, role: text('--role <role>'), limit: LIMIT },
@@ -53,9 +83,21 @@ export const elements = defineAction({
       limit: opts.limit,
     }),
   }),
+  help: () => ({
+    description: 'list what can be acted on (mints el handles)',
+    args: { element: 'only elements inside this element' },
+    options: {
+      selector: SELECTOR_HELP,
+      contains: CONTAINS_HELP,
+      role: 'only elements with this role (button, textbox, link, …)',
+      limit: LIMIT_HELP,
+    },
+    examples: ['bproxy elements -s m4q7z2', 'bproxy elements -s m4q7z2 --role button --contains "Sign in"'],
+  }),
 });
 
 export const inspect = defineAction({
+  action: 'inspect',
   path: ['inspect'],
   args: [optional('element')],
   options: { selector: SELECTOR },
@@ -63,9 +105,20 @@ export const inspect = defineAction({
     action: 'inspect',
     params: { target: elementTarget(handle, opts.selector, true) },
   }),
+  help: () => ({
+    description: 'describe one element: role, name, attributes, box, state',
+    args: { element: 'element handle, e.g. el3' },
+    options: { selector: SELECTOR_HELP },
+    examples: [
+      'bproxy inspect -s m4q7z2 el3',
+      'bproxy inspect -s m4q7z2 --selector "form button[type=submit]"',
+    ],
+    reference: [{ usage: '`bproxy -s ID inspect el3`', does: 'one element in detail' }],
+  }),
 });
 
 export const snapshot = defineAction({
+  action: 'snapshot',
   path: ['snapshot'],
   args: [optional('element')],
   options: { selector: SELECTOR, maxChars: MAX_CHARS, offset: OFFSET, contains: CONTAINS },
@@ -78,9 +131,28 @@ export const snapshot = defineAction({
       contains: opts.contains,
     }),
   }),
+  help: () => ({
+    description:
+      'a compact outline of the page for language models (mints handles); long text is left out unless --contains or an element is given',
+    args: { element: 'only this part of the page' },
+    options: {
+      selector: SELECTOR_HELP,
+      maxChars: MAX_CHARS_HELP,
+      offset: OFFSET_HELP,
+      contains: CONTAINS_HELP,
+    },
+    examples: ['bproxy snapshot -s m4q7z2 --pretty', 'bproxy snapshot -s m4q7z2 --contains checkout'],
+    reference: [
+      {
+        usage: '`bproxy -s ID snapshot [--max-chars N] [--offset N] [--contains S]`',
+        does: 'compact outline for language models, with handles',
+      },
+    ],
+  }),
 });
 
 export const screenshot = defineAction({
+  action: 'screenshot',
   path: ['screenshot'],
   args: [optional('element')],
   options: {
@@ -100,4 +172,20 @@ export const screenshot = defineAction({
     }),
     render: { kind: 'screenshot', out: opts.out },
   }),
+  help: () => ({
+    description: 'capture the page (or one element) to an image file and print its path',
+    args: { element: 'only this element' },
+    options: {
+      selector: SELECTOR_HELP,
+      fullPage: 'the whole page, not just the viewport',
+      format: 'image format',
+      quality: 'JPEG quality (1-100)',
+      out: 'where to write the image (default: $BPROXY_HOME/screenshots/screenshot-<time>.<ext>, a private folder)',
+    },
+    examples: ['bproxy screenshot -s m4q7z2', 'bproxy screenshot -s m4q7z2 --full-page --out page.png'],
+    reference: [{ usage: '`bproxy -s ID screenshot [--full-page] [--out FILE]`', does: 'capture the page' }],
+  }),
 });
+
+/** The "Reading the page" commands, in the order the help lists them. */
+export const READS = [readText, links, elements, inspect, snapshot, screenshot];

@@ -4,6 +4,7 @@ import { compact, elementTarget } from '../parsers';
 import { choice, defineAction, flag, int, required, text } from './grammar';
 
 export const wait = defineAction({
+  action: 'wait',
   path: ['wait'],
   args: [],
   options: {
@@ -30,9 +31,33 @@ export const wait = defineAction({
     });
     return { action: 'wait', params };
   },
+  help: () => ({
+    description: 'wait for text, an element, or a navigation',
+    args: {},
+    options: {
+      text: 'until this text is on the page',
+      selector: 'until an element matches this selector',
+      handle: 'until this element reaches --state',
+      navigation: 'until the tab navigates',
+      state: 'for --selector/--handle',
+      timeoutMs: 'give up after this long (0-300000)',
+    },
+    examples: [
+      'bproxy wait -s m4q7z2 --text "Order confirmed"',
+      'bproxy wait -s m4q7z2 --selector .results --state visible',
+      'bproxy wait -s m4q7z2 --navigation --timeout-ms 10000',
+    ],
+    reference: [
+      {
+        usage: '`bproxy -s ID wait --text T \\| --selector S \\| --handle el3 \\| --navigation`',
+        does: 'wait for a condition',
+      },
+    ],
+  }),
 });
 
 export const dialog = defineAction({
+  action: 'dialog',
   path: ['dialog'],
   args: [required('answer', ['accept', 'dismiss'])],
   options: { text: text('--text <text>') },
@@ -40,4 +65,20 @@ export const dialog = defineAction({
     if (answer === 'dismiss' && opts.text !== undefined) throw usageError('--text only goes with accept');
     return { action: 'dialog', params: compact({ accept: answer === 'accept', promptText: opts.text }) };
   },
+  help: () => ({
+    description: 'accept or dismiss the open JavaScript dialog',
+    args: { answer: 'accept or dismiss' },
+    options: { text: 'text to enter in a prompt() before accepting' },
+    examples: [
+      'bproxy dialog -s m4q7z2 accept',
+      'bproxy dialog -s m4q7z2 accept --text "my answer"',
+      'bproxy dialog -s m4q7z2 dismiss',
+    ],
+    reference: [
+      { usage: '`bproxy -s ID dialog accept\\|dismiss [--text T]`', does: 'answer a JavaScript dialog' },
+    ],
+  }),
 });
+
+/** These commands, in the order the help lists them (after the interaction commands). */
+export const WAITING = [wait, dialog];

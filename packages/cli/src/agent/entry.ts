@@ -51,79 +51,105 @@ function validUrl(value: string): boolean {
   }
 }
 
+type AgentPaths = ReturnType<typeof agentPaths>;
+type ConfigFile = ReturnType<typeof readConfigFile>;
+type ProviderName = keyof typeof PROVIDERS;
+
+/** Why the provider cannot take `changes`, or undefined when it can. */
+function refusal(provider: ProviderName, changes: AgentConfigChanges): AgentConfigOutcome | undefined {
+  const info = PROVIDERS[provider];
+  if (changes.baseUrl !== undefined && changes.baseUrl !== '' && !info.takesBaseUrl)
+    return usage(`the ${provider} provider takes no --base-url`);
+  if (changes.baseUrl !== undefined && changes.baseUrl !== '' && !validUrl(changes.baseUrl))
+    return usage(`--base-url must be an http:// or https:// URL, got "${changes.baseUrl}"`);
+  if ((changes.key !== undefined || changes.clearKey === true) && !info.takesKey)
+    return usage(`the ${provider} provider takes no key (it uses its own login)`);
+  return undefined;
+}
+
+/** Writes the provider's settings and key: `current` is the file with the notes setting applied. */
+function writeProviderChanges(
+  paths: AgentPaths,
+  file: ConfigFile,
+  current: ConfigFile,
+  provider: ProviderName,
+  changes: AgentConfigChanges,
+): void {
+  const switching = changes.provider !== undefined && changes.provider !== file.provider;
+  writeConfigFile(paths, {
+    ...current,
+    provider,
+    // Model names and the endpoint belong to a provider: switching starts from its defaults.
+    models: {
+      ...(switching ? {} : file.models),
+      ...(changes.fast === undefined ? {} : { fast: changes.fast }),
+      ...(changes.strong === undefined ? {} : { strong: changes.strong }),
+    },
+    baseUrl:
+      changes.baseUrl !== undefined
+        ? changes.baseUrl === ''
+          ? null
+          : changes.baseUrl
+        : switching
+          ? null
+          : file.baseUrl,
+  });
+  if (changes.key !== undefined) writeKey(paths, provider, changes.key);
+  if (changes.clearKey === true) writeKey(paths, provider, null);
+}
+
+/** What `bproxy agent config` prints: the configuration, the key only as set or unset. */
+function shownConfig(paths: AgentPaths): Record<string, unknown> {
+  const config = readConfig(paths);
+  const hasKey =
+    config.provider !== null &&
+    PROVIDERS[config.provider].takesKey &&
+    readKey(paths, config.provider) !== null;
+  return {
+    provider: config.provider,
+    models: config.models,
+    baseUrl: config.baseUrl,
+    key:
+      config.provider === null || !PROVIDERS[config.provider].takesKey
+        ? 'not used'
+        : hasKey
+          ? 'set'
+          : 'unset',
+    configured: isConfigured(config, hasKey),
+    sharedNotes: config.sharedNotes,
+    toolsOff: Object.entries(config.tools)
+      .filter(([, on]) => !on)
+      .map(([name]) => name),
+    files: { config: paths.config, keys: paths.keys },
+  };
+}
+
+/** Applies `changes` (the notes setting first, whatever else is refused) and shows the result. */
+function applyChanges(env: Env, changes: AgentConfigChanges): AgentConfigOutcome {
+  const home = resolveHome(env);
+  if (!checkStateHome(home)) mkdirSync(home, { recursive: true, mode: 0o700 });
+  const paths = agentPaths(home);
+  const file = readConfigFile(paths);
+  const provider = changes.provider ?? file.provider;
+  const { sharedNotes, ...providerChanges } = changes;
+  if (sharedNotes !== undefined) writeConfigFile(paths, { ...file, sharedNotes });
+  const current = sharedNotes === undefined ? file : { ...file, sharedNotes };
+  if (changes.provider !== undefined && !isProviderName(changes.provider))
+    return usage(`--provider must be one of ${Object.keys(PROVIDERS).join(', ')}, got "${changes.provider}"`);
+  const changing = Object.keys(providerChanges).length > 0;
+  if (provider === null || !isProviderName(provider)) {
+    if (changing) return usage('choose a provider first: --provider NAME');
+  } else {
+    const refused = refusal(provider, changes);
+    if (refused !== undefined) return refused;
+    if (changing) writeProviderChanges(paths, file, current, provider, changes);
+  }
+  return { ok: true, shown: shownConfig(paths) };
+}
+
 export function agentConfig(env: Env, changes: AgentConfigChanges): AgentConfigOutcome {
   try {
-    const home = resolveHome(env);
-    if (!checkStateHome(home)) mkdirSync(home, { recursive: true, mode: 0o700 });
-    const paths = agentPaths(home);
-    const file = readConfigFile(paths);
-    const provider = changes.provider ?? file.provider;
-    const { sharedNotes, ...providerChanges } = changes;
-    if (sharedNotes !== undefined) writeConfigFile(paths, { ...file, sharedNotes });
-    const current = sharedNotes === undefined ? file : { ...file, sharedNotes };
-    if (changes.provider !== undefined && !isProviderName(changes.provider))
-      return usage(
-        `--provider must be one of ${Object.keys(PROVIDERS).join(', ')}, got "${changes.provider}"`,
-      );
-    if (provider === null || !isProviderName(provider)) {
-      if (Object.keys(providerChanges).length > 0) return usage('choose a provider first: --provider NAME');
-    } else {
-      const info = PROVIDERS[provider];
-      if (changes.baseUrl !== undefined && changes.baseUrl !== '' && !info.takesBaseUrl)
-        return usage(`the ${provider} provider takes no --base-url`);
-      if (changes.baseUrl !== undefined && changes.baseUrl !== '' && !validUrl(changes.baseUrl))
-        return usage(`--base-url must be an http:// or https:// URL, got "${changes.baseUrl}"`);
-      if ((changes.key !== undefined || changes.clearKey === true) && !info.takesKey)
-        return usage(`the ${provider} provider takes no key (it uses its own login)`);
-      const switching = changes.provider !== undefined && changes.provider !== file.provider;
-      if (Object.keys(providerChanges).length > 0) {
-        writeConfigFile(paths, {
-          ...current,
-          provider,
-          // Model names and the endpoint belong to a provider: switching starts from its defaults.
-          models: {
-            ...(switching ? {} : file.models),
-            ...(changes.fast === undefined ? {} : { fast: changes.fast }),
-            ...(changes.strong === undefined ? {} : { strong: changes.strong }),
-          },
-          baseUrl:
-            changes.baseUrl !== undefined
-              ? changes.baseUrl === ''
-                ? null
-                : changes.baseUrl
-              : switching
-                ? null
-                : file.baseUrl,
-        });
-        if (changes.key !== undefined) writeKey(paths, provider, changes.key);
-        if (changes.clearKey === true) writeKey(paths, provider, null);
-      }
-    }
-    const config = readConfig(paths);
-    const hasKey =
-      config.provider !== null &&
-      PROVIDERS[config.provider].takesKey &&
-      readKey(paths, config.provider) !== null;
-    return {
-      ok: true,
-      shown: {
-        provider: config.provider,
-        models: config.models,
-        baseUrl: config.baseUrl,
-        key:
-          config.provider === null || !PROVIDERS[config.provider].takesKey
-            ? 'not used'
-            : hasKey
-              ? 'set'
-              : 'unset',
-        configured: isConfigured(config, hasKey),
-        sharedNotes: config.sharedNotes,
-        toolsOff: Object.entries(config.tools)
-          .filter(([, on]) => !on)
-          .map(([name]) => name),
-        files: { config: paths.config, keys: paths.keys },
-      },
-    };
+    return applyChanges(env, changes);
   } catch (error) {
     if (isAgentError(error)) return { ok: false, code: error.code, usage: false, message: error.message };
     if (isLifecycleError(error))

@@ -1,23 +1,26 @@
 /**
- * Commander commands from the grammar (actions/): an action command's arguments and options come from
- * its definition, its help texts (descriptions, examples) are given here, next to the commander tree
- * that shows them. Also the global options on the program, and the help helpers every command uses.
+ * Commander commands from the definitions (actions/): an action command's arguments, options and help
+ * texts come from its definition, a group's subcommands from the group. Also the global options on the
+ * program, and what the other commands of the tree share.
  */
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { Env } from '@bproxy/client';
 import { DEFAULT_TIMEOUT_MS } from '@bproxy/protocol/plain';
 import {
+  examples,
   optionNames,
   readInt,
+  type ActionCall,
   type ActionCommand,
+  type ActionGroup,
   type ArgSpec,
   type ArgValues,
   type OptionSpec,
   type OptionSpecs,
   type OptionValues,
+  type ReferenceRow,
 } from '../actions/grammar';
 import { GLOBAL_OPTIONS, resolveGlobals, type GlobalOptions, type GlobalValues } from '../global-options';
-import type { ActionCall } from '../run-action';
 
 /** Runs the call of a parsed action command line (runAction; a test may record it instead). */
 export type ActionRunner = (globals: GlobalOptions, call: ActionCall) => Promise<void>;
@@ -28,18 +31,10 @@ export interface CommandContext {
   readonly run: ActionRunner;
 }
 
-/** The help texts of an action command: one for each of its arguments and options, and examples. */
-export interface ActionHelp<A extends readonly ArgSpec[], O extends OptionSpecs> {
-  readonly description: string;
-  readonly args: { readonly [K in A[number]['name']]: string };
-  readonly options: { readonly [K in keyof O]: string };
-  readonly examples: readonly string[];
-  /** Text after the examples. */
-  readonly after?: string;
-}
-
-export function examples(...lines: readonly string[]): string {
-  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+/** A command that is not one protocol action (service, mcp, …): its commander tree and README rows. */
+export interface CustomCommand {
+  build(context: CommandContext): Command;
+  readonly reference: readonly ReferenceRow[];
 }
 
 /** A commander argument parser for an integer in [min, max]; "12px", "1e3" or "3.5" are refused. */
@@ -101,9 +96,9 @@ export function globalOptionsOf(command: Command, env: Env): GlobalOptions {
 /** The commander command of an action command, with its help. */
 export function actionCommand<A extends readonly ArgSpec[], O extends OptionSpecs>(
   spec: ActionCommand<A, O>,
-  help: ActionHelp<A, O>,
   context: CommandContext,
 ): Command {
+  const help = spec.help();
   const name = spec.path[spec.path.length - 1] ?? '';
   const command = new Command(name).description(help.description);
   const argHelp: Readonly<Record<string, string>> = help.args;
@@ -116,4 +111,14 @@ export function actionCommand<A extends readonly ArgSpec[], O extends OptionSpec
     const call = spec.call(args, command.opts<OptionValues<O>>());
     await context.run(globalOptionsOf(command, context.env), call);
   });
+}
+
+/** The commander command of a group (`session`, `tab`, `debug`), its subcommands in order. */
+export function groupCommand(group: ActionGroup, context: CommandContext): Command {
+  const help = group.help();
+  const command = new Command(group.name)
+    .description(help.description)
+    .addHelpText('after', examples(...help.examples));
+  for (const spec of group.commands) command.addCommand(actionCommand(spec, context));
+  return command;
 }

@@ -11,7 +11,8 @@ import type { ErrorCode } from '@bproxy/protocol/plain';
 import { CliError, EXIT, usageError } from '../cli-error';
 import { printJson } from '../output';
 import { besideCli } from '../runtime';
-import { examples } from './action-command';
+import { examples } from '../actions/grammar';
+import type { CustomCommand } from './action-command';
 
 interface AgentModule {
   agentConfig(
@@ -66,6 +67,58 @@ async function keyOf(opts: ConfigOptions): Promise<string | undefined> {
   return key;
 }
 
+const CONFIG_HELP = `${examples(
+  'bproxy agent config                                             # show (the key only as set/unset)',
+  'bproxy agent config --provider anthropic --key-stdin < key.txt',
+  'bproxy agent config --provider openai --key-env OPENAI_API_KEY --fast gpt-4.1-mini --strong gpt-4.1',
+  'bproxy agent config --provider openai --base-url https://openrouter.ai/api/v1 --key-env OPENROUTER_API_KEY',
+  'bproxy agent config --provider openai --base-url http://127.0.0.1:11434/v1 --fast llama3.1 --strong qwen2.5',
+  'bproxy agent config --provider copilot                          # the Copilot CLI login, or --key-env GH_TOKEN',
+  'bproxy agent config --provider claude-code                      # `claude` on PATH, with its own login',
+  "bproxy agent config --shared-notes on                           # notes shared by every chat (default: each chat's own)",
+)}
+Files: BPROXY_HOME/agent/config.json and agent/keys.json (0600; refused when others can read them).
+Keys never go to the browser: the extension only learns whether the agent is configured.
+`;
+
+/** The agent's own bundle, next to this one. */
+async function loadAgentModule(): Promise<AgentModule> {
+  const bundle = besideCli('agent.mjs');
+  if (!existsSync(bundle)) throw usageError(`the agent bundle is missing (${bundle})`, 'Run `npm run build`');
+  const mod: unknown = await import(pathToFileURL(bundle).href);
+  if (!isAgentModule(mod))
+    throw usageError('the agent bundle does not export agentConfig', 'Run `npm run build`');
+  return mod;
+}
+
+/** The changes the options ask for (the key already read). */
+function changesOf(opts: ConfigOptions, key: string | undefined): Record<string, string | boolean> {
+  const changes: Record<string, string | boolean> = {};
+  if (opts.provider !== undefined) changes.provider = opts.provider;
+  if (opts.fast !== undefined) changes.fast = opts.fast;
+  if (opts.strong !== undefined) changes.strong = opts.strong;
+  if (opts.baseUrl !== undefined) changes.baseUrl = opts.baseUrl;
+  if (key !== undefined) changes.key = key;
+  if (opts.clearKey === true) changes.clearKey = true;
+  if (opts.sharedNotes !== undefined) {
+    if (opts.sharedNotes !== 'on' && opts.sharedNotes !== 'off')
+      throw usageError(`--shared-notes takes on or off, got "${opts.sharedNotes}"`);
+    changes.sharedNotes = opts.sharedNotes === 'on';
+  }
+  return changes;
+}
+
+async function runConfig(opts: ConfigOptions): Promise<void> {
+  const mod = await loadAgentModule();
+  const key = await keyOf(opts);
+  const outcome = mod.agentConfig(process.env, changesOf(opts, key));
+  if (!outcome.ok)
+    throw outcome.usage
+      ? usageError(outcome.message, 'Run `bproxy agent config --help`')
+      : new CliError(outcome.code, outcome.message, EXIT.failure);
+  printJson(outcome.shown, true);
+}
+
 function configCommand(): Command {
   return new Command('config')
     .description("show or set the in-browser agent's provider, models, endpoint and key")
@@ -83,53 +136,14 @@ function configCommand(): Command {
       '--shared-notes <on|off>',
       "on: one notes memory for all chats; off (default): each chat's notes are its own",
     )
-    .addHelpText(
-      'after',
-      `${examples(
-        'bproxy agent config                                             # show (the key only as set/unset)',
-        'bproxy agent config --provider anthropic --key-stdin < key.txt',
-        'bproxy agent config --provider openai --key-env OPENAI_API_KEY --fast gpt-4.1-mini --strong gpt-4.1',
-        'bproxy agent config --provider openai --base-url https://openrouter.ai/api/v1 --key-env OPENROUTER_API_KEY',
-        'bproxy agent config --provider openai --base-url http://127.0.0.1:11434/v1 --fast llama3.1 --strong qwen2.5',
-        'bproxy agent config --provider copilot                          # the Copilot CLI login, or --key-env GH_TOKEN',
-        'bproxy agent config --provider claude-code                      # `claude` on PATH, with its own login',
-        "bproxy agent config --shared-notes on                           # notes shared by every chat (default: each chat's own)",
-      )}
-Files: BPROXY_HOME/agent/config.json and agent/keys.json (0600; refused when others can read them).
-Keys never go to the browser: the extension only learns whether the agent is configured.
-`,
-    )
-    .action(async (opts: ConfigOptions) => {
-      const bundle = besideCli('agent.mjs');
-      if (!existsSync(bundle))
-        throw usageError(`the agent bundle is missing (${bundle})`, 'Run `npm run build`');
-      const mod: unknown = await import(pathToFileURL(bundle).href);
-      if (!isAgentModule(mod))
-        throw usageError('the agent bundle does not export agentConfig', 'Run `npm run build`');
-      const key = await keyOf(opts);
-      const changes: Record<string, string | boolean> = {};
-      if (opts.provider !== undefined) changes.provider = opts.provider;
-      if (opts.fast !== undefined) changes.fast = opts.fast;
-      if (opts.strong !== undefined) changes.strong = opts.strong;
-      if (opts.baseUrl !== undefined) changes.baseUrl = opts.baseUrl;
-      if (key !== undefined) changes.key = key;
-      if (opts.clearKey === true) changes.clearKey = true;
-      if (opts.sharedNotes !== undefined) {
-        if (opts.sharedNotes !== 'on' && opts.sharedNotes !== 'off')
-          throw usageError(`--shared-notes takes on or off, got "${opts.sharedNotes}"`);
-        changes.sharedNotes = opts.sharedNotes === 'on';
-      }
-      const outcome = mod.agentConfig(process.env, changes);
-      if (!outcome.ok)
-        throw outcome.usage
-          ? usageError(outcome.message, 'Run `bproxy agent config --help`')
-          : new CliError(outcome.code, outcome.message, EXIT.failure);
-      printJson(outcome.shown, true);
-    });
+    .addHelpText('after', CONFIG_HELP)
+    .action(runConfig);
 }
 
-export function agentCommand(): Command {
+function agentCommand(): Command {
   return new Command('agent')
     .description('the agent in your browser (run by the native host): `agent config` sets its model')
     .addCommand(configCommand());
 }
+
+export const AGENT: CustomCommand = { build: agentCommand, reference: [] };

@@ -8,10 +8,11 @@ import { spawn } from 'node:child_process';
 import { existsSync, fstatSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
+import { examples } from '../actions/grammar';
 import { usageError } from '../cli-error';
-import { examples } from './action-command';
 import { writeText } from '../output';
 import { IS_BUN, besideCli } from '../runtime';
+import type { CustomCommand } from './action-command';
 
 interface BridgeModule {
   bridgeMain(argv: readonly string[]): Promise<never>;
@@ -56,7 +57,7 @@ function runWithNode(executable: string, switches: readonly string[]): Promise<v
   });
 }
 
-export function bridgeCommand(): Command {
+function bridgeCommand(): Command {
   return new Command('bridge')
     .description('a stand-in Chrome for CDP tools that relays to a real browser and survives its loss')
     .argument('[chrome-switches...]', 'the switches a tool passes to its Chrome (--remote-debugging-pipe, …)')
@@ -93,3 +94,13 @@ Logs: BPROXY_HOME/logs/bridge-YYYY-MM-DD.log.
       await mod.bridgeMain(switches);
     });
 }
+
+export const BRIDGE: CustomCommand = {
+  build: bridgeCommand,
+  reference: [
+    {
+      usage: '`bproxy bridge [--print-path] [CHROME SWITCHES…]`',
+      does: 'a stand-in Chrome for CDP tools (see [CDP bridge](#cdp-bridge))',
+    },
+  ],
+};

@@ -4,9 +4,10 @@
  */
 import { Command } from 'commander';
 import { usageError } from '../cli-error';
+import type { CustomCommand } from './action-command';
 import { AGENTS_GUIDE } from './agents-guide';
 
-export function helpCommand(): Command {
+function helpCommand(): Command {
   return new Command('help')
     .description('help on a command, or `bproxy help agents`: the guide for AI agents')
     .argument('[topic]', '"agents" or a command name')
@@ -20,3 +21,8 @@ export function helpCommand(): Command {
       target.outputHelp();
     });
 }
+
+export const HELP: CustomCommand = {
+  build: helpCommand,
+  reference: [{ usage: '`bproxy help agents`', does: 'a short guide for AI agents using the CLI' }],
+};

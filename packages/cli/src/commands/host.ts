@@ -4,7 +4,8 @@
  * imported only when one of these runs.
  */
 import { Command } from 'commander';
-import { examples, globalOptionsOf, type CommandContext } from './action-command';
+import { examples } from '../actions/grammar';
+import { globalOptionsOf, type CommandContext, type CustomCommand } from './action-command';
 
 /** The names `--browser` takes (a test keeps this list equal to the registration's table). */
 export const BROWSER_NAMES_HELP =
@@ -32,23 +33,12 @@ function withTerminalCommand(command: Command): Command {
   );
 }
 
-export function hostCommand(context: CommandContext): Command {
-  const host = new Command('host')
-    .description('register the native messaging host (com.bproxy.host) with your browsers')
-    .addHelpText(
-      'after',
-      `${examples('bproxy host install', 'bproxy host status --pretty', 'bproxy host uninstall')}
-The host lets the extension find (or start) the daemon and pair itself, with no code to type.
-Registration is per user: a manifest in each browser's NativeMessagingHosts folder (Linux, macOS) or
-a key under HKEY_CURRENT_USER (Windows), pointing at a launcher in BPROXY_HOME/host.
-`,
-    );
-
-  withRegistrationFlags(
+function installCommand(context: CommandContext): Command {
+  return withRegistrationFlags(
     withTerminalCommand(
-      host
-        .command('install')
-        .description('register the host with every Chromium-family browser installed for this user'),
+      new Command('install').description(
+        'register the host with every Chromium-family browser installed for this user',
+      ),
     ),
     'register with',
   )
@@ -66,9 +56,10 @@ Output: {"launcher":…,"node":…,"registered":[{"browser","name","location","r
       const { hostInstall } = await import('../host/host-commands');
       await hostInstall(opts, globalOptionsOf(cmd, context.env).pretty);
     });
+}
 
-  host
-    .command('uninstall')
+function uninstallCommand(context: CommandContext): Command {
+  return new Command('uninstall')
     .description('remove exactly what `host install` wrote (never a registration that is not ours)')
     .option(
       '--browser <name>',
@@ -81,11 +72,13 @@ Output: {"launcher":…,"node":…,"registered":[{"browser","name","location","r
       const { hostUninstall } = await import('../host/host-commands');
       await hostUninstall(opts, globalOptionsOf(cmd, context.env).pretty);
     });
+}
 
-  withRegistrationFlags(
-    host
-      .command('status')
-      .description('per browser: installed, registered, stale, and whether the host starts and answers'),
+function statusCommand(context: CommandContext): Command {
+  return withRegistrationFlags(
+    new Command('status').description(
+      'per browser: installed, registered, stale, and whether the host starts and answers',
+    ),
     'report on',
   )
     .addHelpText(
@@ -99,26 +92,55 @@ Output: {"ok":…,"browsers":[{"browser","installed","registered","stale","probl
       const { hostStatusCommand } = await import('../host/host-commands');
       await hostStatusCommand(opts, globalOptionsOf(cmd, context.env).pretty);
     });
-  return host;
 }
 
-export function setupCommand(context: CommandContext): Command {
-  return withRegistrationFlags(
-    withTerminalCommand(
-      new Command('setup').description(
-        'one-time setup: build if needed, register the native host, say where to load the extension from',
+export const HOST: CustomCommand = {
+  build: (context) =>
+    new Command('host')
+      .description('register the native messaging host (com.bproxy.host) with your browsers')
+      .addHelpText(
+        'after',
+        `${examples('bproxy host install', 'bproxy host status --pretty', 'bproxy host uninstall')}
+The host lets the extension find (or start) the daemon and pair itself, with no code to type.
+Registration is per user: a manifest in each browser's NativeMessagingHosts folder (Linux, macOS) or
+a key under HKEY_CURRENT_USER (Windows), pointing at a launcher in BPROXY_HOME/host.
+`,
+      )
+      .addCommand(installCommand(context))
+      .addCommand(uninstallCommand(context))
+      .addCommand(statusCommand(context)),
+  reference: [
+    {
+      usage: '`bproxy host install\\|uninstall\\|status [--browser NAME]… [--extension-id ID]`',
+      does: "the native host's registration with each browser (see [Native host](#native-host))",
+    },
+  ],
+};
+
+export const SETUP: CustomCommand = {
+  build: (context) =>
+    withRegistrationFlags(
+      withTerminalCommand(
+        new Command('setup').description(
+          'one-time setup: build if needed, register the native host, say where to load the extension from',
+        ),
       ),
-    ),
-    'set up',
-  )
-    .addHelpText(
-      'after',
-      `${examples('bproxy setup --pretty', 'npm run setup                                    # from a fresh clone')}
+      'set up',
+    )
+      .addHelpText(
+        'after',
+        `${examples('bproxy setup --pretty', 'npm run setup                                    # from a fresh clone')}
 After it, load the extension (it prints the folder) and the browser pairs itself with the daemon.
 `,
-    )
-    .action(async (opts: RegistrationFlags, cmd: Command) => {
-      const { setup } = await import('../host/setup');
-      await setup(opts, globalOptionsOf(cmd, context.env).pretty);
-    });
-}
+      )
+      .action(async (opts: RegistrationFlags, cmd: Command) => {
+        const { setup } = await import('../host/setup');
+        await setup(opts, globalOptionsOf(cmd, context.env).pretty);
+      }),
+  reference: [
+    {
+      usage: '`bproxy setup [--browser NAME]…`',
+      does: 'one-time setup for your own browser: build if needed, register the native host, print where to load the extension from',
+    },
+  ],
+};

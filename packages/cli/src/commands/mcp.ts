@@ -7,7 +7,8 @@ import { pathToFileURL } from 'node:url';
 import { SESSION_ID_PATTERN } from '@bproxy/protocol';
 import { Command, Option } from 'commander';
 import { usageError } from '../cli-error';
-import { examples } from './action-command';
+import { examples } from '../actions/grammar';
+import type { CustomCommand } from './action-command';
 import { besideCli } from '../runtime';
 
 interface McpModule {
@@ -22,7 +23,7 @@ function isMcpModule(value: unknown): value is McpModule {
   );
 }
 
-export function mcpCommand(): Command {
+function mcpCommand(): Command {
   return new Command('mcp')
     .description('serve MCP on stdin/stdout; one session per client, starts the daemon if needed')
     .addOption(
@@ -68,3 +69,13 @@ Logs go to stderr; stdout carries only MCP messages.
       });
     });
 }
+
+export const MCP: CustomCommand = {
+  build: mcpCommand,
+  reference: [
+    {
+      usage: '`bproxy mcp [--pacing human\\|fast] [--browser NAME]`',
+      does: 'a stdio MCP server (see [MCP server](#mcp-server))',
+    },
+  ],
+};

@@ -3,16 +3,45 @@
  * lifecycle contract on stdout; failures are plain sentences on stderr with a non-zero exit.
  */
 import { Command, Option } from 'commander';
-import { examples, globalOptionsOf, type CommandContext } from './action-command';
+import { examples } from '../actions/grammar';
+import { globalOptionsOf, type CommandContext, type CustomCommand } from './action-command';
 
-export function serviceCommand(context: CommandContext): Command {
-  const service = new Command('service')
-    .description('start, stop and inspect the daemon')
-    .addHelpText('after', examples('bproxy service start', 'bproxy service status', 'bproxy service stop'));
+const START_HELP = `${examples(
+  'bproxy service start',
+  'BPROXY_PORT=0 bproxy service start',
+  'bproxy service start --browser none            # extension only',
+  'bproxy service start --attach 9222             # a Chrome started with --remote-debugging-port=9222',
+  'bproxy service start --attach ~/.config/chromium',
+  'BPROXY_CDP_URL=wss://farm.example/?token=… bproxy service start',
+  'BPROXY_CDP_URL=wss://farm.example/?token=… bproxy service start --cdp-mode per-session --cdp-max-browsers 10',
+  'bproxy service start --allow-file-urls         # the launched Chromium may open file:// pages',
+)}
+URLs: agents may open http:, https: and about:blank only; anything else (file:, data:, view-source:,
+javascript:, browser and extension pages) is URL_NOT_ALLOWED. --allow-file-urls (or
+BPROXY_ALLOW_FILE_URLS=1) lets the launched browser, and only it, open file: URLs.
+Environment: BPROXY_HOME (default ~/.bproxy), BPROXY_PORT (default 9615, 0 = any free port),
+BPROXY_LOG_LEVEL (fatal|error|warn|info|debug|trace|silent), BPROXY_EXTENSION_ID,
+BPROXY_BROWSER (headless|headed|none), BPROXY_ATTACH, BPROXY_CDP_URL (keeps credentials out of argv),
+BPROXY_CDP_MODE, BPROXY_CDP_MAX_BROWSERS, BPROXY_BROWSER_IDLE, BPROXY_ALLOW_FILE_URLS (like the options above),
+CHROME_PATH (the browser binary to launch).
+The daemon stays until \`bproxy service stop\`; one that \`bproxy mcp\` started stops by itself after
+BPROXY_IDLE_EXIT (default 15m, off: never) without agent requests.
+Output: {"running":true,"pid":…,"port":…,"pairingCode":"ABCD-EFGH","pairingExpiresAt":…}
+`;
 
-  service
-    .command('start')
-    .description('start the daemon in the background and print its port and pairing code')
+interface StartOptions {
+  browser?: 'headless' | 'headed' | 'none';
+  attach?: string;
+  cdpUrl?: string;
+  cdpMode?: 'shared' | 'per-session';
+  cdpMaxBrowsers?: string;
+  browserIdle?: string;
+  allowFileUrls?: boolean;
+}
+
+/** `service start`'s options, in the order its help lists them. */
+function withStartOptions(command: Command): Command {
+  return command
     .addOption(
       new Option('--browser <mode>', 'browser launched on first use when no extension is connected').choices([
         'headless',
@@ -39,73 +68,46 @@ export function serviceCommand(context: CommandContext): Command {
     .option(
       '--allow-file-urls',
       'let the browser bproxy launches (headless or headed) open file: URLs; off by default, never for your own Chrome or an attached or remote browser',
-    )
-    .addHelpText(
-      'after',
-      `${examples(
-        'bproxy service start',
-        'BPROXY_PORT=0 bproxy service start',
-        'bproxy service start --browser none            # extension only',
-        'bproxy service start --attach 9222             # a Chrome started with --remote-debugging-port=9222',
-        'bproxy service start --attach ~/.config/chromium',
-        'BPROXY_CDP_URL=wss://farm.example/?token=… bproxy service start',
-        'BPROXY_CDP_URL=wss://farm.example/?token=… bproxy service start --cdp-mode per-session --cdp-max-browsers 10',
-        'bproxy service start --allow-file-urls         # the launched Chromium may open file:// pages',
-      )}
-URLs: agents may open http:, https: and about:blank only; anything else (file:, data:, view-source:,
-javascript:, browser and extension pages) is URL_NOT_ALLOWED. --allow-file-urls (or
-BPROXY_ALLOW_FILE_URLS=1) lets the launched browser, and only it, open file: URLs.
-Environment: BPROXY_HOME (default ~/.bproxy), BPROXY_PORT (default 9615, 0 = any free port),
-BPROXY_LOG_LEVEL (fatal|error|warn|info|debug|trace|silent), BPROXY_EXTENSION_ID,
-BPROXY_BROWSER (headless|headed|none), BPROXY_ATTACH, BPROXY_CDP_URL (keeps credentials out of argv),
-BPROXY_CDP_MODE, BPROXY_CDP_MAX_BROWSERS, BPROXY_BROWSER_IDLE, BPROXY_ALLOW_FILE_URLS (like the options above),
-CHROME_PATH (the browser binary to launch).
-The daemon stays until \`bproxy service stop\`; one that \`bproxy mcp\` started stops by itself after
-BPROXY_IDLE_EXIT (default 15m, off: never) without agent requests.
-Output: {"running":true,"pid":…,"port":…,"pairingCode":"ABCD-EFGH","pairingExpiresAt":…}
-`,
-    )
-    .action(
-      async (
-        opts: {
-          browser?: 'headless' | 'headed' | 'none';
-          attach?: string;
-          cdpUrl?: string;
-          cdpMode?: 'shared' | 'per-session';
-          cdpMaxBrowsers?: string;
-          browserIdle?: string;
-          allowFileUrls?: boolean;
-        },
-        cmd: Command,
-      ) => {
-        const { serviceStart } = await import('../service/service-commands');
-        await serviceStart(
-          {
-            browser: opts.browser ?? null,
-            attach: opts.attach ?? null,
-            cdpUrl: opts.cdpUrl ?? null,
-            cdpMode: opts.cdpMode ?? null,
-            cdpMaxBrowsers: opts.cdpMaxBrowsers ?? null,
-            browserIdle: opts.browserIdle ?? null,
-            allowFileUrls: opts.allowFileUrls === true ? true : null,
-          },
-          globalOptionsOf(cmd, context.env).pretty,
-          context.env,
-        );
-      },
     );
+}
 
-  service
-    .command('stop')
+function startCommand(context: CommandContext): Command {
+  return withStartOptions(
+    new Command('start').description(
+      'start the daemon in the background and print its port and pairing code',
+    ),
+  )
+    .addHelpText('after', START_HELP)
+    .action(async (opts: StartOptions, cmd: Command) => {
+      const { serviceStart } = await import('../service/service-commands');
+      await serviceStart(
+        {
+          browser: opts.browser ?? null,
+          attach: opts.attach ?? null,
+          cdpUrl: opts.cdpUrl ?? null,
+          cdpMode: opts.cdpMode ?? null,
+          cdpMaxBrowsers: opts.cdpMaxBrowsers ?? null,
+          browserIdle: opts.browserIdle ?? null,
+          allowFileUrls: opts.allowFileUrls === true ? true : null,
+        },
+        globalOptionsOf(cmd, context.env).pretty,
+        context.env,
+      );
+    });
+}
+
+function stopCommand(context: CommandContext): Command {
+  return new Command('stop')
     .description('stop the daemon (drains requests in flight) and remove its transient files')
     .addHelpText('after', `${examples('bproxy service stop')}Output: {"running":false}\n`)
     .action(async (_opts: unknown, cmd: Command) => {
       const { serviceStop } = await import('../service/service-commands');
       await serviceStop(globalOptionsOf(cmd, context.env).pretty, context.env);
     });
+}
 
-  service
-    .command('status')
+function statusCommand(context: CommandContext): Command {
+  return new Command('status')
     .description('whether the daemon of BPROXY_HOME is running, and on which port')
     .addHelpText(
       'after',
@@ -115,5 +117,21 @@ Output: {"running":true,"pid":…,"port":…,"pairingCode":"ABCD-EFGH","pairingE
       const { serviceStatus } = await import('../service/service-commands');
       await serviceStatus(globalOptionsOf(cmd, context.env).pretty, context.env);
     });
-  return service;
 }
+
+export const SERVICE: CustomCommand = {
+  build: (context) =>
+    new Command('service')
+      .description('start, stop and inspect the daemon')
+      .addHelpText('after', examples('bproxy service start', 'bproxy service status', 'bproxy service stop'))
+      .addCommand(startCommand(context))
+      .addCommand(stopCommand(context))
+      .addCommand(statusCommand(context)),
+  reference: [
+    {
+      usage:
+        '`bproxy service start\\|stop\\|status` (start: `[--browser headless\\|headed\\|none] [--attach TARGET] [--cdp-url URL]`)',
+      does: 'run the daemon (detached); print `{"running":true,"pid":…,"port":…,"pairingCode":"ABCD-EFGH","pairingExpiresAt":…}`',
+    },
+  ],
+};

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { BROWSER_IDS } from '@bproxy/native-host/registration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSER_NAMES_HELP } from '../src/commands/host';
-import { createHarness, type Harness } from './helpers/cli-harness';
+import { BROWSER_NAMES_HELP } from '../../src/commands/host';
+import { createHarness, type Harness } from '../helpers/cli-harness';
 
 let h: Harness;
 const roots: string[] = [];
