@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ACTIONS, isErrorCode } from '@bproxy/protocol';
 import { buildTools, TOOL_SPECS } from '../src/catalogue';
@@ -31,6 +32,11 @@ describe('MCP tool list', () => {
 
   it('never exposes a session parameter: the server owns the session', () => {
     for (const tool of tools) expect(tool.inputSchema.properties ?? {}).not.toHaveProperty('session');
+  });
+
+  it('is the list a client has always received, byte for byte (test/tools-list.json)', () => {
+    const pinned: unknown = JSON.parse(readFileSync(new URL('tools-list.json', import.meta.url), 'utf8'));
+    expect(JSON.stringify(tools)).toBe(JSON.stringify(pinned));
   });
 
   it('stays small', () => {
