@@ -6,6 +6,7 @@ export * from './version';
 export * from './ids';
 export * from './errors';
 export * from './targets';
+export * from './action-facts';
 export * from './actions';
 export * from './envelope';
 export * from './human';

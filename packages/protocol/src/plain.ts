@@ -4,6 +4,7 @@
  * small, above all the page bundle injected into web pages and the daemon client. Importing the
  * package root would pull zod into them.
  */
+export * from './action-facts';
 export * from './errors-catalogue';
 export * from './native-chunks';
 export * from './proof-crypto';
