@@ -188,7 +188,8 @@ export const ACTION_FACTS = {
     routing: 'tab',
     destructive: true,
     pacing: 'fill',
-    driver: { resumable: true, pageLedger: true, effects: true },
+    // Its input and change events run the page's own handlers, which may submit or navigate.
+    driver: { resumable: true, pageLedger: true, effects: true, mayNavigate: true },
     summary: 'Set the value of a field (fires input and change)',
   },
   type: {
