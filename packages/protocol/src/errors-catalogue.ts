@@ -5,7 +5,7 @@
 /**
  * The one error catalogue. Every failure that crosses the wire carries one of these codes; the README's
  * error table is checked against this object by a test. Pairing-route codes are a separate contract
- * (see pairing.ts) and are deliberately absent here.
+ * (see pairing/pairing.ts) and are deliberately absent here.
  */
 export type ErrorCategory = 'auth' | 'validation' | 'transport' | 'policy' | 'target' | 'page' | 'internal';
 

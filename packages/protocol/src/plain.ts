@@ -6,7 +6,7 @@
  */
 export * from './action-facts';
 export * from './errors-catalogue';
-export * from './native-chunks';
-export * from './proof-crypto';
+export * from './native/native-chunks';
+export * from './pairing/proof-crypto';
 export * from './snapshot-refs';
 export * from './version';
