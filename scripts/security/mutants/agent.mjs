@@ -282,8 +282,8 @@ export const MUTANTS = [
     edits: [
       {
         file: 'packages/agent/src/turn.ts',
-        find: '        code: run.code,\n',
-        replace: '        code: run.code,\n        result: run.content,\n',
+        find: '    code: run.code,\n',
+        replace: '    code: run.code,\n    result: run.content,\n',
       },
     ],
     kills: [
