@@ -177,6 +177,25 @@ function defineInteractionTests(a: () => Agent): void {
   );
 
   it(
+    'follows a navigation a field starts when fill changes it, and says so',
+    async () => {
+      const s = await a().session('fill-navigates.html');
+      const filled = await a().cli.ok<{ navigated: boolean; url: string; title: string }>([
+        'fill',
+        '-s',
+        s,
+        await a().element(s, 'Query'),
+        'books',
+      ]);
+      expect(filled).toMatchObject({ navigated: true, title: 'Extension done' });
+      expect(filled.url).toContain('q=books');
+      expect(await a().text(s)).toContain('query: ?q=books');
+      await a().close(s);
+    },
+    T,
+  );
+
+  it(
     'types key by key into a controlled field, and Enter submits the form',
     async () => {
       const s = await a().session('forms.html');

@@ -58,33 +58,46 @@ function displayInput(input: Record<string, unknown>): Record<string, unknown> {
   );
 }
 
-export async function runTurn(
-  deps: TurnDeps,
-  chat: StoredChat,
-  message: ChatUserMessage,
-  setup: TurnSetup,
-  emit: Emit,
-  signal: AbortSignal,
-): Promise<void> {
-  const { chatId } = message;
-  const { config, provider } = setup;
-  const tier = routeMessage(message.text, message.model);
-  const model = config.models[tier];
-  const started = deps.clock();
-  deps.logger.info('turn_start', { chatId, provider: setup.providerName, model, tier });
-  chat.entries.push({ role: 'user', text: message.text, at: started });
+type ToolEntry = Extract<TranscriptEntry, { role: 'tool' }>;
 
-  let text = '';
-  const flushText = (): void => {
-    if (text === '') return;
-    chat.entries.push({ role: 'assistant', text: clip(text, TEXT_MAX), at: deps.clock(), model });
-    text = '';
-  };
+/**
+ * What a turn writes down as it goes: the model's text (into the transcript when a tool call or the
+ * end interrupts it), and each tool call — its transcript entry and the panel's id for it — settled
+ * once with its result.
+ */
+class TurnRecord {
+  private text = '';
   /** The panel's call id and transcript entry of each provider call id. */
-  const calls = new Map<string, { uiId: string; entry: Extract<TranscriptEntry, { role: 'tool' }> }>();
-  const announce = (call: ToolCall): Extract<TranscriptEntry, { role: 'tool' }> => {
-    flushText();
-    const uiId = deps.nextCallId();
+  readonly calls = new Map<string, { uiId: string; entry: ToolEntry }>();
+
+  constructor(
+    private readonly deps: TurnDeps,
+    private readonly chat: StoredChat,
+    private readonly chatId: string,
+    private readonly model: string,
+    private readonly emit: Emit,
+  ) {}
+
+  addText(delta: string): void {
+    if (delta === '') return;
+    this.text += delta;
+    this.emit({ type: 'delta', chatId: this.chatId, text: clip(delta, TEXT_MAX) });
+  }
+
+  flushText(): void {
+    if (this.text === '') return;
+    this.chat.entries.push({
+      role: 'assistant',
+      text: clip(this.text, TEXT_MAX),
+      at: this.deps.clock(),
+      model: this.model,
+    });
+    this.text = '';
+  }
+
+  announce(call: ToolCall): ToolEntry {
+    this.flushText();
+    const uiId = this.deps.nextCallId();
     const name = clip(call.name, NAME_MAX);
     const input = displayInput(call.input);
     const entry = {
@@ -94,23 +107,76 @@ export async function runTurn(
       input,
       ok: null,
       text: '',
-      at: deps.clock(),
+      at: this.deps.clock(),
     };
-    chat.entries.push(entry);
-    calls.set(call.id, { uiId, entry });
-    emit({ type: 'tool_call', chatId, callId: uiId, name, input });
+    this.chat.entries.push(entry);
+    this.calls.set(call.id, { uiId, entry });
+    this.emit({ type: 'tool_call', chatId: this.chatId, callId: uiId, name, input });
     return entry;
-  };
-  const settle = (callId: string, ok: boolean, summary: string): void => {
-    const known = calls.get(callId);
+  }
+
+  settle(callId: string, ok: boolean, summary: string): void {
+    const known = this.calls.get(callId);
     if (known === undefined || known.entry.ok !== null) return;
     known.entry.ok = ok;
     known.entry.text = clip(summary, TEXT_MAX);
-    emit({ type: 'tool_result', chatId, callId: known.uiId, ok, text: known.entry.text });
-  };
+    this.emit({ type: 'tool_result', chatId: this.chatId, callId: known.uiId, ok, text: known.entry.text });
+  }
 
-  const request: TurnRequest = {
+  /** A call the provider ran itself and never reported back (stopped, failed): it ends here. */
+  settleUnreported(): void {
+    for (const [callId, known] of this.calls)
+      if (known.entry.ok === null) this.settle(callId, false, 'stopped');
+  }
+}
+
+/** One tool call the provider asks the agent to run: announced, run in the toolbox, logged, settled. */
+async function runToolCall(
+  deps: TurnDeps,
+  message: ChatUserMessage,
+  config: AgentConfig,
+  record: TurnRecord,
+  signal: AbortSignal,
+  call: ToolCall,
+): Promise<ToolResult> {
+  if (signal.aborted) return { callId: call.id, name: call.name, ok: false, content: NOT_RUN };
+  record.announce(call);
+  const startedAt = deps.clock();
+  const { chatId } = message;
+  const context = { session: message.session, chatId, sharedNotes: config.sharedNotes };
+  const run = await deps.toolbox.run(call.name, call.input, context, config.tools, signal);
+  record.settle(call.id, run.ok, run.summary);
+  deps.logger.info('tool_call', {
     chatId,
+    tool: clip(call.name, NAME_MAX),
+    ok: run.ok,
+    code: run.code,
+    ms: deps.clock() - startedAt,
+  });
+  deps.save(false);
+  return {
+    callId: call.id,
+    name: call.name,
+    ok: run.ok,
+    content: run.content,
+    ...(run.image === undefined ? {} : { image: run.image }),
+    ...(run.code === 'HUMAN_REQUIRED' ? { pausedFor: run.reason ?? run.summary } : {}),
+  };
+}
+
+/** What the provider is handed for this turn, its callbacks writing into `record` and the chat. */
+function turnRequest(
+  deps: TurnDeps,
+  chat: StoredChat,
+  message: ChatUserMessage,
+  setup: TurnSetup,
+  model: string,
+  record: TurnRecord,
+  signal: AbortSignal,
+): TurnRequest {
+  const { config } = setup;
+  return {
+    chatId: message.chatId,
     session: message.session,
     model,
     system: systemPrompt({
@@ -125,41 +191,14 @@ export async function runTurn(
     maxSteps: deps.maxSteps,
     signal,
     providerSession: chat.providerSession?.provider === setup.providerName ? chat.providerSession.id : null,
-    onText(delta) {
-      if (delta === '') return;
-      text += delta;
-      emit({ type: 'delta', chatId, text: clip(delta, TEXT_MAX) });
-    },
-    async runTool(call): Promise<ToolResult> {
-      if (signal.aborted) return { callId: call.id, name: call.name, ok: false, content: NOT_RUN };
-      announce(call);
-      const startedAt = deps.clock();
-      const context = { session: message.session, chatId, sharedNotes: config.sharedNotes };
-      const run = await deps.toolbox.run(call.name, call.input, context, config.tools, signal);
-      settle(call.id, run.ok, run.summary);
-      deps.logger.info('tool_call', {
-        chatId,
-        tool: clip(call.name, NAME_MAX),
-        ok: run.ok,
-        code: run.code,
-        ms: deps.clock() - startedAt,
-      });
-      deps.save(false);
-      return {
-        callId: call.id,
-        name: call.name,
-        ok: run.ok,
-        content: run.content,
-        ...(run.image === undefined ? {} : { image: run.image }),
-        ...(run.code === 'HUMAN_REQUIRED' ? { pausedFor: run.reason ?? run.summary } : {}),
-      };
-    },
+    onText: (delta) => record.addText(delta),
+    runTool: (call) => runToolCall(deps, message, config, record, signal, call),
     observeToolCall(call) {
-      announce(call);
+      record.announce(call);
     },
     observeToolResult(result) {
-      const name = calls.get(result.callId)?.entry.name ?? '';
-      settle(result.callId, result.ok, panelSummary(name, result.ok, result.content));
+      const name = record.calls.get(result.callId)?.entry.name ?? '';
+      record.settle(result.callId, result.ok, panelSummary(name, result.ok, result.content));
     },
     record(entry) {
       chat.conversation.push(entry);
@@ -169,25 +208,56 @@ export async function runTurn(
       chat.providerSession = { provider: setup.providerName, id };
     },
   };
+}
 
-  let ending: TurnEnding | null = null;
-  let failure: AgentError | null = null;
+/** How the provider's turn ended, or the failure it ends with (a thrown error kept to a catalogue code). */
+async function providerOutcome(
+  deps: TurnDeps,
+  provider: Provider,
+  request: TurnRequest,
+  signal: AbortSignal,
+): Promise<{ ending: TurnEnding | null; failure: AgentError | null }> {
   try {
-    ending = await provider.runTurn(request);
+    return { ending: await provider.runTurn(request), failure: null };
   } catch (error) {
-    if (signal.aborted) ending = { kind: 'stopped' };
-    else if (isAgentError(error)) failure = error;
-    else {
-      deps.logger.error('turn_failed', { chatId, error: error instanceof Error ? error.name : 'unknown' });
-      failure = new AgentError(
+    if (signal.aborted) return { ending: { kind: 'stopped' }, failure: null };
+    if (isAgentError(error)) return { ending: null, failure: error };
+    deps.logger.error('turn_failed', {
+      chatId: request.chatId,
+      error: error instanceof Error ? error.name : 'unknown',
+    });
+    return {
+      ending: null,
+      failure: new AgentError(
         'INTERNAL_ERROR',
         'the agent failed unexpectedly; the host log has the details',
-      );
-    }
+      ),
+    };
   }
-  flushText();
-  // A call the provider ran itself and never reported back (stopped, failed): it ends here.
-  for (const [callId, known] of calls) if (known.entry.ok === null) settle(callId, false, 'stopped');
+}
+
+export async function runTurn(
+  deps: TurnDeps,
+  chat: StoredChat,
+  message: ChatUserMessage,
+  setup: TurnSetup,
+  emit: Emit,
+  signal: AbortSignal,
+): Promise<void> {
+  const { chatId } = message;
+  const tier = routeMessage(message.text, message.model);
+  const model = setup.config.models[tier];
+  const started = deps.clock();
+  deps.logger.info('turn_start', { chatId, provider: setup.providerName, model, tier });
+  chat.entries.push({ role: 'user', text: message.text, at: started });
+
+  const record = new TurnRecord(deps, chat, chatId, model, emit);
+  const request = turnRequest(deps, chat, message, setup, model, record, signal);
+  const outcome = await providerOutcome(deps, setup.provider, request, signal);
+  const { ending } = outcome;
+  let { failure } = outcome;
+  record.flushText();
+  record.settleUnreported();
   if (ending?.kind === 'paused')
     failure = new AgentError(
       'HUMAN_REQUIRED',
@@ -204,7 +274,7 @@ export async function runTurn(
   deps.logger.info('turn_end', {
     chatId,
     ending: failure?.code ?? ending?.kind ?? 'unknown',
-    tools: calls.size,
+    tools: record.calls.size,
     ms: deps.clock() - started,
   });
   deps.save(true);

@@ -5,7 +5,7 @@
  * only guards against talking to something that is not a bproxy daemon of this release.
  */
 import { ERROR_CATALOGUE, type ErrorCode } from '@bproxy/protocol/plain';
-import { ClientError } from './errors';
+import { ClientError, isClientError } from './errors';
 import type { HttpReply } from './http';
 
 /** The daemon's own error, as it sent it (category, retry and details pass through untouched). */
@@ -80,4 +80,18 @@ export function readAnswer(reply: HttpReply, id: string): Answer {
   }
   if (!isDaemonError(json.error)) throw badResponse("the daemon's error is outside the protocol");
   return { ok: false, id: json.id, error: json.error };
+}
+
+/**
+ * The answer of a call with a local failure of the client (no daemon, a daemon that answered outside
+ * the protocol) as an error answer of its own code instead of an exception, for surfaces that turn
+ * every failure into a reply (the MCP server, the in-browser agent). Other exceptions pass.
+ */
+export async function settleAnswer(call: Promise<Answer>): Promise<Answer> {
+  try {
+    return await call;
+  } catch (error) {
+    if (!isClientError(error)) throw error;
+    return { ok: false, id: null, error: { code: error.code, message: error.message, hint: error.hint } };
+  }
 }

@@ -5,7 +5,14 @@
  * and nothing else. Starting and stopping live in `@bproxy/client/service`; the state directory
  * contract, shared with the daemon, in `@bproxy/client/lifecycle`.
  */
-export { readAnswer, requestEnvelope, type Answer, type DaemonError, type RequestEnvelope } from './answer';
+export {
+  readAnswer,
+  requestEnvelope,
+  settleAnswer,
+  type Answer,
+  type DaemonError,
+  type RequestEnvelope,
+} from './answer';
 export { DaemonClient, type CallOptions, type DaemonClientOptions } from './daemon-client';
 export { ClientError, isClientError, type ClientErrorCode } from './errors';
 export { findDaemon, type DaemonEndpoint } from './find-daemon';

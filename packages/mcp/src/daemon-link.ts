@@ -1,11 +1,10 @@
 /**
  * The MCP server's calls to the daemon, on the one daemon client (@bproxy/client), which finds the
- * daemon (or starts it), keeps one connection alive and reconnects after a daemon restart. Here every
- * call becomes an outcome the server turns into a tool reply — a local failure is an outcome too, never
- * an exception — and a successful result is checked against the action's result schema before a reply
- * renders it.
+ * daemon (or starts it), keeps one connection alive and reconnects after a daemon restart. A local
+ * failure (no daemon, a bad answer) comes back as an error answer, never an exception, so the server
+ * turns every call into a tool reply.
  */
-import { isClientError, type DaemonClient } from '@bproxy/client';
+import { settleAnswer, type Answer, type DaemonClient } from '@bproxy/client';
 import type { ActionName } from '@bproxy/protocol';
 import { outcomeOf, type CallOutcome } from '@bproxy/tools';
 
@@ -17,24 +16,26 @@ export class DaemonLink {
     client.onReconnect(() => this.onReconnect());
   }
 
-  /** Runs one action. `session` is passed through; `timeoutMs` becomes the request's deadline. */
+  /** Runs one action and resolves with the answer. `session` is passed through; `timeoutMs` becomes the request's deadline. */
+  answer(
+    action: ActionName,
+    params: Record<string, unknown>,
+    session: string | undefined,
+    timeoutMs: number,
+  ): Promise<Answer> {
+    return settleAnswer(
+      this.client.call(action, params, { timeoutMs, ...(session === undefined ? {} : { session }) }),
+    );
+  }
+
+  /** Runs one action; a successful result is checked against the action's result schema. */
   async call(
     action: ActionName,
     params: Record<string, unknown>,
     session: string | undefined,
     timeoutMs: number,
   ): Promise<CallOutcome> {
-    let answer;
-    try {
-      answer = await this.client.call(action, params, {
-        timeoutMs,
-        ...(session === undefined ? {} : { session }),
-      });
-    } catch (error) {
-      if (!isClientError(error)) throw error;
-      return { ok: false, error: { code: error.code, message: error.message, hint: error.hint } };
-    }
-    return outcomeOf(action, answer);
+    return outcomeOf(action, await this.answer(action, params, session, timeoutMs));
   }
 
   /** No more reconnecting: the last calls (closing the session) go to the daemon we know, or nowhere. */

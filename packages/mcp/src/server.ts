@@ -1,7 +1,7 @@
 /**
  * The stdio MCP server, an adapter on the tool catalogue (@bproxy/tools) and the daemon client:
- * tools/list answers the catalogue, tools/call checks the arguments, runs the action in this
- * connection's session and turns the answer into the catalogue's short reply or an isError result.
+ * tools/list answers the catalogue, tools/call is the catalogue's `runTool` (arguments checked, the
+ * answer turned into its short reply or an isError result) with this connection's session.
  * The process lives as long as its client: when stdin ends (or a signal comes) the session and its
  * tabs are closed and the process exits 0.
  */
@@ -10,15 +10,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { DaemonClient } from '@bproxy/client';
 import { BPROXY_VERSION } from '@bproxy/protocol';
-import {
-  TOOLS_BY_NAME,
-  buildTools,
-  checkToolArgs,
-  errorReply,
-  successReply,
-  toolTimeoutMs,
-  type ToolReply,
-} from '@bproxy/tools';
+import { buildTools, runTool, type DaemonAnswer, type ToolAction, type ToolReply } from '@bproxy/tools';
 import { ConnectionSession, SessionCreateError, type Pacing } from './connection-session';
 import { DaemonLink } from './daemon-link';
 
@@ -89,28 +81,25 @@ export class BproxyMcpServer {
   }
 
   async callTool(name: string, args: Record<string, unknown>): Promise<ToolReply> {
-    const spec = TOOLS_BY_NAME.get(name);
-    if (spec === undefined) return errorReply({ code: 'UNKNOWN_ACTION', message: `no tool named "${name}"` });
-    const checked = checkToolArgs(spec, args);
-    if (!checked.ok) return checked.reply;
-    const params = checked.params;
+    return (await runTool(name, args, (call) => this.send(call))).reply;
+  }
 
-    // The session exists before any tab: navigate opens the first tab in it, and a tool that needs a
-    // tab gets the daemon's own answer (TAB_NOT_FOUND) rather than one made up here.
+  /**
+   * One tool's action in this connection's session. The session exists before any tab: navigate opens
+   * the first tab in it, and a tool that needs a tab gets the daemon's own answer (TAB_NOT_FOUND)
+   * rather than one made up here.
+   */
+  private async send({ tool, params, timeoutMs }: ToolAction): Promise<DaemonAnswer> {
     let session: string | undefined;
     try {
-      session = SESSIONLESS.has(spec.name) ? await this.session.existing() : await this.session.ensure();
+      session = SESSIONLESS.has(tool.name) ? await this.session.existing() : await this.session.ensure();
     } catch (error) {
-      if (error instanceof SessionCreateError) return errorReply(error.error);
+      if (error instanceof SessionCreateError) return { ok: false, error: error.error };
       throw error;
     }
-
-    const outcome = await this.link.call(spec.action, params, session, toolTimeoutMs(spec, params));
-    if (!outcome.ok) {
-      if (outcome.error.code === 'SESSION_NOT_FOUND') this.session.forget();
-      return errorReply(outcome.error);
-    }
-    return successReply(spec.name, params, outcome.data);
+    const answer = await this.link.answer(tool.action, params, session, timeoutMs);
+    if (!answer.ok && answer.error.code === 'SESSION_NOT_FOUND') this.session.forget();
+    return answer;
   }
 
   /** Closes this connection's session (and its tabs), then the link. Safe to call twice. */

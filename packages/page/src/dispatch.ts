@@ -1,5 +1,6 @@
 /** Routes an action to its handler and turns the outcome into a PageResult. */
-import type { PageAction, PageResult } from './api';
+import { mayNavigate } from '@bproxy/protocol/plain';
+import { PAGE_ACTIONS, type PageAction, type PageResult } from './api';
 import { detectHuman } from './actions/detect-human';
 import { elements, links } from './actions/elements';
 import { fill } from './actions/fill';
@@ -21,8 +22,11 @@ import { sameStylesDuring } from './dom/visibility';
 
 type Handler = (ctx: PageContext, p: Params) => unknown;
 
-/** Interactions whose `navigated` answer says whether they asked the page to navigate. */
-const MAY_NAVIGATE = new Set<PageAction>(['click', 'type', 'press', 'select', 'fill']);
+/**
+ * Interactions whose `navigated` answer says whether they asked the page to navigate: the actions the
+ * protocol flags `mayNavigate` (the flag the drivers read to follow such a navigation).
+ */
+const MAY_NAVIGATE: ReadonlySet<string> = new Set(PAGE_ACTIONS.filter(mayNavigate));
 
 /** A synchronous read, with each element's computed style looked up once. */
 const read =

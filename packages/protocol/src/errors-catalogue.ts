@@ -2,12 +2,10 @@
  * The error catalogue as plain data, with no zod import, so that code which must stay small (the page
  * bundle injected into web pages) can build catalogue errors. errors.ts re-exports everything here.
  */
-import type { BproxyError } from './errors';
-
 /**
  * The one error catalogue. Every failure that crosses the wire carries one of these codes; the README's
  * error table is checked against this object by a test. Pairing-route codes are a separate contract
- * (see pairing.ts) and are deliberately absent here.
+ * (see pairing/pairing.ts) and are deliberately absent here.
  */
 export type ErrorCategory = 'auth' | 'validation' | 'transport' | 'policy' | 'target' | 'page' | 'internal';
 
@@ -21,6 +19,23 @@ export interface ErrorSpec {
   readonly when: string;
   /** What the caller should do next; surfaced by the CLI and MCP server. */
   readonly hint: string;
+}
+
+/**
+ * The body of every failure: its code, the category, retry and hint the catalogue gives it, a message
+ * for people. Written here without zod so that makeError stays plain; BproxyErrorSchema (errors.ts)
+ * checks it on the wire, and a compile-time check there keeps the two the same shape.
+ */
+export interface BproxyError {
+  code: ErrorCode;
+  category: ErrorCategory;
+  retry: boolean;
+  message: string;
+  hint?: string;
+  /** HUMAN_REQUIRED: why the session is paused. */
+  reason?: string;
+  /** Extra structured facts (the failing field, the dialog that is open, …). Never secrets. */
+  details?: Record<string, unknown>;
 }
 
 export const ERROR_CATALOGUE = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERROR_CATALOGUE, type ErrorCode, type ErrorSpec } from './errors-catalogue';
+import { ERROR_CATALOGUE, type BproxyError, type ErrorCode, type ErrorSpec } from './errors-catalogue';
 
 export * from './errors-catalogue';
 
@@ -57,7 +57,12 @@ export const BproxyErrorSchema = z.strictObject({
     })
     .optional(),
 });
-export type BproxyError = z.infer<typeof BproxyErrorSchema>;
+
+/** True when A and B are the same type; Assert fails to compile otherwise. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Assert<T extends true> = T;
+/** The schema and the plain BproxyError (errors-catalogue.ts) describe the same body. */
+type _ErrorShapesAgree = Assert<Same<z.infer<typeof BproxyErrorSchema>, BproxyError>>;
 
 /** The HTTP status of a daemon answer carrying `code` (500 for a client-only code, which it never sends). */
 export function httpStatusOf(code: ErrorCode): number {

@@ -3,7 +3,8 @@
  * an agent's tool list): never written a second time.
  */
 import { z } from 'zod';
-import { ACTIONS, type ActionName } from './actions';
+import type { ActionName } from './action-facts';
+import { ACTIONS } from './actions';
 
 /** The JSON Schema of an action's params as an agent sends them. */
 export function paramsJsonSchema(action: ActionName): Record<string, unknown> {

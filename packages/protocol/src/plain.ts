@@ -4,8 +4,9 @@
  * small, above all the page bundle injected into web pages and the daemon client. Importing the
  * package root would pull zod into them.
  */
+export * from './action-facts';
 export * from './errors-catalogue';
-export * from './native-chunks';
-export * from './proof-crypto';
+export * from './native/native-chunks';
+export * from './pairing/proof-crypto';
 export * from './snapshot-refs';
 export * from './version';

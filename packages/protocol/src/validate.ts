@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { actionDef, isActionName, type ActionName } from './actions';
+import type { ActionName } from './action-facts';
+import { actionDef, isActionName } from './actions';
 import { BproxyRequestSchema, type BproxyRequest } from './envelope';
 import { MAX_DEADLINE_MS } from './version';
 import { makeError, type BproxyError } from './errors';

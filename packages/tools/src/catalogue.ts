@@ -1,79 +1,71 @@
 /**
  * The tool catalogue every LLM-facing surface shares (the MCP server, an agent loop), derived from the
- * protocol: each tool names one action, and its input schema is that action's params schema (never
- * written a second time). A tool may hide params the surface owns (the session's pacing, the browser
- * chosen at startup) or make an optional one required; descriptions are the protocol's summaries
- * unless a tool needs a more exact sentence.
+ * protocol: each action is a tool unless tool-overrides.ts says otherwise, named after it, described by
+ * its summary, and its input schema is that action's params schema (never written a second time). An
+ * override may hide params the surface owns (the session's pacing, the browser chosen at startup), make
+ * an optional one required, rename the tool or give a more exact sentence.
  */
-import { ACTIONS, paramsJsonSchema, type ActionName } from '@bproxy/protocol';
+import { ACTION_FACTS, ACTION_NAMES, paramsJsonSchema, type ActionName } from '@bproxy/protocol';
+import { NO_TOOL, TOOL_ORDER, TOOL_OVERRIDES, type ToolOverride } from './tool-overrides';
 
-interface ToolSpecShape {
-  readonly name: string;
+type Overrides = typeof TOOL_OVERRIDES;
+
+/** The actions that are tools: every action but those the overrides keep away. */
+type ToolAction = {
+  [A in ActionName]: A extends keyof Overrides ? (Overrides[A] extends typeof NO_TOOL ? never : A) : A;
+}[ActionName];
+
+/** An action's tool name by default: its name with '_' for '.'. */
+type DefaultName<A extends string> = A extends `${infer Head}.${infer Tail}`
+  ? `${Head}_${DefaultName<Tail>}`
+  : A;
+
+type NameOf<A extends ToolAction> = A extends keyof Overrides
+  ? Overrides[A] extends { readonly name: infer N extends string }
+    ? N
+    : DefaultName<A>
+  : DefaultName<A>;
+
+export type ToolName = { [A in ToolAction]: NameOf<A> }[ToolAction];
+
+export interface ToolSpec {
+  readonly name: ToolName;
   readonly action: ActionName;
   /** Params set by the server, never by the agent. */
   readonly hide?: readonly string[];
   /** Optional params this tool requires. */
   readonly require?: readonly string[];
-  readonly description?: string;
+  readonly description: string;
 }
 
 /** What `target` means, said once per tool that takes one: the schema alone does not tell where handles come from. */
 const TARGET_NOTE = 'Handle from snapshot/elements/links (el3, ln2), or {selector}';
 
-const SPECS = [
-  { name: 'tab_open', action: 'tab.open', hide: ['browser'], description: 'Open a tab (it becomes current)' },
-  { name: 'tab_list', action: 'tab.list', description: 'List your tabs' },
-  {
-    name: 'tab_select',
-    action: 'session.bind',
-    hide: ['pacing'],
-    require: ['tab'],
-    description: 'Make one of your tabs current',
-  },
-  { name: 'tab_close', action: 'tab.close', description: 'Close a tab (default: the current one)' },
-  {
-    name: 'navigate',
-    action: 'navigate',
-    description: 'Load an http(s) URL in the current tab (opens one when none is open)',
-  },
-  { name: 'back', action: 'back' },
-  { name: 'forward', action: 'forward' },
-  { name: 'reload', action: 'reload' },
-  {
-    name: 'snapshot',
-    action: 'snapshot',
-    description: 'Outline with handles to act on; long text via text; capped, continue with offset',
-  },
-  { name: 'text', action: 'text', description: 'Visible text; capped, continue with offset' },
-  { name: 'elements', action: 'elements' },
-  { name: 'links', action: 'links' },
-  { name: 'inspect', action: 'inspect' },
-  { name: 'click', action: 'click' },
-  { name: 'fill', action: 'fill', description: 'Replace the value of a field' },
-  { name: 'type', action: 'type', description: 'Type text key by key (into target, else the focus)' },
-  { name: 'press', action: 'press' },
-  { name: 'select', action: 'select' },
-  { name: 'hover', action: 'hover' },
-  { name: 'scroll', action: 'scroll' },
-  { name: 'wait', action: 'wait' },
-  { name: 'screenshot', action: 'screenshot' },
-  { name: 'dialog', action: 'dialog' },
-  {
-    name: 'session_resume',
-    action: 'session.resume',
-    description: 'Resume after the user did what HUMAN_REQUIRED asked',
-  },
-  { name: 'debug_last', action: 'debug.last', description: 'Recent request traces (ids, errors, timings)' },
-  { name: 'debug_log', action: 'debug.log' },
-] as const satisfies readonly ToolSpecShape[];
-
-export type ToolName = (typeof SPECS)[number]['name'];
-
-export interface ToolSpec extends ToolSpecShape {
-  readonly name: ToolName;
+function overrideOf(action: ActionName): ToolOverride | typeof NO_TOOL {
+  const overrides: { readonly [A in ActionName]?: ToolOverride | typeof NO_TOOL } = TOOL_OVERRIDES;
+  return overrides[action] ?? {};
 }
 
-export const TOOL_SPECS: readonly ToolSpec[] = SPECS;
+/** The tool of `action` as the protocol and its override make it; null when it has none. */
+function specOf(action: ActionName): ToolSpec | null {
+  const override = overrideOf(action);
+  if (override === NO_TOOL) return null;
+  return {
+    // The name follows from the override's type (NameOf); the value is derived the same way.
+    name: (override.name ?? action.replaceAll('.', '_')) as ToolName,
+    action,
+    ...(override.hide === undefined ? {} : { hide: override.hide }),
+    ...(override.require === undefined ? {} : { require: override.require }),
+    description: override.description ?? ACTION_FACTS[action].summary,
+  };
+}
+
+const ORDERED: readonly ActionName[] = [
+  ...TOOL_ORDER,
+  ...ACTION_NAMES.filter((action) => !TOOL_ORDER.includes(action)),
+];
+
+export const TOOL_SPECS: readonly ToolSpec[] = ORDERED.map(specOf).filter((spec) => spec !== null);
 
 export const TOOLS_BY_NAME: ReadonlyMap<string, ToolSpec> = new Map(TOOL_SPECS.map((t) => [t.name, t]));
 
@@ -109,7 +101,7 @@ function inputSchema(spec: ToolSpec): ToolDefinition['inputSchema'] {
 export function buildTools(): ToolDefinition[] {
   return TOOL_SPECS.map((spec) => ({
     name: spec.name,
-    description: spec.description ?? ACTIONS[spec.action].summary,
+    description: spec.description,
     inputSchema: inputSchema(spec),
   }));
 }

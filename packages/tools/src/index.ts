@@ -17,3 +17,10 @@ export { errorReply, localError, textReply, TOOL_HINTS, type ToolError, type Too
 export { successReply } from './replies';
 export { checkToolArgs, toolTimeoutMs, type CheckedToolCall } from './tool-call';
 export { outcomeOf, type CallOutcome, type DaemonAnswer } from './outcome';
+export {
+  runTool,
+  type RunToolOptions,
+  type SendAction,
+  type ToolAction,
+  type ToolCallResult,
+} from './run-tool';

@@ -1,12 +1,13 @@
 /**
- * Successful results as short text for a language model, one renderer per tool of the catalogue. An
- * action says what changed (a navigation, a dialog, a tab its page opened, input the page could tell
- * from a person's) in one line instead of dumping the page; reads keep their handles next to what they
- * name; capped reads end with how to get the rest; the session's notes (the session went back to
- * another tab, a tab opened meanwhile) follow on their own lines. Screenshots are image blocks.
+ * Successful results as short text for a language model, one small entry per action. An action says
+ * what changed (a navigation, a dialog, a tab its page opened, input the page could tell from a
+ * person's) in one line instead of dumping the page; reads keep their handles next to what they name;
+ * capped reads end with how to get the rest; the session's notes (the session went back to another
+ * tab, a tab opened meanwhile) follow on their own lines. Screenshots are image blocks. An action
+ * without an entry (a new one, inspect, the debug reads) answers its result as one line of JSON.
  */
-import type { ActionResult } from '@bproxy/protocol';
-import type { ToolName } from './catalogue';
+import type { ActionName, ActionResult } from '@bproxy/protocol';
+import { TOOLS_BY_NAME, type ToolName } from './catalogue';
 import { textReply, type ToolReply } from './errors';
 
 type Effects = ActionResult<'click'> | ActionResult<'fill'>;
@@ -61,8 +62,78 @@ function elementLine(e: ActionResult<'elements'>['elements'][number]): string {
   return bits.join(' ');
 }
 
+/** A reply: one text block (most), or the whole reply (an image). */
+type Reply = string | ToolReply;
+type Params = Record<string, unknown>;
+
+const atPage = (r: ActionResult<'back'>): string => `at ${page(r.url, r.title)}`;
+
+/**
+ * Each action's reply, from its checked result and the arguments it was called with. An action
+ * without an entry answers its result as one line of JSON.
+ */
+const REPLIES: { readonly [A in ActionName]?: (result: ActionResult<A>, params: Params) => Reply } = {
+  'tab.open': (r) => `opened ${r.tab} (current) in ${r.browser}: ${page(r.url, r.title)}`,
+  'tab.list': (r) =>
+    r.tabs.length === 0
+      ? 'no tabs; call tab_open'
+      : r.tabs
+          .map(
+            (t) =>
+              `${t.tab}${t.bound ? ' (current)' : ''}${t.pinned ? ' pinned' : ''} ${page(t.url, t.title)}`,
+          )
+          .join('\n'),
+  'session.bind': (r) => `current tab: ${r.tab ?? 'none'}`,
+  'tab.close': (r) => `closed ${r.tab}`,
+  navigate: (r) =>
+    `${r.openedTab === undefined ? '' : `opened ${r.openedTab} (current); `}at ${page(r.url, r.title)}`,
+  back: atPage,
+  forward: atPage,
+  reload: atPage,
+  snapshot: (r) => {
+    const notice = r.notice === undefined ? '' : `\n[${r.notice}]`;
+    return `${page(r.url, r.title)}\n${r.snapshot}${notice}${hidden(r.hiddenBlocks)}${frames(r.crossOriginFrames)}`;
+  },
+  text: (r, params) => {
+    const start = typeof params.offset === 'number' ? params.offset : 0;
+    const notice =
+      r.nextOffset === undefined
+        ? ''
+        : `\n[chars ${start}-${r.nextOffset} of ${r.totalChars}; call text with offset=${r.nextOffset} for more]`;
+    return `${r.text}${notice}${hidden(r.hiddenBlocks)}${frames(r.crossOriginFrames)}`;
+  },
+  elements: (r) =>
+    `${r.elements.map(elementLine).join('\n') || 'no actionable elements'}${more(`${r.elements.length}`, r.truncated, r.total)}${frames(r.crossOriginFrames)}`,
+  links: (r) =>
+    `${r.links.map((l) => `${l.handle} "${l.text}" → ${l.href}`).join('\n') || 'no links'}${more(`${r.links.length}`, r.truncated, r.total)}${frames(r.crossOriginFrames)}`,
+  click: (r, params) => effects(`clicked ${targetName(params.target)}`, r),
+  hover: (r, params) => effects(`hovered ${targetName(params.target)}`, r),
+  fill: (r, params) => effects(`filled ${targetName(params.target)}`, r),
+  type: (r, params) => effects(`typed into ${targetName(params.target) || 'the focus'}`, r),
+  press: (r, params) => effects(`pressed ${String(params.key)}`, r),
+  select: (r, params) =>
+    effects(`selected ${r.selected.map((s) => `"${s}"`).join(', ')} in ${targetName(params.target)}`, r),
+  scroll: (r) => {
+    const edge = r.atBottom ? ' (at bottom)' : r.atTop ? ' (at top)' : '';
+    return `scrolled to x=${Math.round(r.x)} y=${Math.round(r.y)}${edge}`;
+  },
+  wait: (r) => `done after ${Math.round(r.waitedMs)} ms; at ${page(r.url, r.title)}`,
+  screenshot: (r) => ({ content: [{ type: 'image', data: r.data, mimeType: r.mimeType }] }),
+  dialog: (r) => `${r.accepted ? 'accepted' : 'dismissed'} ${r.type} "${r.message}"`,
+  'session.resume': () => 'resumed; read the page again (snapshot) before acting',
+};
+
+function render(tool: ToolName, params: Params, data: unknown): ToolReply {
+  const action = TOOLS_BY_NAME.get(tool)?.action;
+  // Each entry reads its own action's result; `data` was checked against that action's schema.
+  const replies: { readonly [A in ActionName]?: (result: never, params: Params) => Reply } = REPLIES;
+  const entry = action === undefined ? undefined : replies[action];
+  const reply = entry === undefined ? JSON.stringify(data) : entry(data as never, params);
+  return typeof reply === 'string' ? textReply(reply) : reply;
+}
+
 /** Renders `data` (already checked against the action's result schema) for the tool that asked. */
-export function successReply(tool: ToolName, params: Record<string, unknown>, data: unknown): ToolReply {
+export function successReply(tool: ToolName, params: Params, data: unknown): ToolReply {
   const reply = render(tool, params, data);
   const notes = (data as { notes?: unknown }).notes;
   if (!Array.isArray(notes) || notes.length === 0) return reply;
@@ -72,124 +143,4 @@ export function successReply(tool: ToolName, params: Record<string, unknown>, da
   if (first?.type === 'text')
     return { ...reply, content: [{ type: 'text', text: `${first.text}\n${text}` }, ...rest] };
   return { ...reply, content: [...reply.content, { type: 'text', text }] };
-}
-
-function render(tool: ToolName, params: Record<string, unknown>, data: unknown): ToolReply {
-  switch (tool) {
-    case 'tab_open': {
-      const r = data as ActionResult<'tab.open'>;
-      return textReply(`opened ${r.tab} (current) in ${r.browser}: ${page(r.url, r.title)}`);
-    }
-    case 'tab_list': {
-      const r = data as ActionResult<'tab.list'>;
-      if (r.tabs.length === 0) return textReply('no tabs; call tab_open');
-      return textReply(
-        r.tabs
-          .map(
-            (t) =>
-              `${t.tab}${t.bound ? ' (current)' : ''}${t.pinned ? ' pinned' : ''} ${page(t.url, t.title)}`,
-          )
-          .join('\n'),
-      );
-    }
-    case 'tab_select': {
-      const r = data as ActionResult<'session.bind'>;
-      return textReply(`current tab: ${r.tab ?? 'none'}`);
-    }
-    case 'tab_close': {
-      const r = data as ActionResult<'tab.close'>;
-      return textReply(`closed ${r.tab}`);
-    }
-    case 'navigate': {
-      const r = data as ActionResult<'navigate'>;
-      const opened = r.openedTab === undefined ? '' : `opened ${r.openedTab} (current); `;
-      return textReply(`${opened}at ${page(r.url, r.title)}`);
-    }
-    case 'back':
-    case 'forward':
-    case 'reload': {
-      const r = data as ActionResult<'back'>;
-      return textReply(`at ${page(r.url, r.title)}`);
-    }
-    case 'snapshot': {
-      const r = data as ActionResult<'snapshot'>;
-      const notice = r.notice === undefined ? '' : `\n[${r.notice}]`;
-      return textReply(
-        `${page(r.url, r.title)}\n${r.snapshot}${notice}${hidden(r.hiddenBlocks)}${frames(r.crossOriginFrames)}`,
-      );
-    }
-    case 'text': {
-      const r = data as ActionResult<'text'>;
-      const start = typeof params.offset === 'number' ? params.offset : 0;
-      const notice =
-        r.nextOffset === undefined
-          ? ''
-          : `\n[chars ${start}-${r.nextOffset} of ${r.totalChars}; call text with offset=${r.nextOffset} for more]`;
-      return textReply(`${r.text}${notice}${hidden(r.hiddenBlocks)}${frames(r.crossOriginFrames)}`);
-    }
-    case 'elements': {
-      const r = data as ActionResult<'elements'>;
-      const lines = r.elements.map(elementLine);
-      return textReply(
-        `${lines.join('\n') || 'no actionable elements'}${more(`${r.elements.length}`, r.truncated, r.total)}${frames(r.crossOriginFrames)}`,
-      );
-    }
-    case 'links': {
-      const r = data as ActionResult<'links'>;
-      const lines = r.links.map((l) => `${l.handle} "${l.text}" → ${l.href}`);
-      return textReply(
-        `${lines.join('\n') || 'no links'}${more(`${r.links.length}`, r.truncated, r.total)}${frames(r.crossOriginFrames)}`,
-      );
-    }
-    case 'inspect':
-      return textReply(JSON.stringify(data));
-    case 'click':
-    case 'hover':
-    case 'fill':
-    case 'type':
-    case 'press': {
-      const verb = {
-        click: 'clicked',
-        hover: 'hovered',
-        fill: 'filled',
-        type: 'typed into',
-        press: 'pressed',
-      }[tool];
-      const what =
-        tool === 'press'
-          ? String(params.key)
-          : tool === 'type'
-            ? targetName(params.target) || 'the focus'
-            : targetName(params.target);
-      return textReply(effects(`${verb} ${what}`, data as Effects));
-    }
-    case 'select': {
-      const r = data as ActionResult<'select'>;
-      return textReply(
-        effects(`selected ${r.selected.map((s) => `"${s}"`).join(', ')} in ${targetName(params.target)}`, r),
-      );
-    }
-    case 'scroll': {
-      const r = data as ActionResult<'scroll'>;
-      const edge = r.atBottom ? ' (at bottom)' : r.atTop ? ' (at top)' : '';
-      return textReply(`scrolled to x=${Math.round(r.x)} y=${Math.round(r.y)}${edge}`);
-    }
-    case 'wait': {
-      const r = data as ActionResult<'wait'>;
-      return textReply(`done after ${Math.round(r.waitedMs)} ms; at ${page(r.url, r.title)}`);
-    }
-    case 'screenshot': {
-      const r = data as ActionResult<'screenshot'>;
-      return { content: [{ type: 'image', data: r.data, mimeType: r.mimeType }] };
-    }
-    case 'dialog': {
-      const r = data as ActionResult<'dialog'>;
-      return textReply(`${r.accepted ? 'accepted' : 'dismissed'} ${r.type} "${r.message}"`);
-    }
-    case 'session_resume':
-      return textReply('resumed; read the page again (snapshot) before acting');
-    case 'debug_last':
-    case 'debug_log':
-      return textReply(JSON.stringify(data));
-  }
 }

@@ -3,7 +3,7 @@
  * owns are refused, params the tool requires must be there) and against the action's schema, with
  * messages that name the argument; and the deadline each tool gets.
  */
-import { DEFAULT_TIMEOUT_MS, parseParams } from '@bproxy/protocol';
+import { ACTION_FACTS, DEFAULT_TIMEOUT_MS, parseParams, type ActionFacts } from '@bproxy/protocol';
 import type { ToolSpec } from './catalogue';
 import { localError, type ToolReply } from './errors';
 
@@ -37,13 +37,13 @@ export function checkToolArgs(spec: ToolSpec, args: Record<string, unknown>): Ch
   return { ok: true, params };
 }
 
-/** How long a call of `spec` may take: navigations longer, a wait as long as it asks for and then some. */
+/** How long a call of `spec` may take: navigations (the actions paced as one) longer, a wait as long as it asks for and then some. */
 export function toolTimeoutMs(spec: ToolSpec, params: Record<string, unknown>): number {
   if (spec.action === 'wait') {
     const wait = typeof params.timeoutMs === 'number' ? params.timeoutMs : 10_000;
     return Math.max(DEFAULT_TIMEOUT_MS, wait + 10_000);
   }
-  if (['tab.open', 'navigate', 'back', 'forward', 'reload'].includes(spec.action))
-    return NAVIGATION_TIMEOUT_MS;
+  const facts: ActionFacts = ACTION_FACTS[spec.action];
+  if (facts.pacing === 'navigate') return NAVIGATION_TIMEOUT_MS;
   return DEFAULT_TIMEOUT_MS;
 }

@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ACTIONS, isErrorCode } from '@bproxy/protocol';
+import { ACTION_FACTS, ACTION_NAMES, ACTIONS, isErrorCode } from '@bproxy/protocol';
 import { buildTools, TOOL_SPECS } from '../src/catalogue';
+import { NO_TOOL, TOOL_OVERRIDES, type ToolOverride } from '../src/tool-overrides';
 import { errorReply, localError, TOOL_HINTS } from '../src/errors';
 import { successReply } from '../src/replies';
 
@@ -17,6 +19,20 @@ describe('MCP tool list', () => {
     for (const spec of TOOL_SPECS) expect(Object.keys(ACTIONS)).toContain(spec.action);
   });
 
+  it('makes every action a tool by default: its name with _ for ., its summary, unless an override says otherwise', () => {
+    const overrides: Partial<Record<string, ToolOverride | typeof NO_TOOL>> = TOOL_OVERRIDES;
+    for (const action of ACTION_NAMES) {
+      const override = overrides[action] ?? {};
+      const tool = TOOL_SPECS.find((spec) => spec.action === action);
+      if (override === NO_TOOL) {
+        expect(tool).toBeUndefined();
+        continue;
+      }
+      expect(tool?.name).toBe(override.name ?? action.replaceAll('.', '_'));
+      expect(tool?.description).toBe(override.description ?? ACTION_FACTS[action].summary);
+    }
+  });
+
   it('hides params the server owns and requires what a tool needs', () => {
     const byName = new Map(tools.map((t) => [t.name, t]));
     const open = byName.get('tab_open')?.inputSchema.properties as Record<string, unknown>;
@@ -31,6 +47,11 @@ describe('MCP tool list', () => {
 
   it('never exposes a session parameter: the server owns the session', () => {
     for (const tool of tools) expect(tool.inputSchema.properties ?? {}).not.toHaveProperty('session');
+  });
+
+  it('is the list a client has always received, byte for byte (test/tools-list.json)', () => {
+    const pinned: unknown = JSON.parse(readFileSync(new URL('tools-list.json', import.meta.url), 'utf8'));
+    expect(JSON.stringify(tools)).toBe(JSON.stringify(pinned));
   });
 
   it('stays small', () => {

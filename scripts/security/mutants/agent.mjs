@@ -95,7 +95,7 @@ export const MUTANTS = [
   {
     id: 'scratch-file-cap',
     protects: 'a scratch file holds at most 1 MiB, appends included',
-    edits: [{ file: SCRATCH, find: '        if (after > FILE_MAX_BYTES)', replace: '        if (false)' }],
+    edits: [{ file: SCRATCH, find: '    if (after > FILE_MAX_BYTES)', replace: '    if (false)' }],
     kills: [`${SANDBOX} › caps a file at 1 MiB, appends included`],
   },
   {
@@ -104,8 +104,8 @@ export const MUTANTS = [
     edits: [
       {
         file: SCRATCH,
-        find: '        if (existing === null && used.files >= SANDBOX_MAX_FILES)',
-        replace: '        if (false)',
+        find: '    if (existing === null && used.files >= SANDBOX_MAX_FILES)',
+        replace: '    if (false)',
       },
     ],
     kills: [
@@ -118,8 +118,8 @@ export const MUTANTS = [
     edits: [
       {
         file: SCRATCH,
-        find: '        if (used.bytes - before + after > SANDBOX_MAX_BYTES)',
-        replace: '        if (false)',
+        find: '    if (used.bytes - before + after > SANDBOX_MAX_BYTES)',
+        replace: '    if (false)',
       },
     ],
     kills: [`${SANDBOX} › caps the folder at 50 MiB in all, appends included`],
@@ -130,8 +130,8 @@ export const MUTANTS = [
     edits: [
       {
         file: SCRATCH,
-        find: '        const fd = openSync(file, flags, 0o600);',
-        replace: '        const fd = openSync(file, flags, 0o666);',
+        find: '    const fd = openSync(file, flags, 0o600);',
+        replace: '    const fd = openSync(file, flags, 0o666);',
       },
     ],
     kills: [
@@ -159,8 +159,8 @@ export const MUTANTS = [
     edits: [
       {
         file: 'packages/agent/src/tools/notes.ts',
-        find: '    if (context.sharedNotes) return file.shared;',
-        replace: '    return file.shared;',
+        find: '  if (context.sharedNotes) return file.shared;',
+        replace: '  return file.shared;',
       },
     ],
     kills: [
@@ -197,7 +197,7 @@ export const MUTANTS = [
   {
     id: 'exfil-file-read-tracked',
     protects: 'what read_file returned counts as read',
-    edits: [{ file: SCRATCH, find: '          read: [slice],\n', replace: '' }],
+    edits: [{ file: SCRATCH, find: '      read: [slice],\n', replace: '' }],
     kills: [REFUSED],
   },
   {
@@ -282,8 +282,8 @@ export const MUTANTS = [
     edits: [
       {
         file: 'packages/agent/src/turn.ts',
-        find: '        code: run.code,\n',
-        replace: '        code: run.code,\n        result: run.content,\n',
+        find: '    code: run.code,\n',
+        replace: '    code: run.code,\n    result: run.content,\n',
       },
     ],
     kills: [

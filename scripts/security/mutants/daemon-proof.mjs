@@ -1,8 +1,8 @@
 // Removals of the threat model's section 6: a process that listens on the daemon's port while the
 // daemon is down.
 
-const PROOF = 'packages/protocol/src/proof-crypto.ts';
-const WS_AUTH = 'packages/protocol/src/daemon-proof.ts';
+const PROOF = 'packages/protocol/src/pairing/proof-crypto.ts';
+const WS_AUTH = 'packages/protocol/src/pairing/daemon-proof.ts';
 const EXT_PROOF =
   'packages/extension/test/background/daemon/daemon-proof.test.ts › proving the daemon before revealing the token';
 const CONNECTION = 'packages/extension/test/background/daemon/connection.test.ts › daemon connection';
@@ -21,7 +21,7 @@ export const MUTANTS = [
         replace: '  return good || !good ? { ok: true } : { ok: false, reason: "mismatch" };',
       },
     ],
-    kills: ['packages/protocol/test/daemon-proof.test.ts', EXT_PROOF],
+    kills: ['packages/protocol/test/pairing/daemon-proof.test.ts', EXT_PROOF],
   },
   {
     id: 'proof-not-reflected',
@@ -33,7 +33,7 @@ export const MUTANTS = [
         replace: '',
       },
     ],
-    kills: ['packages/protocol/test/daemon-proof.test.ts', EXT_PROOF],
+    kills: ['packages/protocol/test/pairing/daemon-proof.test.ts', EXT_PROOF],
   },
   {
     id: 'proof-bound-to-port',
@@ -45,7 +45,7 @@ export const MUTANTS = [
         replace: '    [LABEL, input.role, input.clientNonce, input.serverNonce].join',
       },
     ],
-    kills: ['packages/protocol/test/daemon-proof.test.ts', EXT_PROOF],
+    kills: ['packages/protocol/test/pairing/daemon-proof.test.ts', EXT_PROOF],
   },
   {
     id: 'proof-before-socket',

@@ -1,26 +1,21 @@
 /**
  * The browser tools: bproxy actions from the one catalogue (@bproxy/tools), run through the daemon
  * client in the session of the tab the user shared, so pacing, the paused state, handles and every
- * gate apply as they do for an outside agent. Arguments are checked by the catalogue, results
- * rendered by its one-line replies, and every successful reply — it carries page text: titles,
- * snapshots, dialog messages — reaches the model fenced as untrusted data.
+ * gate apply as they do for an outside agent. A call is the catalogue's one `runTool` (arguments
+ * checked, the result checked and rendered as its one-line reply); this file keeps the agent's policy:
+ * which tools, the shared tab's session, its own words for some errors, and every successful reply — it
+ * carries page text: titles, snapshots, dialog messages — reaching the model fenced as untrusted data.
  *
  * Hidden here (an outside agent has them): `session_resume`, because a pause is the user's to end in
  * their own tab, not the agent's; `debug_last`, whose traces cover every session of the daemon, not
  * only this one; and `debug_log`, the driver's log, which is bproxy's diagnostics, not the user's task.
  */
-import type { Answer } from '@bproxy/client';
-import { isClientError } from '@bproxy/client';
-import type { ActionName } from '@bproxy/protocol';
+import { settleAnswer, type Answer } from '@bproxy/client';
 import {
-  outcomeOf,
   TOOLS_BY_NAME,
-  type CallOutcome,
   buildTools,
-  checkToolArgs,
-  errorReply,
-  successReply,
-  toolTimeoutMs,
+  runTool,
+  type ToolAction,
   type ToolDefinition,
   type ToolError,
 } from '@bproxy/tools';
@@ -68,27 +63,13 @@ export async function runBrowserTool(
   args: Record<string, unknown>,
   session: string,
 ): Promise<ToolRun> {
-  const spec = TOOLS_BY_NAME.get(name);
-  if (spec === undefined || HIDDEN_BROWSER_TOOLS.has(name))
-    return failure('UNKNOWN_ACTION', `UNKNOWN_ACTION: no tool named "${name}"`);
-  const checked = checkToolArgs(spec, args);
-  if (!checked.ok) return failure('BAD_REQUEST', replyText(checked.reply));
-  const outcome = await callAction(
-    caller,
-    spec.action,
-    checked.params,
-    session,
-    toolTimeoutMs(spec, checked.params),
-  );
-  if (!outcome.ok) {
-    const hint = AGENT_HINTS[outcome.error.code];
-    const reply =
-      hint === undefined ? errorReply(outcome.error) : errorReply({ ...outcome.error, hint }, false);
-    return failure(outcome.error.code, replyText(reply), outcome.error.reason);
-  }
-  const reply = successReply(spec.name, checked.params, outcome.data);
-  const text = replyText(reply);
-  const image = replyImage(reply);
+  if (!isBrowserTool(name)) return failure('UNKNOWN_ACTION', `UNKNOWN_ACTION: no tool named "${name}"`);
+  const send = ({ tool, params, timeoutMs }: ToolAction) =>
+    settleAnswer(caller.call(tool.action, params, { session, timeoutMs }));
+  const result = await runTool(name, args, send, { hints: AGENT_HINTS });
+  if (!result.ok) return failure(result.code, replyText(result.reply), result.reason);
+  const text = replyText(result.reply);
+  const image = replyImage(result.reply);
   return {
     ok: true,
     content: text === '' ? `${name}: done` : fenceUntrusted(name, text),
@@ -100,22 +81,4 @@ export async function runBrowserTool(
 /** The panel's line for a browser tool's reply: a read's size (never the page), else the reply's first line. */
 export function panelSummary(name: string, ok: boolean, text: string): string {
   return ok && READS.has(name) ? `${name}: ${text.length} characters` : firstLine(text);
-}
-
-/** One action through the daemon client; a local failure is an outcome too, never an exception. */
-async function callAction(
-  caller: ActionCaller,
-  action: ActionName,
-  params: Record<string, unknown>,
-  session: string,
-  timeoutMs: number,
-): Promise<CallOutcome> {
-  let answer: Answer;
-  try {
-    answer = await caller.call(action, params, { session, timeoutMs });
-  } catch (error) {
-    if (!isClientError(error)) throw error;
-    return { ok: false, error: { code: error.code, message: error.message, hint: error.hint } };
-  }
-  return outcomeOf(action, answer);
 }

@@ -35,54 +35,59 @@ const NotesFileSchema = z.strictObject({
 });
 type NotesFile = z.infer<typeof NotesFileSchema>;
 
-export function notesTools(path: string, clock: () => number) {
-  const load = (): NotesFile => {
-    const text = readStateFile(path);
-    if (text === null) return { version: 2, chats: {}, shared: {} };
-    const json: unknown = JSON.parse(text);
-    const legacy = LegacyFileSchema.safeParse(json);
-    // Notes from before they were per chat belonged to every chat: they are the shared ones.
-    if (legacy.success) return { version: 2, chats: {}, shared: legacy.data.notes };
-    const parsed = NotesFileSchema.safeParse(json);
-    if (!parsed.success) throw new Error('notes.json is not a valid notes file');
-    return parsed.data;
-  };
-  /** The notes this chat reads and writes: its own, or the shared ones when the user said so. */
-  const scope = (file: NotesFile, context: ToolContext): Notes => {
-    if (context.sharedNotes) return file.shared;
-    // Prefixed, so that no chat id can name an object's own machinery (`__proto__`).
-    const name = `chat:${context.chatId}`;
-    const own = file.chats[name] ?? {};
-    file.chats[name] = own;
-    return own;
-  };
-  const save = (file: NotesFile): void => {
-    for (const [chat, notes] of Object.entries(file.chats))
-      if (Object.keys(notes).length === 0) delete file.chats[chat];
-    writeStateFileAtomic(path, `${JSON.stringify(file)}\n`);
-  };
-  const total = (file: NotesFile): number =>
-    Object.values(file.chats).reduce((n, notes) => n + Object.keys(notes).length, 0) +
-    Object.keys(file.shared).length;
-  const guarded = (run: () => ToolRun): ToolRun => {
-    try {
-      return run();
-    } catch (error) {
-      if (isLifecycleError(error)) return failure('UNSAFE_STATE_FILE', `UNSAFE_STATE_FILE: ${error.message}`);
-      return failure(
-        'LOCAL_ERROR',
-        'LOCAL_ERROR: the notes file could not be read or written; tell the user',
-      );
-    }
-  };
+function loadNotes(path: string): NotesFile {
+  const text = readStateFile(path);
+  if (text === null) return { version: 2, chats: {}, shared: {} };
+  const json: unknown = JSON.parse(text);
+  const legacy = LegacyFileSchema.safeParse(json);
+  // Notes from before they were per chat belonged to every chat: they are the shared ones.
+  if (legacy.success) return { version: 2, chats: {}, shared: legacy.data.notes };
+  const parsed = NotesFileSchema.safeParse(json);
+  if (!parsed.success) throw new Error('notes.json is not a valid notes file');
+  return parsed.data;
+}
 
+/** The notes this chat reads and writes: its own, or the shared ones when the user said so. */
+function scope(file: NotesFile, context: ToolContext): Notes {
+  if (context.sharedNotes) return file.shared;
+  // Prefixed, so that no chat id can name an object's own machinery (`__proto__`).
+  const name = `chat:${context.chatId}`;
+  const own = file.chats[name] ?? {};
+  file.chats[name] = own;
+  return own;
+}
+
+function saveNotes(path: string, file: NotesFile): void {
+  for (const [chat, notes] of Object.entries(file.chats))
+    if (Object.keys(notes).length === 0) delete file.chats[chat];
+  writeStateFileAtomic(path, `${JSON.stringify(file)}\n`);
+}
+
+function total(file: NotesFile): number {
+  return (
+    Object.values(file.chats).reduce((n, notes) => n + Object.keys(notes).length, 0) +
+    Object.keys(file.shared).length
+  );
+}
+
+/** A tool's run with the notes file's failures as tool failures. */
+function guarded(run: () => ToolRun): ToolRun {
+  try {
+    return run();
+  } catch (error) {
+    if (isLifecycleError(error)) return failure('UNSAFE_STATE_FILE', `UNSAFE_STATE_FILE: ${error.message}`);
+    return failure('LOCAL_ERROR', 'LOCAL_ERROR: the notes file could not be read or written; tell the user');
+  }
+}
+
+export function notesTools(path: string, clock: () => number) {
   const remember: LocalTool<z.ZodType<{ key: string; text: string }>> = {
     name: 'remember',
     description: 'Keep a short note under a name, for later in this chat',
     schema: z.strictObject({ key: Key, text: z.string().min(1).max(2000) }),
     run: ({ key, text }, context) =>
       guarded(() => {
-        const file = load();
+        const file = loadNotes(path);
         const notes = scope(file, context);
         if (!(key in notes) && (Object.keys(notes).length >= NOTES_MAX || total(file) >= NOTES_MAX_TOTAL))
           return failure(
@@ -90,7 +95,7 @@ export function notesTools(path: string, clock: () => number) {
             `BAD_REQUEST: ${NOTES_MAX} notes kept already\nWhat to do: forget one first`,
           );
         notes[key] = { text, at: clock() };
-        save(file);
+        saveNotes(path, file);
         return { ok: true, content: `remembered "${key}"`, summary: `remembered "${key}"` };
       }),
   };
@@ -101,7 +106,7 @@ export function notesTools(path: string, clock: () => number) {
     schema: z.strictObject({ key: Key.optional() }),
     run: ({ key }, context) =>
       guarded(() => {
-        const notes = Object.entries(scope(load(), context));
+        const notes = Object.entries(scope(loadNotes(path), context));
         const chosen = key === undefined ? notes : notes.filter(([name]) => name === key);
         if (key !== undefined && chosen.length === 0)
           return { ok: true, content: `no note named "${key}"`, summary: `no note "${key}"` };
@@ -122,11 +127,11 @@ export function notesTools(path: string, clock: () => number) {
     schema: z.strictObject({ key: Key }),
     run: ({ key }, context) =>
       guarded(() => {
-        const file = load();
+        const file = loadNotes(path);
         const notes = scope(file, context);
         const had = key in notes;
         delete notes[key];
-        if (had) save(file);
+        if (had) saveNotes(path, file);
         const line = had ? `forgot "${key}"` : `no note named "${key}"`;
         return { ok: true, content: line, summary: line };
       }),

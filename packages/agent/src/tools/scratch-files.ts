@@ -115,8 +115,115 @@ function ok(content: string, summary: string): ToolRun {
   return { ok: true, content, summary };
 }
 
+type SaveArgs = { path: string; content: string; append?: boolean | undefined };
+type ReadArgs = { path: string; offset?: number | undefined };
+
+/** save_file: writes (or appends to) one file of the sandbox, within its caps, mode 0600. */
+function saveFile(root: string, { path, content, append }: SaveArgs): ToolRun {
+  try {
+    const segments = sandboxSegments(path);
+    mkdirSync(root, { recursive: true, mode: 0o700 });
+    const dir = walkFolders(root, segments, true) ?? root;
+    const file = join(dir, segments[segments.length - 1] ?? '');
+    const existing = lstatOrNull(file);
+    if (existing?.isSymbolicLink())
+      throw new SandboxRefusal('the file is a symbolic link; links are not followed');
+    const bytes = Buffer.from(content, 'utf8');
+    const before = existing?.isFile() === true ? existing.size : 0;
+    const after = append === true ? before + bytes.length : bytes.length;
+    if (after > FILE_MAX_BYTES) throw new SandboxRefusal(`a file may hold at most ${FILE_MAX_BYTES} bytes`);
+    const used = usage(root);
+    if (existing === null && used.files >= SANDBOX_MAX_FILES)
+      throw new SandboxRefusal(
+        `the scratch folder holds ${SANDBOX_MAX_FILES} files already; delete some first`,
+      );
+    if (used.bytes - before + after > SANDBOX_MAX_BYTES)
+      throw new SandboxRefusal(`the scratch folder may hold at most ${SANDBOX_MAX_BYTES / 1024 / 1024} MiB`);
+    const flags =
+      constants.O_WRONLY |
+      constants.O_CREAT |
+      NOFOLLOW |
+      (append === true ? constants.O_APPEND : constants.O_TRUNC);
+    const fd = openSync(file, flags, 0o600);
+    try {
+      if (!fstatSync(fd).isFile()) throw new SandboxRefusal('not a regular file');
+      let written = 0;
+      while (written < bytes.length) written += writeSync(fd, bytes, written);
+    } finally {
+      closeSync(fd);
+    }
+    const line = `${append === true ? 'appended' : 'saved'} ${bytes.length} bytes to ${segments.join('/')}`;
+    return ok(line, line);
+  } catch (error) {
+    return refused(error);
+  }
+}
+
+/** read_file: a slice of one file, fenced as data; what it returned counts as read. */
+function readFile(root: string, { path, offset }: ReadArgs): ToolRun {
+  try {
+    const segments = sandboxSegments(path);
+    const dir = walkFolders(root, segments, false);
+    if (dir === null) throw Object.assign(new Error('missing'), { code: 'ENOENT' });
+    const fd = openSync(join(dir, segments[segments.length - 1] ?? ''), constants.O_RDONLY | NOFOLLOW);
+    let text: string;
+    try {
+      const stats = fstatSync(fd);
+      if (!stats.isFile()) throw new SandboxRefusal('that is a folder, not a file');
+      const buffer = Buffer.alloc(Math.min(stats.size, FILE_MAX_BYTES));
+      let read = 0;
+      while (read < buffer.length) {
+        const n = readSync(fd, buffer, read, buffer.length - read, read);
+        if (n === 0) break;
+        read += n;
+      }
+      text = buffer.subarray(0, read).toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+    const start = offset ?? 0;
+    const slice = text.slice(start, start + READ_CHARS);
+    const end = start + slice.length;
+    const more =
+      end < text.length
+        ? `\n[chars ${start}-${end} of ${text.length}; read_file with offset=${end} for more]`
+        : '';
+    return {
+      ...ok(
+        fenceUntrusted(`file ${segments.join('/')}`, slice) + more,
+        `read_file: ${slice.length} characters`,
+      ),
+      read: [slice],
+    };
+  } catch (error) {
+    return refused(error);
+  }
+}
+
+/** list_files: every file of the sandbox with its size, fenced as data. */
+function listFiles(root: string): ToolRun {
+  try {
+    const lines: string[] = [];
+    const walk = (dir: string, prefix: string, depth: number): void => {
+      if (depth > MAX_DEPTH || lines.length >= 500) return;
+      for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+        a.name.localeCompare(b.name),
+      )) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path, `${prefix}${entry.name}/`, depth + 1);
+        else if (entry.isFile()) lines.push(`${prefix}${entry.name} (${lstatSync(path).size} bytes)`);
+      }
+    };
+    if (lstatOrNull(root) !== null) walk(root, '', 0);
+    const text = lines.length === 0 ? 'no files yet' : lines.join('\n');
+    return ok(fenceUntrusted('list_files', text), `list_files: ${lines.length} files`);
+  } catch (error) {
+    return refused(error);
+  }
+}
+
 export function scratchFileTools(root: string) {
-  const save: LocalTool<z.ZodType<{ path: string; content: string; append?: boolean | undefined }>> = {
+  const save: LocalTool<z.ZodType<SaveArgs>> = {
     name: 'save_file',
     description: 'Save text to a scratch file (relative path; replaces it unless append)',
     schema: z.strictObject({
@@ -124,119 +231,21 @@ export function scratchFileTools(root: string) {
       content: z.string().max(FILE_MAX_BYTES),
       append: z.boolean().optional(),
     }),
-    run({ path, content, append }) {
-      try {
-        const segments = sandboxSegments(path);
-        mkdirSync(root, { recursive: true, mode: 0o700 });
-        const dir = walkFolders(root, segments, true) ?? root;
-        const file = join(dir, segments[segments.length - 1] ?? '');
-        const existing = lstatOrNull(file);
-        if (existing?.isSymbolicLink())
-          throw new SandboxRefusal('the file is a symbolic link; links are not followed');
-        const bytes = Buffer.from(content, 'utf8');
-        const before = existing?.isFile() === true ? existing.size : 0;
-        const after = append === true ? before + bytes.length : bytes.length;
-        if (after > FILE_MAX_BYTES)
-          throw new SandboxRefusal(`a file may hold at most ${FILE_MAX_BYTES} bytes`);
-        const used = usage(root);
-        if (existing === null && used.files >= SANDBOX_MAX_FILES)
-          throw new SandboxRefusal(
-            `the scratch folder holds ${SANDBOX_MAX_FILES} files already; delete some first`,
-          );
-        if (used.bytes - before + after > SANDBOX_MAX_BYTES)
-          throw new SandboxRefusal(
-            `the scratch folder may hold at most ${SANDBOX_MAX_BYTES / 1024 / 1024} MiB`,
-          );
-        const flags =
-          constants.O_WRONLY |
-          constants.O_CREAT |
-          NOFOLLOW |
-          (append === true ? constants.O_APPEND : constants.O_TRUNC);
-        const fd = openSync(file, flags, 0o600);
-        try {
-          if (!fstatSync(fd).isFile()) throw new SandboxRefusal('not a regular file');
-          let written = 0;
-          while (written < bytes.length) written += writeSync(fd, bytes, written);
-        } finally {
-          closeSync(fd);
-        }
-        const line = `${append === true ? 'appended' : 'saved'} ${bytes.length} bytes to ${segments.join('/')}`;
-        return ok(line, line);
-      } catch (error) {
-        return refused(error);
-      }
-    },
+    run: (args) => saveFile(root, args),
   };
 
-  const read: LocalTool<z.ZodType<{ path: string; offset?: number | undefined }>> = {
+  const read: LocalTool<z.ZodType<ReadArgs>> = {
     name: 'read_file',
     description: 'Read a scratch file (50,000 characters at a time; continue with offset)',
     schema: z.strictObject({ path: z.string().min(1).max(512), offset: z.number().int().min(0).optional() }),
-    run({ path, offset }) {
-      try {
-        const segments = sandboxSegments(path);
-        const dir = walkFolders(root, segments, false);
-        if (dir === null) throw Object.assign(new Error('missing'), { code: 'ENOENT' });
-        const fd = openSync(join(dir, segments[segments.length - 1] ?? ''), constants.O_RDONLY | NOFOLLOW);
-        let text: string;
-        try {
-          const stats = fstatSync(fd);
-          if (!stats.isFile()) throw new SandboxRefusal('that is a folder, not a file');
-          const buffer = Buffer.alloc(Math.min(stats.size, FILE_MAX_BYTES));
-          let read = 0;
-          while (read < buffer.length) {
-            const n = readSync(fd, buffer, read, buffer.length - read, read);
-            if (n === 0) break;
-            read += n;
-          }
-          text = buffer.subarray(0, read).toString('utf8');
-        } finally {
-          closeSync(fd);
-        }
-        const start = offset ?? 0;
-        const slice = text.slice(start, start + READ_CHARS);
-        const end = start + slice.length;
-        const more =
-          end < text.length
-            ? `\n[chars ${start}-${end} of ${text.length}; read_file with offset=${end} for more]`
-            : '';
-        return {
-          ...ok(
-            fenceUntrusted(`file ${segments.join('/')}`, slice) + more,
-            `read_file: ${slice.length} characters`,
-          ),
-          read: [slice],
-        };
-      } catch (error) {
-        return refused(error);
-      }
-    },
+    run: (args) => readFile(root, args),
   };
 
   const list: LocalTool<z.ZodType<Record<string, never>>> = {
     name: 'list_files',
     description: 'List the scratch files with their sizes',
     schema: z.strictObject({}),
-    run() {
-      try {
-        const lines: string[] = [];
-        const walk = (dir: string, prefix: string, depth: number): void => {
-          if (depth > MAX_DEPTH || lines.length >= 500) return;
-          for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
-            a.name.localeCompare(b.name),
-          )) {
-            const path = join(dir, entry.name);
-            if (entry.isDirectory()) walk(path, `${prefix}${entry.name}/`, depth + 1);
-            else if (entry.isFile()) lines.push(`${prefix}${entry.name} (${lstatSync(path).size} bytes)`);
-          }
-        };
-        if (lstatOrNull(root) !== null) walk(root, '', 0);
-        const text = lines.length === 0 ? 'no files yet' : lines.join('\n');
-        return ok(fenceUntrusted('list_files', text), `list_files: ${lines.length} files`);
-      } catch (error) {
-        return refused(error);
-      }
-    },
+    run: () => listFiles(root),
   };
   return [save, read, list] as const;
 }

@@ -3,7 +3,7 @@
  * `links:` lines of up to eight `[name]ref` items, the same information in about half the bytes.
  */
 import { clip } from '../dom/aria';
-import type { OutlineLine } from './outline';
+import type { OutlineLine } from './outline-line';
 import { placeholder } from './placeholder';
 
 const LINKS_PER_LINE = 8;

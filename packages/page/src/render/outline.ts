@@ -13,6 +13,7 @@ import type { UnseenText } from '../dom/unseen';
 import { styleOf } from '../dom/visibility';
 import { controlLine, nameOrHint, quote } from './describe-control';
 import { LINK_NAME_MAX, mergeLinkRuns } from './link-runs';
+import type { OutlineLine } from './outline-line';
 import {
   FIELDS,
   hasBox,
@@ -31,13 +32,7 @@ import { placeholder } from './placeholder';
 
 export { placeholder };
 
-export interface OutlineLine {
-  depth: number;
-  text: string;
-  parent: number;
-  /** Set on a line that stands for one link (lets a heading absorb its only link). */
-  link?: { ref: number; name: string };
-}
+export type { OutlineLine };
 export interface OutlineRef {
   el: Element;
   kind: 'el' | 'ln';

@@ -1,7 +1,7 @@
 /** Debug actions: traces, status, the driver log. */
 import { z } from 'zod';
 import { SessionIdSchema } from '../ids';
-import { PAIRING_CODE_KINDS, PAIRING_CODE_PATTERN, PAIRING_DIRECT_CODE_PATTERN } from '../pairing';
+import { PAIRING_CODE_KINDS, PAIRING_CODE_PATTERN, PAIRING_DIRECT_CODE_PATTERN } from '../pairing/pairing';
 import { SessionInfoSchema } from './common';
 
 // --- debug --------------------------------------------------------------------------------------------

@@ -8,9 +8,9 @@
  * proof-crypto.ts.
  */
 import { z } from 'zod';
-import { BproxyErrorResponseSchema } from './envelope';
+import { BproxyErrorResponseSchema } from '../envelope';
 import { NONCE_PATTERN, PROOF_PATTERN, base64UrlDecode, base64UrlEncode } from './proof-crypto';
-import { WS_AUTH_PREFIX } from './version';
+import { WS_AUTH_PREFIX } from '../version';
 
 export * from './proof-crypto';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ErrorCodeSchema } from './errors';
-import { SessionIdSchema } from './ids';
-import { PAIRING_CODE_PATTERN, PAIRING_DIRECT_CODE_PATTERN } from './pairing';
+import { ErrorCodeSchema } from '../errors';
+import { SessionIdSchema } from '../ids';
+import { PAIRING_CODE_PATTERN, PAIRING_DIRECT_CODE_PATTERN } from '../pairing/pairing';
 
 /**
  * The native messaging port between the extension's service worker and the native host

@@ -8,7 +8,7 @@ import {
   verifyProof,
   wsAuthProtocol,
   type ProofInput,
-} from '../src/index';
+} from '../../src/index';
 
 const SECRET = 'tok_abcdefghijklmnopqrstuvwxyz012345';
 const input = (): ProofInput => ({

@@ -11,7 +11,7 @@ import {
   NativeChunkSchema,
   splitForBrowser,
   type NativeChunk,
-} from '../src/index';
+} from '../../src/index';
 
 const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
 

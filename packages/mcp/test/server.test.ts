@@ -1,0 +1,238 @@
+/**
+ * The MCP server against a real daemon in-process (buildServer on a loopback listener, port 0, no
+ * browser) through the real daemon client, and a real MCP client on the SDK's in-memory transport:
+ * what tools/list gives, how bad calls are answered, and the one session of a connection — created on
+ * first use, its own per connection, forgotten when the daemon lost it, closed when the client goes.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DaemonClient } from '@bproxy/client';
+import { buildServer, createLogger, type DaemonServer } from '@bproxy/daemon';
+import { DEFAULT_EXTENSION_ID } from '@bproxy/protocol';
+import { buildTools, TOOL_HINTS } from '@bproxy/tools';
+import { BproxyMcpServer, type McpServerOptions } from '../src/index';
+import { HUMAN_PACING_NOTICE } from '../src/server';
+
+let root: string;
+let daemon: DaemonServer;
+let port: number;
+const token = randomBytes(32).toString('hex');
+
+/** The daemon's own view, for checking what the server did there. */
+let admin: DaemonClient;
+
+const newClient = (): DaemonClient =>
+  new DaemonClient({ endpoint: { home: root, port, token }, keepAlive: true });
+
+interface Connection {
+  readonly server: BproxyMcpServer;
+  readonly client: Client;
+  call(name: string, args?: Record<string, unknown>): Promise<{ text: string; isError: boolean }>;
+}
+const open: Connection[] = [];
+
+/** One MCP connection: a server of its own on its own daemon client, and an MCP client named `name`. */
+async function connect(options: Partial<McpServerOptions> = {}, name = 'test-agent'): Promise<Connection> {
+  const server = new BproxyMcpServer({ client: newClient(), pacing: 'fast', ...options });
+  const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
+  await server.server.connect(serverEnd);
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(clientEnd);
+  const connection: Connection = {
+    server,
+    client,
+    async call(tool, args = {}) {
+      const result = await client.callTool({ name: tool, arguments: args });
+      const content = result.content as { type: string; text?: string }[];
+      return {
+        text: content.map((c) => (c.type === 'text' ? (c.text ?? '') : `[${c.type}]`)).join('\n'),
+        isError: result.isError === true,
+      };
+    },
+  };
+  open.push(connection);
+  return connection;
+}
+
+async function disconnect(connection: Connection): Promise<void> {
+  await connection.client.close();
+  await connection.server.shutdown();
+}
+
+interface SessionView {
+  session: string;
+  label?: string;
+  pacing: string;
+}
+
+async function sessions(): Promise<SessionView[]> {
+  const answer = await admin.call('session.list', {});
+  if (!answer.ok) throw new Error(answer.error.message);
+  return answer.data.sessions as SessionView[];
+}
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'bproxy-mcp-'));
+  const { logger } = createLogger({ level: 'silent', destination: { write: () => {} } });
+  daemon = await buildServer({
+    port: 0,
+    daemonToken: token,
+    extensionId: DEFAULT_EXTENSION_ID,
+    extensionTokens: { get: () => null, set: async () => {} },
+    logger,
+    tmpRoot: root,
+  });
+  port = await daemon.listen();
+  admin = newClient();
+});
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map(disconnect));
+  for (const s of await sessions()) await admin.call('session.close', {}, { session: s.session });
+});
+
+afterAll(async () => {
+  admin.close();
+  await daemon.shutdown(2_000);
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('tools/list', () => {
+  it("lists the catalogue's tools as they are pinned, byte for byte", async () => {
+    const c = await connect();
+    const { tools } = await c.client.listTools();
+    expect(JSON.stringify(tools)).toBe(JSON.stringify(buildTools()));
+    const pinned: unknown = JSON.parse(
+      readFileSync(new URL('../../tools/test/tools-list.json', import.meta.url), 'utf8'),
+    );
+    expect(JSON.stringify(tools)).toBe(JSON.stringify(pinned));
+  });
+
+  it('says who it is and how to work with it', async () => {
+    const c = await connect();
+    expect(c.client.getServerVersion()?.name).toBe('bproxy');
+    expect(c.client.getInstructions()).toMatch(/^Drive a real browser\. Workflow: navigate/);
+  });
+});
+
+describe('bad calls', () => {
+  it('answers an unknown tool and bad arguments as errors that say what to do, creating no session', async () => {
+    const c = await connect();
+    expect(await c.call('teleport')).toEqual({
+      isError: true,
+      text: 'UNKNOWN_ACTION: no tool named "teleport"\nWhat to do: Call tools/list for the tools of this server',
+    });
+    const missing = await c.call('click', {});
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toMatch(/^BAD_REQUEST: target: /);
+    expect(missing.text).toContain('What to do: Fix the argument named here and call again');
+    expect(await c.call('tab_open', { url: 'https://a.test/', browser: 'x' })).toEqual({
+      isError: true,
+      text: 'BAD_REQUEST: tab_open does not take browser\nWhat to do: Remove it; the server sets it itself',
+    });
+    expect(await c.call('tab_select', {})).toMatchObject({
+      isError: true,
+      text: /^BAD_REQUEST: tab_select needs tab/,
+    });
+    expect(await c.call('navigate', { url: 'https://a.test/', session: 's_x' })).toMatchObject({
+      isError: true,
+      text: /^BAD_REQUEST: arguments: unknown field\(s\) "session"/,
+    });
+    expect(await sessions()).toEqual([]);
+  });
+
+  it("answers the daemon's own refusal with the tools' hint", async () => {
+    const c = await connect();
+    // No browser here: navigate, which opens the session's first tab, has none to open it in.
+    expect(await c.call('navigate', { url: 'https://a.test/' })).toEqual({
+      isError: true,
+      text: 'NO_EXTENSION: no browser is connected: pair the extension or start the daemon with a browser\nWhat to do: No browser is available: start the daemon with a browser, or pair the extension',
+    });
+    // A tab that is not the session's: the daemon's code, said with the tools' words.
+    const other = await c.call('tab_select', { tab: 't9' });
+    expect(other.isError).toBe(true);
+    const [, code, hint] = /^([A-Z_]+): [^\n]*\nWhat to do: (.*)$/.exec(other.text) ?? [];
+    expect(code).toMatch(/^TAB_/);
+    expect(hint).toBe(TOOL_HINTS[code as keyof typeof TOOL_HINTS]);
+  });
+});
+
+describe("a connection's session", () => {
+  it('is created on the first call that needs it, labelled after the client, with the server pacing', async () => {
+    const c = await connect({ pacing: 'fast' }, 'claude-code');
+    expect(await c.call('debug_last', { limit: 1 })).toMatchObject({ isError: false });
+    expect(await sessions()).toEqual([]);
+    expect(await c.call('tab_list')).toEqual({ isError: false, text: 'no tabs; call tab_open' });
+    expect(await c.call('tab_list')).toEqual({ isError: false, text: 'no tabs; call tab_open' });
+    const created = await sessions();
+    expect(created).toHaveLength(1);
+    expect(created[0]).toMatchObject({ label: 'mcp claude-code', pacing: 'fast' });
+  });
+
+  it('is one per connection, also when the first calls come at once', async () => {
+    const a = await connect();
+    const b = await connect();
+    await Promise.all([a.call('tab_list'), a.call('tab_list'), a.call('tab_list'), b.call('tab_list')]);
+    expect(await sessions()).toHaveLength(2);
+  });
+
+  it('is closed when the connection ends', async () => {
+    const c = await connect();
+    await c.call('tab_list');
+    expect(await sessions()).toHaveLength(1);
+    open.splice(open.indexOf(c), 1);
+    await disconnect(c);
+    expect(await sessions()).toEqual([]);
+  });
+
+  it('is forgotten when the daemon lost it, and the next call starts a new one', async () => {
+    const c = await connect();
+    await c.call('tab_list');
+    const [first] = await sessions();
+    await admin.call('session.close', {}, { session: String(first?.session) });
+    const lost = await c.call('tab_list');
+    expect(lost.isError).toBe(true);
+    expect(lost.text).toMatch(/^SESSION_NOT_FOUND: .*\nWhat to do: Your tabs are gone/);
+    expect(await c.call('tab_list')).toEqual({ isError: false, text: 'no tabs; call tab_open' });
+    const now = await sessions();
+    expect(now).toHaveLength(1);
+    expect(now[0]?.session).not.toBe(first?.session);
+  });
+
+  it('is the one given (--session), used for every call and never closed by the server', async () => {
+    const created = await admin.call('session.create', { label: 'shared tab', pacing: 'fast' });
+    if (!created.ok) throw new Error(created.error.message);
+    const session = String(created.data.session);
+    const c = await connect({ session, pacing: 'human' });
+    // A given session keeps the pacing its creator chose: no notice guesses it.
+    expect(await c.call('tab_list')).toEqual({ isError: false, text: 'no tabs; call tab_open' });
+    open.splice(open.indexOf(c), 1);
+    await disconnect(c);
+    expect((await sessions()).map((s) => s.session)).toEqual([session]);
+  });
+
+  it('says once, with the first reply, that it is paced like a person', async () => {
+    const c = await connect({ pacing: 'human' });
+    const first = await c.call('tab_list');
+    expect(first.text).toBe(`no tabs; call tab_open\n${HUMAN_PACING_NOTICE}`);
+    expect((await c.call('tab_list')).text).toBe('no tabs; call tab_open');
+    expect((await sessions())[0]?.pacing).toBe('human');
+  });
+
+  it('answers a daemon that is gone with an error reply, not a crash', async () => {
+    const gone = new BproxyMcpServer({
+      client: new DaemonClient({ endpoint: { home: root, port: 1, token }, keepAlive: true }),
+      pacing: 'fast',
+    });
+    const reply = await gone.callTool('tab_list', {});
+    expect(reply.isError).toBe(true);
+    const text = reply.content[0]?.type === 'text' ? reply.content[0].text : '';
+    expect(text).toMatch(/^(DAEMON_UNREACHABLE|NO_DAEMON): /);
+    await gone.shutdown();
+  });
+});
