@@ -4,7 +4,7 @@
  * action each, by name. Loaded with the full program only: deriving reads the protocol's schemas.
  * The README's CLI reference is made from it here too (a test holds the README to it).
  */
-import { ACTIONS, ACTION_NAMES, paramsJsonSchema } from '@bproxy/protocol';
+import { ACTION_FACTS, ACTION_NAMES, paramsJsonSchema } from '@bproxy/protocol';
 import { deriveCommand, withDerived, type DerivedSource } from '../actions/derive';
 import type { ReferenceRow } from '../actions/grammar';
 import {
@@ -40,7 +40,7 @@ export function protocolSources(): DerivedSource[] {
   const sent = new Set(ACTION_COMMANDS.map((command) => command.action));
   return ACTION_NAMES.filter((action) => !sent.has(action)).map((action) => ({
     action,
-    summary: ACTIONS[action].summary,
+    summary: ACTION_FACTS[action].summary,
     params: paramsJsonSchema(action),
   }));
 }
