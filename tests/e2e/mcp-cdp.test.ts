@@ -9,8 +9,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromePath, serveFixtures, until, type FixtureServer } from './extension-harness';
-import { CLI, McpClient, handleOf, processAlive, runCli } from './mcp-harness';
+import { chromiumPath } from '../kit/chromium';
+import { serveFixtures, type FixtureServer } from '../kit/pages';
+import { until } from '../kit/wait';
+import { CLI, McpClient, handleOf, processAlive, runCli } from '../kit/mcp';
 
 let pages: FixtureServer;
 let home: string;
@@ -34,7 +36,7 @@ beforeAll(async () => {
     BPROXY_HOME: home,
     BPROXY_PORT: '0',
     BPROXY_SESSION: '',
-    CHROME_PATH: chromePath(),
+    CHROME_PATH: chromiumPath(),
   };
   a = await McpClient.start(env, ['--pacing', 'fast'], 'agent-a');
 }, 60_000);

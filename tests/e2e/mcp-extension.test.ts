@@ -4,16 +4,11 @@
  * driving a form in that browser by handle.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cli } from './suite-cli';
-import {
-  pair,
-  launchWithExtension,
-  serveFixtures,
-  until,
-  type ExtensionBrowser,
-  type FixtureServer,
-} from './extension-harness';
-import { McpClient, handleOf } from './mcp-harness';
+import { Cli } from '../kit/cli';
+import { pair, launchWithExtension, type ExtensionBrowser } from '../kit/extension';
+import { serveFixtures, type FixtureServer } from '../kit/pages';
+import { until } from '../kit/wait';
+import { McpClient, handleOf } from '../kit/mcp';
 
 let browser: ExtensionBrowser;
 let pages: FixtureServer;

@@ -4,8 +4,8 @@
  * screenshots. Driver-agnostic: the driver only says how to start and which --browser name it has.
  */
 import { readFileSync } from 'node:fs';
-import type { Cli } from './suite-cli';
-import type { FixtureServer } from './extension-harness';
+import type { Cli } from './cli';
+import type { FixtureServer } from './pages';
 
 export interface SuiteEnv {
   cli: Cli;

@@ -4,11 +4,13 @@
  * in /proc, and a raw CDP client for the cases where the order of messages is the point.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { chromePath, ROOT, until } from './extension-harness';
+import { CHROMIUM_FLAGS, chromiumPath, closeBrowserWithin, removeProfile } from './chromium';
+import { ROOT } from './paths';
+import { until } from './wait';
 
 export const BRIDGE = join(ROOT, 'packages', 'cli', 'dist', 'bproxy-bridge');
 export const TOKEN = 'bridge-test-token-0123456789-abcdefghijklmnop';
@@ -17,7 +19,7 @@ export interface BridgeDirs {
   root: string;
   home: string;
   profile(name: string): string;
-  remove(): void;
+  remove(): Promise<void>;
 }
 
 export function bridgeDirs(): BridgeDirs {
@@ -26,7 +28,7 @@ export function bridgeDirs(): BridgeDirs {
     root,
     home: join(root, 'home'),
     profile: (name) => join(root, name),
-    remove: () => rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }),
+    remove: () => removeProfile(root),
   };
 }
 
@@ -36,7 +38,7 @@ export function bridgeEnv(dirs: BridgeDirs, extra: Record<string, string> = {}):
     HOME: dirs.root,
     BPROXY_HOME: dirs.home,
     BPROXY_BRIDGE_BROWSER: 'local',
-    BPROXY_BRIDGE_CHROME: chromePath(),
+    BPROXY_BRIDGE_CHROME: chromiumPath(),
     BPROXY_BRIDGE_TOKEN: TOKEN,
     ...extra,
   };
@@ -134,9 +136,9 @@ export async function startOwnChromium(
   profile: string,
   headless: boolean,
 ): Promise<{ pid: number; stop(): Promise<void> }> {
-  const args = [`--user-data-dir=${profile}`, '--remote-debugging-port=0', '--no-first-run', '--no-sandbox'];
-  if (headless) args.push('--headless');
-  const child = spawn(chromePath(), [...args, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const flags = headless ? CHROMIUM_FLAGS : CHROMIUM_FLAGS.filter((f) => f !== '--headless');
+  const args = [...flags, `--user-data-dir=${profile}`, '--remote-debugging-port=0'];
+  const child = spawn(chromiumPath(), [...args, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     let text = '';
     child.stderr?.on('data', (chunk: Buffer) => {
@@ -148,12 +150,18 @@ export async function startOwnChromium(
   const pid = child.pid ?? -1;
   return {
     pid,
-    async stop() {
-      if (!alive(pid)) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
-    },
+    // The profile is the test's (BridgeDirs removes it); the browser is killed, its exit bounded.
+    stop: () =>
+      closeBrowserWithin(
+        profile,
+        async () => {
+          if (!alive(pid)) return;
+          const exited = new Promise((resolve) => child.once('exit', resolve));
+          child.kill('SIGKILL');
+          await exited;
+        },
+        { keepProfile: true },
+      ),
   };
 }
 

@@ -4,10 +4,11 @@
  * Nothing here touches the real home directory.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from './extension-harness';
+import { removeProfile } from './chromium';
+import { ROOT } from './paths';
 
 const CLI = join(ROOT, 'packages', 'cli', 'bin', 'bproxy.mjs');
 
@@ -112,8 +113,13 @@ export class Cli {
     await this.run(['service', 'stop']);
   }
 
+  /**
+   * Stops the daemon (its own stop, bounded by the command's timeout) and removes the home with a
+   * short bounded retry; never throws. A browser the daemon left running is not killed here: the
+   * suites assert that none is left (expectNoChromiumLeft).
+   */
   async dispose(): Promise<void> {
-    await this.stop();
-    rmSync(this.home, { recursive: true, force: true, maxRetries: 15, retryDelay: 200 });
+    await this.run(['service', 'stop'], 30_000);
+    await removeProfile(this.home);
   }
 }

@@ -1,22 +1,19 @@
 /**
- * Shared pieces of the extension's end-to-end tests: headless Chromium with the built extension
- * loaded (playwright-core, persistent context) — and, on request, a second extension whose page other
- * pages may frame —, a static server for the fixture pages (and the libraries under /vendor/ they load)
- * that also counts beacon hits, a CDP handle to stop the extension's service worker on purpose, and
- * bounded polling.
+ * The extension as a driver: headless Chromium with the built extension loaded (playwright-core,
+ * persistent context) — and, on request, a second extension whose page other pages may frame —, a CDP
+ * handle to stop the extension's service worker on purpose, and pairing through its popup. Closing
+ * is bounded (tests/kit/chromium.ts).
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, extname, join, normalize } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Worker } from 'playwright-core';
-import { vendorFile } from '../fixtures/vendor';
+import { join } from 'node:path';
+import type { BrowserContext, Worker } from 'playwright-core';
+import { launchChromium } from './chromium';
+import { ROOT } from './paths';
+import { until } from './wait';
 
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const EXTENSION_DIR = join(ROOT, 'packages', 'extension', 'dist', 'unpacked');
-const PAGES_DIR = join(ROOT, 'tests', 'fixtures', 'pages');
 /**
  * An extension with one page that web pages may frame, as password managers and translators offer:
  * Chrome refuses another extension's debugger on a page holding such a frame.
@@ -32,36 +29,6 @@ function extensionIdOf(dir: string): string {
 
 /** The page of the frame extension, for a fixture page to frame (trusted.html?frame=…). */
 export const FRAME_EXTENSION_PAGE = `chrome-extension://${extensionIdOf(FRAME_EXTENSION_DIR)}/frame.html`;
-
-const CHROME_CANDIDATES = ['/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/google-chrome'];
-
-export function chromePath(): string {
-  const found = [process.env.CHROME_PATH, ...CHROME_CANDIDATES].find(
-    (p): p is string => !!p && existsSync(p),
-  );
-  if (!found) throw new Error('no Chromium found: set CHROME_PATH');
-  return found;
-}
-
-/** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
-export async function until<T>(
-  what: string,
-  check: () => Promise<T | undefined | false> | T | undefined | false,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined && value !== false) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 export interface ExtensionBrowser {
   context: BrowserContext;
@@ -90,25 +57,14 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
     throw new Error('build the extension first: node scripts/build.mjs');
   const extensions = [EXTENSION_DIR, ...(options.frameExtension === true ? [FRAME_EXTENSION_DIR] : [])];
   const userDataDir = options.userDataDir ?? mkdtempSync(join(tmpdir(), 'bproxy-ext-e2e-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: chromePath(),
-    headless: true,
+  const { context, close } = await launchChromium({
+    userDataDir,
+    removeProfile: true,
     ...(options.env ? { env: options.env } : {}),
     // Playwright turns the popup blocker off; a user's Chrome has it on, and tests show that only a real
     // gesture gets past it.
     ignoreDefaultArgs: ['--disable-extensions', '--disable-popup-blocking'],
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--disable-extensions-except=${extensions.join(',')}`,
-      `--load-extension=${extensions.join(',')}`,
-    ],
+    args: [`--disable-extensions-except=${extensions.join(',')}`, `--load-extension=${extensions.join(',')}`],
   });
   // Playwright dismisses dialogs nobody listens to; the extension must be the one that sees them.
   context.on('dialog', () => {});
@@ -143,60 +99,7 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
         await cdp.detach().catch(() => {});
       }
     },
-    async close() {
-      await context.close().catch(() => {});
-      rmSync(userDataDir, { recursive: true, force: true, maxRetries: 15, retryDelay: 200 });
-    },
-  };
-}
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript',
-  '.css': 'text/css',
-  '.png': 'image/png',
-};
-
-export interface FixtureServer {
-  origin: string;
-  url(page: string): string;
-  /** Beacon hits per path (the counter page posts /count/click on every click). */
-  hits(path: string): number;
-  close(): Promise<void>;
-}
-
-export async function serveFixtures(): Promise<FixtureServer> {
-  const hits = new Map<string, number>();
-  const server: Server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    if (path.startsWith('/count/')) {
-      hits.set(path, (hits.get(path) ?? 0) + 1);
-      res.writeHead(204).end();
-      return;
-    }
-    const file = vendorFile(path) ?? normalize(join(PAGES_DIR, path === '/' ? 'index.html' : path));
-    const ours = file.startsWith(PAGES_DIR) || vendorFile(path) !== null;
-    if (!ours || !existsSync(file)) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      return;
-    }
-    res
-      .writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' })
-      .end(readFileSync(file));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (!address || typeof address === 'string') throw new Error('fixture server has no port');
-  const origin = `http://127.0.0.1:${address.port}`;
-  return {
-    origin,
-    url: (page) => `${origin}/${page}`,
-    hits: (path) => hits.get(path) ?? 0,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 

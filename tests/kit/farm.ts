@@ -9,9 +9,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { chromePath, ROOT } from './extension-harness';
+import { chromiumPath } from './chromium';
+import { ROOT } from './paths';
 
-const SCRIPT = join(ROOT, 'tests', 'e2e', 'browserless-farm.mjs');
+const SCRIPT = join(ROOT, 'tests', 'kit', 'browserless-farm.mjs');
 
 export interface FarmSession {
   id: string;
@@ -40,7 +41,7 @@ export async function startFarm(options: { concurrent: number; queued: number })
   const browsersDir = mkdtempSync(join(tmpdir(), 'bproxy-farm-browsers-'));
   const child: ChildProcess = spawn(
     process.execPath,
-    [SCRIPT, JSON.stringify({ ...options, token, chrome: chromePath(), browsersDir })],
+    [SCRIPT, JSON.stringify({ ...options, token, chrome: chromiumPath(), browsersDir })],
     // browserless reads ./package.json at start (for Playwright versions it may serve): the root's will do.
     { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] },
   );

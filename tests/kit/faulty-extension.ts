@@ -1,9 +1,8 @@
 /**
- * Pieces of the real-process fault tests: pairing over /pair/claim as the extension would, a scripted
- * extension over a real WebSocket that reconnects by itself (capped backoff) and keeps an execution
- * table across its connections, and /proc helpers to find and watch the processes we started.
+ * A faulty extension for the real-process fault tests: pairing over /pair/claim as the extension
+ * would, and a scripted extension over a real WebSocket that reconnects by itself (capped backoff),
+ * keeps an execution table across its connections, and holds the requests a test selects.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import WebSocket from 'ws';
 import {
   DEFAULT_EXTENSION_ID,
@@ -140,38 +139,4 @@ export class ReconnectingExtension {
     if (this.socket?.readyState === WebSocket.OPEN)
       this.socket.send(JSON.stringify({ type: 'response', id: req.id, ...body }));
   }
-}
-
-/** Direct children of `pid` whose command name matches `name` (from /proc). */
-export function childProcesses(pid: number, name: RegExp): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const close = stat.lastIndexOf(')');
-      const comm = stat.slice(stat.indexOf('(') + 1, close);
-      const ppid = Number(stat.slice(close + 2).split(' ')[1]);
-      if (ppid === pid && name.test(comm)) found.push(Number(entry));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return found;
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/\) Z /.test(stat);
-  } catch {
-    return false;
-  }
-}
-
-/** User + system CPU time of a process, in clock ticks. */
-export function cpuTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
 }

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ROOT } from './extension-harness';
+import { ROOT } from './paths';
 
 export const CLI = join(ROOT, 'packages', 'cli', 'bin', 'bproxy.mjs');
 

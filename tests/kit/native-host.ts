@@ -5,11 +5,13 @@
  * native hosts from (`$XDG_CONFIG_HOME/chromium/NativeMessagingHosts`), the built extension loaded.
  * Chromium then starts the real host through the real launcher; nobody pairs by hand.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchWithExtension, until, type ExtensionBrowser } from './extension-harness';
-import { Cli } from './suite-cli';
+import { removeProfile } from './chromium';
+import { launchWithExtension, type ExtensionBrowser } from './extension';
+import { until } from './wait';
+import { Cli } from './cli';
 
 export interface NativeMachine {
   cli: Cli;
@@ -62,7 +64,7 @@ export async function launchWithNativeHost(
     async close() {
       await browser.close();
       await cli.dispose();
-      rmSync(root, { recursive: true, force: true, maxRetries: 15, retryDelay: 200 });
+      await removeProfile(root);
     },
   };
 }

@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { ROOT } from './extension-harness';
+import { ROOT } from './paths';
 
 /** The width Chrome gives a side panel by default, and a laptop screen's height. */
 export const PANEL_SIZE = { width: 400, height: 800 };

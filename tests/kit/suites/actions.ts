@@ -8,14 +8,14 @@
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { leaked, lost, UNRENDERED_TRICKS, UNSEEN_TRICKS } from '../fixtures/hidden-text';
-import { Agent, pngSize, type DriverUnderTest } from './suite-agent';
-import { defineFlowTests } from './suite-flows';
-import { defineGestureTests } from './suite-gestures';
-import { defineUrlTests } from './suite-urls';
-import { defineWidgetTests } from './suite-widgets';
+import { leaked, lost, UNRENDERED_TRICKS, UNSEEN_TRICKS } from '../../fixtures/hidden-text';
+import { Agent, pngSize, type DriverUnderTest } from '../agent';
+import { defineFlowTests } from './flows';
+import { defineGestureTests } from './gestures';
+import { defineUrlTests } from './urls';
+import { defineWidgetTests } from './widgets';
 
-export type { DriverUnderTest, SuiteEnv } from './suite-agent';
+export type { DriverUnderTest, SuiteEnv } from '../agent';
 
 const T = 45_000;
 

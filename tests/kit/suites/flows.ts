@@ -4,7 +4,7 @@
  * the CAPTCHA pause and resume, and JavaScript dialogs answered both ways.
  */
 import { expect, it } from 'vitest';
-import type { Agent } from './suite-agent';
+import type { Agent } from '../agent';
 
 const T = 45_000;
 

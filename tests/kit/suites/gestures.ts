@@ -7,8 +7,8 @@
  * opener.
  */
 import { expect, it } from 'vitest';
-import { until } from './extension-harness';
-import type { Agent } from './suite-agent';
+import { until } from '../wait';
+import type { Agent } from '../agent';
 
 const T = 45_000;
 

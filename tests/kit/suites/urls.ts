@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_EXTENSION_ID } from '@bproxy/protocol';
 import { expect, it } from 'vitest';
-import type { Agent } from './suite-agent';
+import type { Agent } from '../agent';
 
 const T = 45_000;
 /** Well under the request deadline (30 s), which is what data: and view-source: used to take. */

@@ -5,7 +5,7 @@
  * widget (tests/fixtures/pages/jquery-ui, the library served from its npm package).
  */
 import { expect, it } from 'vitest';
-import type { Agent } from './suite-agent';
+import type { Agent } from '../agent';
 
 const T = 45_000;
 

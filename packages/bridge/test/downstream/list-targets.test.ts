@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { WebSocketServer } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listTargets } from '../src/downstream/list-targets';
-import { startEndpoint, type Endpoint } from '../src/upstream/endpoint-server';
+import { listTargets } from '../../src/downstream/list-targets';
+import { startEndpoint, type Endpoint } from '../../src/upstream/endpoint-server';
 
 const TOKEN = 'list-targets-test-secret-0123456789abcdef';
 const TARGETS = [

@@ -4,7 +4,7 @@ import {
   joinWindowsCommandLine,
   sameWindowsPath,
   splitWindowsCommandLine,
-} from '../src/downstream/windows-command-line';
+} from '../../src/downstream/windows-command-line';
 
 describe('Windows command lines', () => {
   it('splits what Win32_Process reports for Chrome, quoted paths included', () => {

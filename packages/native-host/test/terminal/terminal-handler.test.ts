@@ -7,12 +7,12 @@
  */
 import type { HostToExtension } from '@bproxy/protocol';
 import { describe, expect, it } from 'vitest';
-import type { DaemonAccess } from '../src/daemon/daemon-access';
-import { SILENT_LOG } from '../src/host-log';
-import { OutputRing } from '../src/terminal/output-ring';
-import { TerminalHandler } from '../src/terminal/terminal-handler';
-import { waitFor } from './helpers/host-process';
-import { alive } from './helpers/processes';
+import type { DaemonAccess } from '../../src/daemon/daemon-access';
+import { SILENT_LOG } from '../../src/host-log';
+import { OutputRing } from '../../src/terminal/output-ring';
+import { TerminalHandler } from '../../src/terminal/terminal-handler';
+import { waitFor } from '../helpers/host-process';
+import { alive } from '../helpers/processes';
 
 const noDaemon = {} as DaemonAccess;
 

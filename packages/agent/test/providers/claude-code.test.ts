@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AgentHarness, configure, scriptedDaemon, until } from './helpers/agent-harness';
+import { AgentHarness, configure, scriptedDaemon, until } from '../helpers/agent-harness';
 
-const FAKE = fileURLToPath(new URL('./helpers/fake-claude.mjs', import.meta.url));
+const FAKE = fileURLToPath(new URL('../helpers/fake-claude.mjs', import.meta.url));
 let bin: string;
 let record: string;
 let harness: AgentHarness | undefined;

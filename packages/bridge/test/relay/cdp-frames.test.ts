@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyDownstream, parseUpstream, withId } from '../src/relay/cdp-frames';
+import { classifyDownstream, parseUpstream, withId } from '../../src/relay/cdp-frames';
 
 describe('CDP frames', () => {
   it('swaps a leading id on the text and leaves the rest untouched', () => {

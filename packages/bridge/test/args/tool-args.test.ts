@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyArgPolicy } from '../src/args/arg-policy';
-import { parseToolArgs, ToolArgsError } from '../src/args/tool-args';
+import { applyArgPolicy } from '../../src/args/arg-policy';
+import { parseToolArgs, ToolArgsError } from '../../src/args/tool-args';
 
 describe('the switches a tool starts the bridge with', () => {
   it('reads the transport, profile and headless mode chrome-devtools-mcp asks for', () => {

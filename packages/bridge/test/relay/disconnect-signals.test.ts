@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CORROBORATION_WINDOW_MS, DisconnectSignals, RING_SIZE } from '../src/relay/disconnect-signals';
+import { CORROBORATION_WINDOW_MS, DisconnectSignals, RING_SIZE } from '../../src/relay/disconnect-signals';
 
 describe('disconnect signals', () => {
   it('keeps the last 10 weak signals', () => {

@@ -4,8 +4,8 @@ import {
   attachOrLaunch,
   launchArgs,
   type ProfileTarget,
-} from '../src/downstream/attach-or-launch';
-import { fakeHost, type FakeHost } from './helpers/fake-host';
+} from '../../src/downstream/attach-or-launch';
+import { fakeHost, type FakeHost } from '../helpers/fake-host';
 
 const CHROME = '/opt/google/chrome/chrome';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { UpstreamRequest } from '../src/relay/cdp-frames';
-import { RequestQueue } from '../src/relay/request-queue';
+import type { UpstreamRequest } from '../../src/relay/cdp-frames';
+import { RequestQueue } from '../../src/relay/request-queue';
 
 const request = (id: number): UpstreamRequest => ({
   id,

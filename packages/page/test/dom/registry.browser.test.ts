@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { ElementsDriverResult, SnapshotDriverResult } from '@bproxy/protocol';
 import { pageBundlePath, type PageResult } from '@bproxy/page';
-import { fails, inject, ok, open, pageBundle, usePageFixtures } from './harness';
+import { fails, inject, ok, open, pageBundle, usePageFixtures } from '../harness';
 
 const env = usePageFixtures();
 

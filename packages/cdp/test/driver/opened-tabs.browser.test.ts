@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DriverMessage, TabOpenedMessage } from '@bproxy/protocol';
-import { useLaunchedDriver } from './helpers/driver-fixture';
+import { useLaunchedDriver } from '../helpers/driver-fixture';
 
 const f = useLaunchedDriver();
 

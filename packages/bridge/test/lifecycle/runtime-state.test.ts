@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RuntimeStateMachine, type RuntimeState } from '../src/lifecycle/runtime-state';
+import { RuntimeStateMachine, type RuntimeState } from '../../src/lifecycle/runtime-state';
 
 function through(...steps: RuntimeState[]): RuntimeState[] {
   const machine = new RuntimeStateMachine();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseWatchdogNews } from '../src/lifecycle/watchdog';
+import { parseWatchdogNews } from '../../src/lifecycle/watchdog';
 
 describe("the watchdog's news from the bridge", () => {
   it('reads what the bridge writes', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeCommand, powerShellScript } from '../src/downstream/powershell';
+import { encodeCommand, powerShellScript } from '../../src/downstream/powershell';
 
 describe('the PowerShell scripts the bridge runs on Windows', () => {
   it('carry parameters as one JSON literal, so a quote in a path cannot become code', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { stopLaunchedHeadless } from '../src/lifecycle/stop-launched';
-import { fakeHost } from './helpers/fake-host';
+import { stopLaunchedHeadless } from '../../src/lifecycle/stop-launched';
+import { fakeHost } from '../helpers/fake-host';
 
 const CHROME = '/usr/lib/chromium/chromium';
 const identity = { pid: 50, userDataDir: '/p/work', executablePath: CHROME };

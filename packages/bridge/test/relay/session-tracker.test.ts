@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SessionTracker } from '../src/relay/session-tracker';
+import { SessionTracker } from '../../src/relay/session-tracker';
 
 const attach = (tracker: SessionTracker, sessionId: string, targetId: string, parent?: string): void => {
   tracker.attached({ sessionId, targetInfo: { targetId } }, parent);

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CopilotProvider } from '../src/providers/copilot';
-import { AgentHarness, configure, scriptedDaemon, until } from './helpers/agent-harness';
+import { CopilotProvider } from '../../src/providers/copilot';
+import { AgentHarness, configure, scriptedDaemon, until } from '../helpers/agent-harness';
 
-const RUNTIME = fileURLToPath(new URL('./helpers/fake-copilot-runtime.js', import.meta.url));
+const RUNTIME = fileURLToPath(new URL('../helpers/fake-copilot-runtime.js', import.meta.url));
 let dir: string;
 let record: string;
 let harness: AgentHarness | undefined;

@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { closeBrowserWithin } from '../../../tests/kit/chromium';
 import { useLaunchedDriver } from './helpers/driver-fixture';
 import { isAlive, processesMentioning, until } from './helpers/processes';
 
@@ -47,9 +48,10 @@ describe('CDP driver when its launched browser dies', { timeout: 30_000 }, () =>
 
 describe('a launched browser whose driver process is killed', { timeout: 40_000 }, () => {
   const profilesDir = mkdtempSync(join(tmpdir(), 'bproxy-cdp-orphan-'));
-  afterAll(() => {
-    for (const pid of processesMentioning(profilesDir)) process.kill(pid, 'SIGKILL');
-    rmSync(profilesDir, { recursive: true, force: true });
+  afterAll(async () => {
+    await closeBrowserWithin(profilesDir, async () => {
+      for (const pid of processesMentioning(profilesDir)) process.kill(pid, 'SIGKILL');
+    });
   });
 
   it('exits by itself when the pipe to its parent closes', async () => {

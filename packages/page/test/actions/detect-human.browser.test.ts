@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { DetectHumanResult } from '@bproxy/page';
-import { BENCH, inject, ok, open, usePageFixtures } from './harness';
+import { BENCH, inject, ok, open, usePageFixtures } from '../harness';
 
 const env = usePageFixtures();
 

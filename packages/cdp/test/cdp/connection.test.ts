@@ -1,10 +1,10 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { CdpConnection } from '../src/cdp/connection';
-import { CdpClosedError, CdpProtocolError, CdpTimeoutError } from '../src/cdp/errors';
-import { createPipeTransport } from '../src/cdp/pipe-transport';
-import { CdpSession } from '../src/cdp/session';
-import type { CdpTransport } from '../src/cdp/transport';
+import { CdpConnection } from '../../src/cdp/connection';
+import { CdpClosedError, CdpProtocolError, CdpTimeoutError } from '../../src/cdp/errors';
+import { createPipeTransport } from '../../src/cdp/pipe-transport';
+import { CdpSession } from '../../src/cdp/session';
+import type { CdpTransport } from '../../src/cdp/transport';
 
 /** A browser stand-in: records what the connection sent and lets the test answer. */
 function fakeTransport(): CdpTransport & {
@@ -52,7 +52,7 @@ describe('CdpConnection', () => {
     const error = await call.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CdpProtocolError);
     expect((error as CdpProtocolError).message).toBe('Page.navigate: Cannot navigate to invalid URL');
-    expect((error as Error).stack).toContain('cdp-connection.test.ts');
+    expect((error as Error).stack).toContain('cdp/connection.test.ts');
   });
 
   it('times a call out with a message that says what to do', async () => {

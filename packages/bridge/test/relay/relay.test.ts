@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BOOTSTRAP_PARAMS } from '../src/relay/relay';
-import { until } from './helpers/fake-transport';
-import { answerLast, relayFixture } from './helpers/relay-fixture';
+import { BOOTSTRAP_PARAMS } from '../../src/relay/relay';
+import { until } from '../helpers/fake-transport';
+import { answerLast, relayFixture } from '../helpers/relay-fixture';
 
 afterEach(() => {
   vi.useRealTimers();
