@@ -2,9 +2,9 @@
  * The end-to-end action suite, written once and run against every driver: each test drives the
  * fixture pages through real CLI processes and asserts what the page shows afterwards (its text,
  * counters, URLs), not only that the command answered ok. This file holds the reads and the
- * interactions; suite-flows.ts the navigation, tabs, handle errors and the human hand-off;
- * suite-widgets.ts real widget pages driven by handles only; suite-gestures.ts trusted input, what
- * only a real gesture may do, and the tabs pages open; suite-urls.ts the URLs an agent may not open.
+ * interactions; flows.ts the navigation, tabs, handle errors and the human hand-off;
+ * widgets.ts real widget pages driven by handles only; gestures.ts trusted input, what
+ * only a real gesture may do, and the tabs pages open; urls.ts the URLs an agent may not open.
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The second half of the driver-agnostic action suite (see suite-actions.ts): navigation and
+ * The second half of the driver-agnostic action suite (see actions.ts): navigation and
  * history, tab management, the element-handle errors (stale after navigation, from another tab),
  * the CAPTCHA pause and resume, and JavaScript dialogs answered both ways.
  */

@@ -1,5 +1,5 @@
 /**
- * Part of the driver-agnostic action suite (see suite-actions.ts): the same click, key and popup give
+ * Part of the driver-agnostic action suite (see actions.ts): the same click, key and popup give
  * the same events and the same session state through every driver. A page counts clicks and key
  * presses by whether the browser made them (isTrusted); what a browser grants only to a real gesture —
  * a popup from window.open, a clipboard write — works; tabs a page opens (window.open, target=_blank)

@@ -1,5 +1,5 @@
 /**
- * The URLs an agent may open, on every driver (part of the action suite, see suite-actions.ts): local
+ * The URLs an agent may open, on every driver (part of the action suite, see actions.ts): local
  * files, data:, view-source: and the extension's own pages are refused with URL_NOT_ALLOWED at once —
  * not at the deadline — and the browser is never asked: no tab opens, the bound tab stays where it
  * was, and nothing of the file (the daemon token here) can be read.

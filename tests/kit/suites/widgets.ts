@@ -1,5 +1,5 @@
 /**
- * Part of the driver-agnostic action suite (see suite-actions.ts): real widget pages driven the way an
+ * Part of the driver-agnostic action suite (see actions.ts): real widget pages driven the way an
  * agent drives them — reading only bproxy's output and acting only by the handles it printed. First the
  * minimal cases of what used to go wrong (tests/fixtures/pages/repro), then a task on each jQuery UI
  * widget (tests/fixtures/pages/jquery-ui, the library served from its npm package).
