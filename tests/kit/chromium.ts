@@ -174,6 +174,22 @@ export async function closeBrowserWithin(
   if (options.keepProfile !== true) await removeProfile(profile, bounds.removeMs);
 }
 
+/**
+ * Stops a child process within bounds, never throwing: `signal` (SIGTERM by default), its exit awaited
+ * for at most `CLOSE_BOUNDS.exitMs`, then SIGKILL and at most `killMs` more.
+ */
+export async function stopChildWithin(
+  child: ChildProcess,
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill(signal);
+  if (await settlesWithin(exited, CLOSE_BOUNDS.exitMs)) return;
+  child.kill('SIGKILL');
+  await settlesWithin(exited, CLOSE_BOUNDS.killMs);
+}
+
 export interface DebuggableChromium {
   userDataDir: string;
   pid: number;
@@ -202,14 +218,9 @@ export async function startDebuggableChromium(
     [...flags, '--remote-debugging-port=0', `--user-data-dir=${userDataDir}`, 'about:blank'],
     { stdio: 'ignore' },
   );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const pid = child.pid;
   if (pid === undefined) throw new Error('Chromium did not start');
-  const close = (): Promise<void> =>
-    closeBrowserWithin(userDataDir, async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    });
+  const close = (): Promise<void> => closeBrowserWithin(userDataDir, () => stopChildWithin(child));
   try {
     // Chromium writes "PORT\n/devtools/browser/ID" once it listens.
     const { port, path } = await until(

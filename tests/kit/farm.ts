@@ -5,11 +5,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { chromiumPath } from './chromium';
+import { chromiumPath, closeBrowserWithin, stopChildWithin } from './chromium';
 import { ROOT } from './paths';
 
 const SCRIPT = join(ROOT, 'tests', 'kit', 'browserless-farm.mjs');
@@ -73,14 +73,9 @@ export async function startFarm(options: { concurrent: number; queued: number })
       return { running: pressure.running, queued: pressure.queued };
     },
     output: () => stderr,
-    async close() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(browsersDir, { recursive: true, force: true });
-    },
+    // Bounded: the farm is stopped (SIGTERM, SIGKILL after a bound), a browser of it still running then
+    // is killed, and its folder removed with a short bounded retry.
+    close: () => closeBrowserWithin(browsersDir, () => stopChildWithin(child)),
   };
   return farm;
 }
