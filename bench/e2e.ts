@@ -1,6 +1,6 @@
 /**
  * `npm run bench:e2e` — the extension driver end to end, fast pacing: headless Chromium with the
- * built MV3 extension (tests/e2e/extension-harness.ts), paired through its popup with the code that
+ * built MV3 extension (tests/kit/extension.ts), paired through its popup with the code that
  * `bproxy service start --browser none` printed, so the extension is the only driver. Prints:
  *  1. over HTTP (POST / with the token): click and text latency p50/p90 on the counter page (the final
  *     count is checked), snapshot bytes and time over every page of the corpus
@@ -15,9 +15,9 @@ import {
   pairThroughPopup,
   EXTENSION_DIR,
   launchWithExtension,
-  until,
   type ExtensionBrowser,
-} from '../tests/e2e/extension-harness';
+} from '../tests/kit/extension';
+import { until } from '../tests/kit/wait';
 import { bproxyTool, printActionTimes, timeActions, type CliTool } from './cli-compare';
 import {
   DaemonHttp,

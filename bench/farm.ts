@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DaemonClient } from '@bproxy/client';
-import { startFarm, type Farm } from '../tests/e2e/farm-harness';
+import { startFarm, type Farm } from '../tests/kit/farm';
 import { NODE_CLI, cleanupOnInterrupt, load, mustRun, servePages, summary, timed } from './cli-common';
 
 const arg = (name: string, fallback: number): number => {

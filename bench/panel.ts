@@ -11,8 +11,9 @@
  * reported as not finished.
  */
 import { startModelServer, type TrickleProgress } from '../packages/agent/test/helpers/model-server';
-import { serveFixtures, until } from '../tests/e2e/extension-harness';
-import { launchWithNativeHost } from '../tests/e2e/native-harness';
+import { serveFixtures } from '../tests/kit/pages';
+import { until } from '../tests/kit/wait';
+import { launchWithNativeHost } from '../tests/kit/native-host';
 import { load, ms } from './cli-common';
 
 const arg = (name: string, fallback: number): number => {

@@ -13,8 +13,11 @@ import { DaemonClient } from '@bproxy/client';
 import { createAgentService, type AgentService } from '@bproxy/agent';
 import { agentPaths, writeConfigFile } from '@bproxy/agent/config';
 import { ExtensionToHostSchema, type HostToExtension } from '@bproxy/protocol';
-import { ROOT, chromePath, serveFixtures, until, type FixtureServer } from './extension-harness';
-import { CLI, runCli } from './mcp-harness';
+import { chromiumPath, removeProfile } from '../kit/chromium';
+import { serveFixtures, type FixtureServer } from '../kit/pages';
+import { ROOT } from '../kit/paths';
+import { until } from '../kit/wait';
+import { CLI, runCli } from '../kit/mcp';
 
 const FAKE = join(ROOT, 'packages', 'agent', 'test', 'helpers', 'fake-claude.mjs');
 let pages: FixtureServer;
@@ -33,7 +36,7 @@ beforeAll(async () => {
     BPROXY_HOME: home,
     BPROXY_PORT: '0',
     BPROXY_SESSION: '',
-    CHROME_PATH: chromePath(),
+    CHROME_PATH: chromiumPath(),
   };
   expect((await runCli(env, ['service', 'start'])).code).toBe(0);
 }, 60_000);
@@ -41,7 +44,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (env) await runCli(env, ['service', 'stop']);
   await pages?.close();
-  if (home) rmSync(home, { recursive: true, force: true });
+  if (home) await removeProfile(home);
   if (bin) rmSync(bin, { recursive: true, force: true });
 });
 

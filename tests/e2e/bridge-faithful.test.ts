@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromePath, serveFixtures, until, type FixtureServer } from './extension-harness';
+import { chromiumPath } from '../kit/chromium';
+import { serveFixtures, type FixtureServer } from '../kit/pages';
+import { until } from '../kit/wait';
 import {
   alive,
   BRIDGE,
@@ -21,7 +23,7 @@ import {
   startWsBridge,
   TOKEN,
   type BridgeDirs,
-} from './bridge-harness';
+} from '../kit/bridge';
 
 let dirs: BridgeDirs;
 let pages: FixtureServer;
@@ -36,7 +38,7 @@ afterAll(async () => {
   for (const name of PROFILES)
     for (const pid of browserPids(dirs.profile(name))) process.kill(pid, 'SIGKILL');
   await pages?.close();
-  dirs.remove();
+  await dirs.remove();
 });
 
 function launch(
@@ -181,7 +183,7 @@ describe('a SIGKILLed bridge leaves no browser', () => {
     const profile = dirs.profile('launch-killed');
     // Chrome behind a launcher script that hides its "DevTools listening" line: the launch never ends.
     const slow = join(dirs.root, 'chromium-silent');
-    writeFileSync(slow, `#!/bin/sh\nexec '${chromePath()}' "$@" 2>/dev/null\n`);
+    writeFileSync(slow, `#!/bin/sh\nexec '${chromiumPath()}' "$@" 2>/dev/null\n`);
     chmodSync(slow, 0o755);
     const child = spawn(BRIDGE, ['--remote-debugging-port=0', '--headless', `--user-data-dir=${profile}`], {
       env: bridgeEnv(dirs, { BPROXY_BRIDGE_CHROME: slow, BPROXY_BRIDGE_LAUNCH_TIMEOUT_MS: '120000' }),

@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, serveFixtures, type FixtureServer } from './extension-harness';
-import { alive, BRIDGE, bridgeDirs, bridgeEnv, bridgeLog, type BridgeDirs } from './bridge-harness';
+import { serveFixtures, type FixtureServer } from '../kit/pages';
+import { ROOT } from '../kit/paths';
+import { alive, BRIDGE, bridgeDirs, bridgeEnv, bridgeLog, type BridgeDirs } from '../kit/bridge';
 
 let dirs: BridgeDirs;
 let pages: FixtureServer;
@@ -22,7 +23,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await pages?.close();
-  dirs.remove();
+  await dirs.remove();
 });
 
 /** Every browser the bridges of this file launched has stopped. */

@@ -6,7 +6,7 @@
  * mode exits when its browser goes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from './extension-harness';
+import { until } from '../kit/wait';
 import {
   alive,
   bridgeDirs,
@@ -18,7 +18,7 @@ import {
   startWsBridge,
   waitForLog,
   type BridgeDirs,
-} from './bridge-harness';
+} from '../kit/bridge';
 
 let dirs: BridgeDirs;
 
@@ -26,10 +26,10 @@ beforeAll(() => {
   dirs = bridgeDirs();
 });
 
-afterAll(() => {
+afterAll(async () => {
   for (const name of ['ws', 'close', 'pipe'])
     for (const pid of browserPids(dirs.profile(name))) process.kill(pid, 'SIGKILL');
-  dirs.remove();
+  await dirs.remove();
 });
 
 describe('ws mode: a lost browser comes back on the next request', () => {

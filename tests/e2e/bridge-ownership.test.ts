@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from './extension-harness';
+import { until } from '../kit/wait';
 import {
   alive,
   bridgeDirs,
@@ -21,7 +21,7 @@ import {
   TOKEN,
   waitForLog,
   type BridgeDirs,
-} from './bridge-harness';
+} from '../kit/bridge';
 
 let dirs: BridgeDirs;
 const stops: (() => Promise<void>)[] = [];
@@ -34,7 +34,7 @@ afterAll(async () => {
   for (const stop of stops) await stop();
   for (const name of ['watched', 'shared', 'users'])
     for (const pid of browserPids(dirs.profile(name))) process.kill(pid, 'SIGKILL');
-  dirs.remove();
+  await dirs.remove();
 });
 
 describe('a browser the bridge launched', () => {

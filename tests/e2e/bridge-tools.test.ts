@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, serveFixtures, until, type FixtureServer } from './extension-harness';
+import { serveFixtures, type FixtureServer } from '../kit/pages';
+import { ROOT } from '../kit/paths';
+import { until } from '../kit/wait';
 import {
   alive,
   BRIDGE,
@@ -21,7 +23,7 @@ import {
   waitForLog,
   type BridgeDirs,
   type LogLine,
-} from './bridge-harness';
+} from '../kit/bridge';
 
 let dirs: BridgeDirs;
 let pages: FixtureServer;
@@ -39,7 +41,7 @@ afterAll(async () => {
     if (typeof line.browserPid === 'number' && alive(line.browserPid))
       process.kill(line.browserPid, 'SIGKILL');
   }
-  dirs.remove();
+  await dirs.remove();
 });
 
 async function startTool(

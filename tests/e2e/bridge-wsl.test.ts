@@ -7,8 +7,10 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromePath, ROOT, until } from './extension-harness';
-import { alive, bridgeDirs, bridgeEnv, bridgeLog, PipeBridge, type BridgeDirs } from './bridge-harness';
+import { chromiumPath } from '../kit/chromium';
+import { ROOT } from '../kit/paths';
+import { until } from '../kit/wait';
+import { alive, bridgeDirs, bridgeEnv, bridgeLog, PipeBridge, type BridgeDirs } from '../kit/bridge';
 
 const WINDOWS_CHROME = 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe';
 const WINDOWS_PROFILE = 'C:\\Users\\tester\\AppData\\Local\\bproxy\\bridge-profile';
@@ -42,7 +44,7 @@ beforeAll(() => {
   const fake = join(bin, 'powershell.exe');
   writeFileSync(
     fake,
-    `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'tests', 'e2e', 'fake-powershell.mjs')}" "$@"\n`,
+    `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'tests', 'kit', 'fake-powershell.mjs')}" "$@"\n`,
   );
   chmodSync(fake, 0o755);
   env = bridgeEnv(dirs, {
@@ -50,16 +52,16 @@ beforeAll(() => {
     BPROXY_BRIDGE_CHROME: WINDOWS_CHROME,
     PATH: `${bin}:${process.env.PATH ?? ''}`,
     FAKE_PS_STATE: state,
-    FAKE_PS_CHROMIUM: chromePath(),
+    FAKE_PS_CHROMIUM: chromiumPath(),
   });
 });
 
-afterAll(() => {
+afterAll(async () => {
   for (const line of bridgeLog(dirs.home)) {
     if (typeof line.browserPid === 'number' && alive(line.browserPid))
       process.kill(line.browserPid, 'SIGKILL');
   }
-  dirs.remove();
+  await dirs.remove();
 });
 
 const TOOL_ARGS = [

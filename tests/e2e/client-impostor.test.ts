@@ -7,11 +7,12 @@
  * its forgery must never reach the model, and the daemon started again on another port is used.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_EXTENSION_ID } from '@bproxy/protocol';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { removeProfile } from '../kit/chromium';
 import { startModelServer, type ModelServer } from '../../packages/agent/test/helpers/model-server';
 import {
   FORGED_TEXT,
@@ -20,8 +21,8 @@ import {
   type Impostor,
 } from '../../packages/client/test/helpers/impostor';
 import { HELLO, browserEnd } from '../../packages/native-host/test/helpers/port';
-import { ROOT } from './extension-harness';
-import { McpClient, runCli } from './mcp-harness';
+import { ROOT } from '../kit/paths';
+import { McpClient, runCli } from '../kit/mcp';
 
 const homes: string[] = [];
 const cleanups: (() => Promise<void>)[] = [];
@@ -29,8 +30,8 @@ const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-afterAll(() => {
-  for (const home of homes) rmSync(home, { recursive: true, force: true });
+afterAll(async () => {
+  for (const home of homes) await removeProfile(home);
 });
 
 function envFor(prefix: string): NodeJS.ProcessEnv {

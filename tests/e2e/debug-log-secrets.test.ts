@@ -8,8 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { serveFixtures, type FixtureServer } from './extension-harness';
-import { Cli } from './suite-cli';
+import { serveFixtures, type FixtureServer } from '../kit/pages';
+import { Cli } from '../kit/cli';
 
 let pages: FixtureServer | undefined;
 let cli: Cli | undefined;

@@ -10,9 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { serveFixtures, until, type FixtureServer } from './extension-harness';
-import { defineActionSuite, type DriverUnderTest, type SuiteEnv } from './suite-actions';
-import { Agent } from './suite-agent';
+import { serveFixtures, type FixtureServer } from '../kit/pages';
+import { until } from '../kit/wait';
+import { defineActionSuite, type DriverUnderTest, type SuiteEnv } from '../kit/suites/actions';
+import { Agent } from '../kit/agent';
 import {
   browserPidUsing,
   chromiumPidsUsing,
@@ -20,8 +21,8 @@ import {
   isRunning,
   startDebuggableChromium,
   type DebuggableChromium,
-} from './suite-browsers';
-import { Cli } from './suite-cli';
+} from '../kit/chromium';
+import { Cli } from '../kit/cli';
 
 interface Status {
   clients: { name: string; kind: string; connected: boolean }[];

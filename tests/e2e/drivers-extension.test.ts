@@ -15,15 +15,14 @@ import {
   FRAME_EXTENSION_PAGE,
   pairThroughPopup,
   launchWithExtension,
-  serveFixtures,
-  until,
   type ExtensionBrowser,
-  type FixtureServer,
-} from './extension-harness';
-import { defineActionSuite, type DriverUnderTest, type SuiteEnv } from './suite-actions';
-import { Agent } from './suite-agent';
-import { expectNoChromiumLeft } from './suite-browsers';
-import { Cli, type StartOutput } from './suite-cli';
+} from '../kit/extension';
+import { serveFixtures, type FixtureServer } from '../kit/pages';
+import { until } from '../kit/wait';
+import { defineActionSuite, type DriverUnderTest, type SuiteEnv } from '../kit/suites/actions';
+import { Agent } from '../kit/agent';
+import { expectNoChromiumLeft } from '../kit/chromium';
+import { Cli, type StartOutput } from '../kit/cli';
 
 interface Status {
   clients: { name: string; kind: string; connected: boolean }[];

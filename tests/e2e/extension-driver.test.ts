@@ -1,19 +1,14 @@
 /**
  * The built extension as a browser driver, in real headless Chromium, against a scripted daemon
- * (extension-fake-daemon.ts): pairing through the popup, hello, every kind of forwarded action,
+ * (tests/kit/scripted-daemon.ts): pairing through the popup, hello, every kind of forwarded action,
  * dialogs, deadlines, exactly-once across replays and a stopped service worker, pushes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION } from '@bproxy/protocol';
-import { FakeDaemon } from './extension-fake-daemon';
-import {
-  pairThroughPopup,
-  launchWithExtension,
-  serveFixtures,
-  until,
-  type ExtensionBrowser,
-  type FixtureServer,
-} from './extension-harness';
+import { FakeDaemon } from '../kit/scripted-daemon';
+import { pairThroughPopup, launchWithExtension, type ExtensionBrowser } from '../kit/extension';
+import { serveFixtures, type FixtureServer } from '../kit/pages';
+import { until } from '../kit/wait';
 
 let browser: ExtensionBrowser;
 let pages: FixtureServer;

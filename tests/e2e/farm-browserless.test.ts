@@ -1,6 +1,6 @@
 /**
  * Browser farms that scale out, against a real one: the open-source browserless platform on
- * 127.0.0.1 (farm-harness.ts), Debian's Chromium behind it. With `--cdp-mode per-session` every session
+ * 127.0.0.1 (tests/kit/farm.ts), Debian's Chromium behind it. With `--cdp-mode per-session` every session
  * gets its own farm browser — its own connection — on its first tab open: several sessions at once,
  * each filling and sending a form, show up as as many browsers in the farm's own session list, and
  * closing a session ends its browser there. Over bproxy's cap the answer is TOO_MANY_BROWSERS without
@@ -12,9 +12,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveFixtures, until, type FixtureServer } from './extension-harness';
-import { startFarm, type Farm } from './farm-harness';
-import { Cli, type StartOutput } from './suite-cli';
+import { serveFixtures, type FixtureServer } from '../kit/pages';
+import { until } from '../kit/wait';
+import { startFarm, type Farm } from '../kit/farm';
+import { Cli, type StartOutput } from '../kit/cli';
 
 const CAP = 3;
 let pages: FixtureServer;

@@ -4,11 +4,13 @@
  * gone rather than hanging, and the next tab.open launches a fresh browser that works.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cli, type StartOutput } from './suite-cli';
-import { chromePath, serveFixtures, until, type FixtureServer } from './extension-harness';
-import { childProcesses, isAlive } from './faults-harness';
+import { Cli, type StartOutput } from '../kit/cli';
+import { chromiumPath } from '../kit/chromium';
+import { serveFixtures, type FixtureServer } from '../kit/pages';
+import { until } from '../kit/wait';
+import { childProcesses, isAlive } from '../kit/processes';
 
-process.env.CHROME_PATH ??= chromePath();
+process.env.CHROME_PATH ??= chromiumPath();
 process.env.BPROXY_BROWSER = 'headless';
 
 let cli: Cli;

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cli } from './suite-cli';
+import { Cli } from '../kit/cli';
 
 process.env.BPROXY_BROWSER = 'none';
 

@@ -8,9 +8,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cli, type CliResult, type StartOutput } from './suite-cli';
-import { until } from './extension-harness';
-import { ReconnectingExtension, claimToken, isAlive } from './faults-harness';
+import { Cli, type CliResult, type StartOutput } from '../kit/cli';
+import { until } from '../kit/wait';
+import { ReconnectingExtension, claimToken } from '../kit/faulty-extension';
+import { isAlive } from '../kit/processes';
 
 // Read by the daemon `service start` spawns: no embedded browser in these cases.
 process.env.BPROXY_BROWSER = 'none';

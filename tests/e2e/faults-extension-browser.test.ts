@@ -6,16 +6,11 @@
  */
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cli, type StartOutput } from './suite-cli';
-import {
-  pair,
-  launchWithExtension,
-  serveFixtures,
-  until,
-  type ExtensionBrowser,
-  type FixtureServer,
-} from './extension-harness';
-import { childProcesses, isAlive } from './faults-harness';
+import { Cli, type StartOutput } from '../kit/cli';
+import { pair, launchWithExtension, type ExtensionBrowser } from '../kit/extension';
+import { serveFixtures, type FixtureServer } from '../kit/pages';
+import { until } from '../kit/wait';
+import { childProcesses, isAlive } from '../kit/processes';
 
 process.env.BPROXY_BROWSER = 'none';
 

@@ -9,13 +9,15 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromePath, serveFixtures, until, type FixtureServer } from './extension-harness';
-import { childProcesses, isAlive } from './faults-harness';
-import { McpClient, runCli } from './mcp-harness';
-import { Cli, type StartOutput } from './suite-cli';
+import { chromiumPath } from '../kit/chromium';
+import { serveFixtures, type FixtureServer } from '../kit/pages';
+import { until } from '../kit/wait';
+import { childProcesses, isAlive } from '../kit/processes';
+import { McpClient, runCli } from '../kit/mcp';
+import { Cli, type StartOutput } from '../kit/cli';
 
 // Short periods, the same for both daemons; read by every bproxy process these tests start.
-process.env.CHROME_PATH ??= chromePath();
+process.env.CHROME_PATH ??= chromiumPath();
 process.env.BPROXY_BROWSER = 'headless';
 process.env.BPROXY_BROWSER_IDLE = '1s';
 process.env.BPROXY_IDLE_EXIT = '3s';

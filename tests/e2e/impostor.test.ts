@@ -11,17 +11,12 @@ import { join } from 'node:path';
 import { DEFAULT_EXTENSION_ID, PROTOCOL_VERSION, freshNonce, type ProofAnswer } from '@bproxy/protocol';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import {
-  launchWithExtension,
-  pair,
-  serveFixtures,
-  until,
-  type ExtensionBrowser,
-  type FixtureServer,
-} from './extension-harness';
-import { Agent } from './suite-agent';
-import { expectNoChromiumLeft } from './suite-browsers';
-import { Cli } from './suite-cli';
+import { launchWithExtension, pair, type ExtensionBrowser } from '../kit/extension';
+import { serveFixtures, type FixtureServer } from '../kit/pages';
+import { until } from '../kit/wait';
+import { Agent } from '../kit/agent';
+import { expectNoChromiumLeft } from '../kit/chromium';
+import { Cli } from '../kit/cli';
 
 interface Seen {
   method: string;

@@ -1,32 +1,23 @@
 /**
- * `bproxy mcp` end to end with the CDP driver: real MCP clients (the SDK's Client over stdio) spawn the
- * built CLI, which starts the daemon and its embedded headless Chromium on first use. Covers the tool
- * list, every action family, isolation between two concurrent clients, errors as isError results, and
- * the server exiting (and closing its session) when its client goes away.
+ * `bproxy mcp` end to end with the CDP driver: the MCP suite (tests/kit/suites/mcp.ts) with real MCP
+ * clients spawning the built CLI, which starts the daemon and its embedded headless Chromium on first
+ * use — nothing runs before the first client.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromePath, serveFixtures, until, type FixtureServer } from './extension-harness';
-import { CLI, McpClient, handleOf, processAlive, runCli } from './mcp-harness';
+import { afterAll } from 'vitest';
+import { chromiumPath, expectNoChromiumLeft, removeProfile } from '../kit/chromium';
+import { runCli } from '../kit/mcp';
+import { serveFixtures, type FixtureServer } from '../kit/pages';
+import { defineMcpSuite, type McpEnv } from '../kit/suites/mcp';
 
-let pages: FixtureServer;
-let home: string;
-let env: NodeJS.ProcessEnv;
-let a: McpClient;
+let pages: FixtureServer | undefined;
+let home: string | undefined;
+let env: NodeJS.ProcessEnv | undefined;
+let starting: Promise<McpEnv> | undefined;
 
-interface Status {
-  sessions: { session: string; label?: string; tabs: string[] }[];
-}
-
-async function sessionsLabelled(label: string): Promise<Status['sessions']> {
-  const status = await runCli(env, ['debug', 'status']);
-  return (JSON.parse(status.stdout) as Status).sessions.filter((s) => s.label === label);
-}
-
-beforeAll(async () => {
+async function start(): Promise<McpEnv> {
   pages = await serveFixtures();
   home = mkdtempSync(join(tmpdir(), 'bproxy-mcp-e2e-'));
   env = {
@@ -34,294 +25,24 @@ beforeAll(async () => {
     BPROXY_HOME: home,
     BPROXY_PORT: '0',
     BPROXY_SESSION: '',
-    CHROME_PATH: chromePath(),
+    CHROME_PATH: chromiumPath(),
   };
-  a = await McpClient.start(env, ['--pacing', 'fast'], 'agent-a');
-}, 60_000);
+  // The first MCP client starts the daemon: none runs before it.
+  const status = JSON.parse((await runCli(env, ['service', 'status'])).stdout) as { running: boolean };
+  if (status.running) throw new Error('a daemon already runs in the fresh BPROXY_HOME');
+  return { env, home, pages, browser: 'headless', args: [] };
+}
 
 afterAll(async () => {
-  await a?.close();
   if (env) await runCli(env, ['service', 'stop']);
   await pages?.close();
-  if (home) rmSync(home, { recursive: true, force: true });
-});
+  if (home) {
+    await expectNoChromiumLeft([home]);
+    await removeProfile(home);
+  }
+}, 60_000);
 
-describe('bproxy mcp over stdio with the headless browser', () => {
-  it('lists a small tool list derived from the protocol, without session arguments', async () => {
-    const { tools } = await a.client.listTools();
-    const names = tools.map((t) => t.name);
-    for (const name of ['tab_open', 'navigate', 'snapshot', 'click', 'fill', 'screenshot', 'dialog', 'wait'])
-      expect(names).toContain(name);
-    expect(Buffer.byteLength(JSON.stringify(tools))).toBeLessThan(16_000);
-    for (const tool of tools) {
-      expect(tool.description?.length ?? 0).toBeLessThanOrEqual(80);
-      expect(tool.inputSchema.type).toBe('object');
-      expect(Object.keys(tool.inputSchema.properties ?? {})).not.toContain('session');
-    }
-    const click = tools.find((t) => t.name === 'click');
-    expect(click?.inputSchema.required).toEqual(['target']);
-  });
-
-  it('answers a read before any tab with TAB_NOT_FOUND and says to navigate', async () => {
-    const reply = await a.call('snapshot');
-    expect(reply.isError).toBe(true);
-    expect(reply.text).toMatch(/^TAB_NOT_FOUND: .*\nWhat to do: Call navigate with a url/);
-  });
-
-  it('started the daemon itself, and runs the whole action suite by handle', async () => {
-    expect(await a.ok('tab_open', { url: pages.url('ext-form.html') })).toMatch(
-      /^opened t1 \(current\) in headless: .*ext-form\.html "Extension form"$/,
-    );
-    expect(JSON.parse((await runCli(env, ['service', 'status'])).stdout)).toMatchObject({ running: true });
-
-    const snap = await a.ok('snapshot');
-    expect(snap.split('\n')[0]).toContain('"Extension form"');
-    const name = handleOf(snap, /textbox "Name"/);
-    const notes = handleOf(snap, /textbox "Notes"/);
-    const size = handleOf(snap, /combobox "Size"/);
-    const send = handleOf(snap, /button "Send"/);
-
-    expect(await a.ok('fill', { target: name, value: 'Ada' })).toBe(`filled ${name}`);
-    expect(await a.ok('type', { text: 'fast', target: notes })).toBe(`typed into ${notes}`);
-    expect(await a.ok('press', { key: 'Tab' })).toBe('pressed Tab');
-    expect(await a.ok('select', { target: size, values: ['l'] })).toBe(`selected "l" in ${size}`);
-    expect(await a.ok('hover', { target: { selector: '#hover-target' } })).toBe('hovered "#hover-target"');
-    expect(await a.ok('text', { target: { selector: '#hovered' } })).toBe('hovered');
-    expect(await a.ok('scroll', { to: 'bottom' })).toMatch(/^scrolled to x=0 y=\d+ \(at bottom\)$/);
-
-    const inspected = JSON.parse(await a.ok('inspect', { target: send })) as { tag: string };
-    expect(inspected.tag).toBe('button');
-    const elements = await a.ok('elements', { role: 'textbox' });
-    expect(elements).toMatch(/^el\d+ textbox "Name" type=text value="Ada"$/m);
-    expect(await a.ok('links')).toMatch(/^ln\d+ "Next page" → .*ext-done\.html\?via=link$/m);
-
-    const shot = await a.call('screenshot');
-    expect(shot.isError).toBe(false);
-    expect(shot.images[0]?.mimeType).toBe('image/png');
-    expect(
-      Buffer.from(shot.images[0]?.data ?? '', 'base64')
-        .subarray(1, 4)
-        .toString(),
-    ).toBe('PNG');
-
-    // Each read replaces the handles of the one before: read again, then submit. The form loads another
-    // page: the click's one-line reply says so, and the page is not dumped.
-    const fresh = handleOf(await a.ok('snapshot'), /button "Send"/);
-    const clicked = await a.ok('click', { target: fresh });
-    expect(clicked).toMatch(
-      new RegExp(
-        `^clicked ${fresh} → navigated to .*ext-done\\.html\\?name=Ada&notes=fast&size=l "Extension done"; old handles are stale$`,
-      ),
-    );
-    expect(await a.ok('wait', { text: 'done' })).toMatch(/^done after \d+ ms; at .*ext-done\.html/);
-
-    expect(await a.ok('back')).toMatch(/ext-form\.html "Extension form"$/);
-    expect(await a.ok('forward')).toMatch(/ext-done\.html\?name=Ada/);
-    expect(await a.ok('reload')).toMatch(/"Extension done"$/);
-    expect(await a.ok('navigate', { url: pages.url('ext-form.html') })).toMatch(/"Extension form"$/);
-  });
-
-  it('reports stale handles as errors that say to read the page again', async () => {
-    const snap = await a.ok('snapshot');
-    const send = handleOf(snap, /button "Send"/);
-    await a.ok('navigate', { url: pages.url('ext-done.html') });
-    const reply = await a.call('click', { target: send });
-    expect(reply.isError).toBe(true);
-    expect(reply.text).toMatch(/^ELEMENT_HANDLE_(STALE|NOT_FOUND): /);
-    expect(reply.text).toMatch(/What to do: .*call snapshot/);
-  });
-
-  it('caps snapshots and long text with a continuation', async () => {
-    await a.ok('navigate', { url: pages.url('forms.html') });
-    const first = await a.ok('snapshot', { maxChars: 300 });
-    expect(first).toMatch(/For the next part repeat with offset=(\d+)/);
-    const offset = Number(first.match(/offset=(\d+)/)?.[1]);
-    const second = await a.ok('snapshot', { maxChars: 300, offset });
-    expect(second).not.toBe(first);
-    const text = await a.ok('text', { maxChars: 100 });
-    expect(text).toMatch(/\[chars 0-\d+ of \d+; call text with offset=\d+ for more\]$/);
-  });
-
-  it('tells about dialogs in the action reply and answers them with the dialog tool', async () => {
-    await a.ok('navigate', { url: pages.url('dialog.html') });
-    const clicked = await a.ok('click', { target: { selector: '#confirm' } });
-    expect(clicked).toContain('confirm dialog open: "Are you sure?" (answer with dialog)');
-    expect(await a.ok('dialog', { accept: true })).toBe('accepted confirm "Are you sure?"');
-    expect(await a.ok('text', { target: { selector: '#out' } })).toBe('confirm: true');
-    const none = await a.call('dialog', { accept: false });
-    expect(none.isError).toBe(true);
-    expect(none.text).toMatch(/^NO_DIALOG: /);
-  });
-
-  it('returns a paused session as HUMAN_REQUIRED with the reason and what the human must do', async () => {
-    const reply = await a.call('navigate', { url: pages.url('ext-captcha.html') });
-    expect(reply.isError).toBe(true);
-    expect(reply.text).toMatch(/^HUMAN_REQUIRED: /);
-    expect(reply.text).toMatch(/What to do: Tell the user .* then call session_resume/);
-    expect((await a.call('snapshot')).text).toMatch(/^HUMAN_REQUIRED: /);
-    expect(await a.ok('session_resume')).toMatch(/^resumed/);
-    expect(await a.ok('navigate', { url: pages.url('ext-done.html') })).toMatch(/"Extension done"$/);
-  });
-
-  it('manages its own tabs', async () => {
-    expect(await a.ok('tab_open', { url: pages.url('list.html') })).toMatch(/^opened t2 \(current\)/);
-    const listed = await a.ok('tab_list');
-    expect(listed.split('\n')).toHaveLength(2);
-    expect(listed).toMatch(/^t2 \(current\) /m);
-    expect(await a.ok('tab_select', { tab: 't1' })).toBe('current tab: t1');
-    expect(await a.ok('tab_close', { tab: 't2' })).toBe('closed t2');
-    expect(await a.ok('tab_list')).toMatch(/^t1 \(current\) [^\n]*$/);
-  });
-
-  it('names in its reply the tab a click opened, and says when that tab closed itself', async () => {
-    await a.ok('navigate', { url: pages.url('trusted.html') });
-    const opened = await a.ok('click', { target: handleOf(await a.ok('snapshot'), /button "Open popup"/) });
-    const tab = /; opened (t\d+) \S*popup\.html \(tab_select (t\d+) to act in it\)$/.exec(opened);
-    expect(tab?.[1]).toBeDefined();
-    expect(tab?.[2]).toBe(tab?.[1]);
-    const popup = String(tab?.[1]);
-    expect(await a.ok('tab_select', { tab: popup })).toBe(`current tab: ${popup}`);
-    const finished = await a.ok('click', {
-      target: handleOf(await a.ok('snapshot'), /button "Finish sign-in"/),
-    });
-    await until('the popup to leave the session', async () =>
-      (await sessionsLabelled('mcp agent-a')).every((s) => !s.tabs.includes(popup)),
-    );
-    const next = await a.ok('text', { target: { selector: '#status' } });
-    expect(`${finished}\n${next}`).toContain(
-      `Note: ${popup} was closed in the browser; the session is back on t1, the tab that opened it`,
-    );
-  });
-
-  it('returns bad arguments and unknown tools as isError results', async () => {
-    const bad = await a.call('click', { target: 'button' });
-    expect(bad).toMatchObject({ isError: true });
-    expect(bad.text).toMatch(/^BAD_REQUEST: target: expected an element handle like el3/);
-    const extra = await a.call('navigate', { url: 'https://example.org', session: 'abcdef' });
-    expect(extra.text).toMatch(/^BAD_REQUEST: arguments: unknown field\(s\) "session"/);
-    const hidden = await a.call('tab_open', { url: 'about:blank', browser: 'x' });
-    expect(hidden.text).toBe(
-      'BAD_REQUEST: tab_open does not take browser\nWhat to do: Remove it; the server sets it itself',
-    );
-    const missing = await a.call('tab_select', {});
-    expect(missing.text).toMatch(/^BAD_REQUEST: tab_select needs tab/);
-    const unknown = await a.call('teleport');
-    expect(unknown).toMatchObject({
-      isError: true,
-      text: 'UNKNOWN_ACTION: no tool named "teleport"\nWhat to do: Call tools/list for the tools of this server',
-    });
-    expect((await a.call('click', { target: 'el999999' })).text).toMatch(/^ELEMENT_HANDLE_NOT_FOUND: /);
-  });
-
-  it('refuses a file:, data: or view-source: URL on navigate and tab_open with URL_NOT_ALLOWED, reading nothing', async () => {
-    await a.ok('navigate', { url: pages.url('counter.html') });
-    const token = readFileSync(join(home, 'token'), 'utf8').trim();
-    for (const [tool, url] of [
-      ['navigate', `file://${join(home, 'token')}`],
-      ['tab_open', 'file:///etc/hostname'],
-      ['navigate', 'data:text/html,<p>x</p>'],
-      ['navigate', `view-source:${pages.url('counter.html')}`],
-    ] as const) {
-      const reply = await a.call(tool, { url });
-      expect(reply.isError, `${tool} ${url}`).toBe(true);
-      expect(reply.text, `${tool} ${url}`).toMatch(
-        /^URL_NOT_ALLOWED: .*\nWhat to do: Open an http: or https: page/s,
-      );
-    }
-    const text = await a.ok('text');
-    expect(text).toContain('Count: 0');
-    expect(text).not.toContain(token);
-  });
-
-  it('isolates two concurrent clients: each sees only its own tabs and handles', async () => {
-    const b = await McpClient.start(env, ['--pacing', 'fast'], 'agent-b');
-    try {
-      await Promise.all([
-        a.ok('navigate', { url: pages.url('counter.html') }),
-        b.ok('tab_open', { url: pages.url('counter.html') }),
-      ]);
-      expect(await b.ok('tab_list')).toMatch(/^t1 \(current\) [^\n]*counter\.html[^\n]*$/);
-      expect((await a.ok('tab_list')).split('\n')).toHaveLength(1);
-
-      // B mints handles past anything A has seen; A cannot use them.
-      let bSnap = '';
-      for (let i = 0; i < 3; i++) bSnap = await b.ok('snapshot');
-      const bButton = handleOf(bSnap, /button "Increment"/);
-      const foreign = await a.call('click', { target: bButton });
-      expect(foreign.isError).toBe(true);
-      expect(foreign.text).toMatch(/^ELEMENT_HANDLE_NOT_FOUND: /);
-
-      // Clicks at the same time land in each client's own page.
-      const aButton = handleOf(await a.ok('snapshot'), /button "Increment"/);
-      await Promise.all([
-        (async () => {
-          for (let i = 0; i < 3; i++) await a.ok('click', { target: aButton });
-        })(),
-        (async () => {
-          for (let i = 0; i < 5; i++) await b.ok('click', { target: bButton });
-        })(),
-      ]);
-      expect(await a.ok('text', { target: { selector: '#count' } })).toBe('3');
-      expect(await b.ok('text', { target: { selector: '#count' } })).toBe('5');
-      expect(await sessionsLabelled('mcp agent-a')).toHaveLength(1);
-      expect(await sessionsLabelled('mcp agent-b')).toHaveLength(1);
-    } finally {
-      await b.close();
-    }
-  });
-
-  it('opens a tab on a first navigate, and says in its first reply that it paces like a person', async () => {
-    const h = await McpClient.start(env, [], 'agent-h');
-    try {
-      const first = await h.call('navigate', { url: pages.url('counter.html') });
-      expect(first.isError).toBe(false);
-      const [answer, notice] = first.text.split('\n');
-      expect(answer).toMatch(/^opened t1 \(current\); at .*counter\.html/);
-      expect(notice).toContain('paces actions like a person');
-      expect(notice).toContain('bproxy mcp --pacing fast');
-      const second = await h.ok('tab_list');
-      expect(second).toMatch(/^t1 \(current\) [^\n]*counter\.html[^\n]*$/);
-      const [session] = await sessionsLabelled('mcp agent-h');
-      expect(session).toMatchObject({ tabs: ['t1'] });
-    } finally {
-      await h.close();
-    }
-  });
-
-  it('exits and closes its session with its tabs when the client goes away', async () => {
-    const c = await McpClient.start(env, ['--pacing', 'fast'], 'agent-c');
-    await c.ok('tab_open', { url: pages.url('counter.html') });
-    expect(await sessionsLabelled('mcp agent-c')).toHaveLength(1);
-    const pid = c.pid;
-    await c.close();
-    expect(pid).not.toBeNull();
-    await until('the server process to exit', () => pid !== null && !processAlive(pid));
-    expect(await sessionsLabelled('mcp agent-c')).toEqual([]);
-  });
-
-  it('exits with code 0 when its stdin closes', async () => {
-    const child = spawn(process.execPath, [CLI, 'mcp'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
-    send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-    });
-    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    send({
-      jsonrpc: '2.0',
-      id: 2,
-      method: 'tools/call',
-      params: { name: 'tab_open', arguments: { url: pages.url('list.html') } },
-    });
-    await until('the tab_open answer', () => out.includes('"id":2'), 30_000);
-    expect(await sessionsLabelled('mcp raw')).toHaveLength(1);
-    child.stdin.end();
-    expect(await exited).toBe(0);
-    expect(await sessionsLabelled('mcp raw')).toEqual([]);
-  });
+defineMcpSuite({
+  label: 'the headless browser',
+  start: () => (starting ??= start()),
 });

@@ -1,74 +1,69 @@
 /**
  * `bproxy mcp --browser NAME` against the extension driver: the daemon started by `bproxy service
- * start`, headless Chromium with the built extension paired through its popup, and a real MCP client
- * driving a form in that browser by handle.
+ * start`, headless Chromium with the built extension paired through its popup, then the MCP suite
+ * (tests/kit/suites/mcp.ts) with real MCP clients driving that browser — and what the extension adds:
+ * the tab the client opened closes in the browser when the client goes away.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cli } from './suite-cli';
-import {
-  pair,
-  launchWithExtension,
-  serveFixtures,
-  until,
-  type ExtensionBrowser,
-  type FixtureServer,
-} from './extension-harness';
-import { McpClient, handleOf } from './mcp-harness';
+import { afterAll, describe, expect, it } from 'vitest';
+import { expectNoChromiumLeft } from '../kit/chromium';
+import { Cli } from '../kit/cli';
+import { pair, launchWithExtension, type ExtensionBrowser } from '../kit/extension';
+import { McpClient } from '../kit/mcp';
+import { serveFixtures, type FixtureServer } from '../kit/pages';
+import { defineMcpSuite, type McpEnv } from '../kit/suites/mcp';
+import { until } from '../kit/wait';
 
-let browser: ExtensionBrowser;
-let pages: FixtureServer;
-let cli: Cli;
-let mcp: McpClient;
-let browserName = '';
+let browser: ExtensionBrowser | undefined;
+let pages: FixtureServer | undefined;
+let cli: Cli | undefined;
+let starting: Promise<McpEnv> | undefined;
 
-beforeAll(async () => {
+async function start(): Promise<McpEnv> {
   pages = await serveFixtures();
-  cli = new Cli();
-  const started = await cli.start();
+  const c = new Cli('bproxy-e2e-mcp-ext-');
+  cli = c;
+  const started = await c.start(['--browser', 'none']);
   browser = await launchWithExtension();
   await pair(browser, started.pairingCode, started.port);
   const client = await until('the extension client to connect', async () => {
-    const status = await cli.ok<{ clients: { name: string; kind: string; connected: boolean }[] }>([
+    const status = await c.ok<{ clients: { name: string; kind: string; connected: boolean }[] }>([
       'debug',
       'status',
     ]);
-    return status.clients.find((c) => c.kind === 'extension' && c.connected);
+    return status.clients.find((x) => x.kind === 'extension' && x.connected);
   });
-  browserName = client.name;
-  mcp = await McpClient.start(
-    { ...process.env, BPROXY_HOME: cli.home, BPROXY_SESSION: '' },
-    ['--pacing', 'fast', '--browser', browserName],
-    'agent-ext',
-  );
-}, 90_000);
+  return {
+    env: c.environment(),
+    home: c.home,
+    pages,
+    browser: client.name,
+    args: ['--browser', client.name],
+  };
+}
+
+const extension = { label: 'the paired extension', start: () => (starting ??= start()) };
 
 afterAll(async () => {
-  await mcp?.close();
+  const dirs = [browser?.userDataDir, cli?.home].filter((d): d is string => d !== undefined);
   await browser?.close();
   await cli?.dispose();
   await pages?.close();
-});
+  await expectNoChromiumLeft(dirs);
+}, 60_000);
+
+defineMcpSuite(extension);
 
 describe('bproxy mcp with the paired extension', () => {
-  it('opens its tab in the paired browser and acts there by handle', async () => {
-    expect(await mcp.ok('tab_open', { url: pages.url('ext-form.html') })).toMatch(
-      new RegExp(`^opened t1 \\(current\\) in ${browserName}: .*"Extension form"$`),
-    );
-    const snap = await mcp.ok('snapshot');
-    await mcp.ok('fill', { target: handleOf(snap, /textbox "Name"/), value: 'Grace' });
-    const clicked = await mcp.ok('click', { target: handleOf(snap, /button "Send"/) });
-    expect(clicked).toMatch(/navigated to .*ext-done\.html\?name=Grace/);
-    expect(await mcp.ok('text')).toContain('query: ?name=Grace');
-    const stale = await mcp.call('click', { target: handleOf(snap, /button "Send"/) });
-    expect(stale.isError).toBe(true);
-    expect(stale.text).toMatch(/^ELEMENT_HANDLE_(STALE|NOT_FOUND): [^\n]*\nWhat to do: /);
-  }, 60_000);
-
   it('closes its session and the tab in the browser when the client goes away', async () => {
-    const pagesBefore = browser.context.pages().length;
+    const e = await extension.start();
+    const b = browser;
+    if (b === undefined) throw new Error('the extension did not start');
+    const mcp = await McpClient.start(e.env, [...e.args, '--pacing', 'fast'], 'agent-ext');
+    await mcp.ok('tab_open', { url: e.pages.url('ext-form.html') });
+    const pagesBefore = b.context.pages().length;
     await mcp.close();
-    await until('the tab to close', () => browser.context.pages().length < pagesBefore, 15_000);
-    const status = await cli.ok<{ sessions: { label?: string }[] }>(['debug', 'status']);
-    expect(status.sessions.filter((s) => s.label === 'mcp agent-ext')).toEqual([]);
-  }, 30_000);
+    await until('the tab to close', () => b.context.pages().length < pagesBefore, 15_000);
+    const status = await cli?.ok<{ sessions: { label?: string }[] }>(['debug', 'status']);
+    expect(status?.sessions.filter((s) => s.label === 'mcp agent-ext')).toEqual([]);
+  }, 60_000);
 });

@@ -5,14 +5,15 @@
  * request with an id is answered, a tool call with a catalogue code, and the server serves the next.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE } from '@bproxy/protocol';
 import { hostileJson, hostileValues } from '../fixtures/hostile-json';
-import { CLI } from './mcp-harness';
+import { removeProfile, settlesWithin } from '../kit/chromium';
+import { CLI } from '../kit/mcp';
 
 interface RpcAnswer {
   id?: unknown;
@@ -98,9 +99,9 @@ afterAll(async () => {
   if (running !== undefined && running.exitCode === null) {
     const exited = new Promise((resolve) => running.once('exit', resolve));
     running.stdin.end();
-    await exited;
+    if (!(await settlesWithin(exited, 10_000))) running.kill('SIGKILL');
   }
-  rmSync(home, { recursive: true, force: true });
+  await removeProfile(home);
 }, 30_000);
 
 const CODES = new Set(Object.keys(ERROR_CATALOGUE));

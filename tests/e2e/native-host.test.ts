@@ -6,9 +6,9 @@
  */
 import { statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveFixtures, type FixtureServer } from './extension-harness';
-import { launchWithNativeHost, type NativeMachine } from './native-harness';
-import { expectNoChromiumLeft } from './suite-browsers';
+import { serveFixtures, type FixtureServer } from '../kit/pages';
+import { launchWithNativeHost, type NativeMachine } from '../kit/native-host';
+import { expectNoChromiumLeft } from '../kit/chromium';
 
 let machine: NativeMachine;
 let pages: FixtureServer;

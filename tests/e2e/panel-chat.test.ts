@@ -17,9 +17,10 @@ import {
   type RecordedRequest,
   type TrickleProgress,
 } from '../../packages/agent/test/helpers/model-server';
-import { serveFixtures, until, type FixtureServer } from './extension-harness';
-import { launchWithNativeHost, type NativeMachine } from './native-harness';
-import { expectNoChromiumLeft } from './suite-browsers';
+import { serveFixtures, type FixtureServer } from '../kit/pages';
+import { until } from '../kit/wait';
+import { launchWithNativeHost, type NativeMachine } from '../kit/native-host';
+import { expectNoChromiumLeft } from '../kit/chromium';
 
 let machine: NativeMachine;
 let pages: FixtureServer;

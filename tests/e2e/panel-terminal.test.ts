@@ -9,9 +9,10 @@
  */
 import type { Page, Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveFixtures, until, type FixtureServer } from './extension-harness';
-import { launchWithNativeHost, type NativeMachine } from './native-harness';
-import { PANEL_SIZE, screenshot } from './screenshots';
+import { serveFixtures, type FixtureServer } from '../kit/pages';
+import { until } from '../kit/wait';
+import { launchWithNativeHost, type NativeMachine } from '../kit/native-host';
+import { PANEL_SIZE, screenshot } from '../kit/screenshots';
 
 let machine: NativeMachine;
 let pages: FixtureServer;

@@ -4,19 +4,20 @@
  * the daemon running.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { removeProfile } from '../kit/chromium';
 
 const root = join(__dirname, '..', '..');
 const home = mkdtempSync(join(tmpdir(), 'bproxy-quickstart-'));
 const env = { ...process.env, BPROXY_HOME: home, BPROXY_PORT: '0' };
 const cli = join(root, 'packages', 'cli', 'bin', 'bproxy.mjs');
 
-afterAll(() => {
+afterAll(async () => {
   spawnSync(process.execPath, [cli, 'service', 'stop'], { env, timeout: 20_000 });
-  rmSync(home, { recursive: true, force: true });
+  await removeProfile(home);
 });
 
 describe('npm run quickstart', () => {

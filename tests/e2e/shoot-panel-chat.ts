@@ -10,8 +10,10 @@ import {
   type Reply,
   type RecordedRequest,
 } from '../../packages/agent/test/helpers/model-server';
-import { ROOT, serveFixtures, until } from './extension-harness';
-import { launchWithNativeHost } from './native-harness';
+import { serveFixtures } from '../kit/pages';
+import { ROOT } from '../kit/paths';
+import { until } from '../kit/wait';
+import { launchWithNativeHost } from '../kit/native-host';
 
 function toolResults(request: RecordedRequest): { text: string; count: number } {
   const messages = request.body.messages as { role: string; content: unknown }[];

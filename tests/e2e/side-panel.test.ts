@@ -7,17 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Worker } from 'playwright-core';
-import {
-  launchWithExtension,
-  pair,
-  serveFixtures,
-  until,
-  type ExtensionBrowser,
-  type FixtureServer,
-} from './extension-harness';
-import { expectNoChromiumLeft } from './suite-browsers';
-import { PANEL_SIZE, screenshot } from './screenshots';
-import { Cli } from './suite-cli';
+import { launchWithExtension, pair, type ExtensionBrowser } from '../kit/extension';
+import { serveFixtures, type FixtureServer } from '../kit/pages';
+import { until } from '../kit/wait';
+import { expectNoChromiumLeft } from '../kit/chromium';
+import { PANEL_SIZE, screenshot } from '../kit/screenshots';
+import { Cli } from '../kit/cli';
 
 let cli: Cli;
 let browser: ExtensionBrowser;

@@ -4,12 +4,13 @@
  * must be refused and nothing executed.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeProfile } from '../kit/chromium';
+import { launchChromium, type LaunchedChromium } from '../kit/chromium';
 
 const root = join(__dirname, '..', '..');
 const cli = join(root, 'packages', 'cli', 'bin', 'bproxy.mjs');
@@ -19,7 +20,7 @@ const bproxy = (...args: string[]) =>
   execFileSync(process.execPath, [cli, ...args], { env, encoding: 'utf8', timeout: 20_000 });
 
 let port = 0;
-let browser: Browser;
+let browser: LaunchedChromium;
 let page: Server;
 let pagePort = 0;
 
@@ -32,18 +33,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => page.listen(0, '127.0.0.1', r));
   const address = page.address();
   pagePort = typeof address === 'object' && address ? address.port : 0;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH ?? '/usr/lib/chromium/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
@@ -52,13 +42,13 @@ afterAll(async () => {
   try {
     bproxy('service', 'stop');
   } finally {
-    rmSync(home, { recursive: true, force: true });
+    await removeProfile(home);
   }
 });
 
 describe('a web page on another localhost port', () => {
   it('cannot reach the daemon by fetch, form POST or WebSocket, and nothing runs', async () => {
-    const tab = await browser.newPage();
+    const tab = await browser.context.newPage();
     await tab.goto(`http://127.0.0.1:${pagePort}/`);
     const outcome = await tab.evaluate(async (daemonPort) => {
       const base = `http://127.0.0.1:${daemonPort}`;

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import {
   driverResultSchema,
   forwardedParamsSchema,
@@ -20,6 +20,7 @@ import {
 import { PAGE_ACTIONS, type PageAction, type PageResult } from '@bproxy/page';
 import { DEFAULT_CORPUS } from '../../../scripts/page-corpus.mjs';
 import { vendorFile } from '../../../tests/fixtures/vendor';
+import { launchChromium } from '../../../tests/kit/chromium';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 export const FIXTURES = normalize(join(here, '../../../tests/fixtures/pages'));
@@ -80,33 +81,14 @@ export async function serveFixtures(
 }
 
 export interface BrowserHandle {
-  browser: Browser;
   context: BrowserContext;
   close: () => Promise<void>;
 }
 
+/** One headless Chromium (tests/kit: its flags, and a close that is bounded and removes its profile). */
 export async function launch(): Promise<BrowserHandle> {
-  const browser = await chromium.launch({
-    executablePath: process.env['CHROME_PATH'] ?? '/usr/lib/chromium/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    timeout: 20_000,
-  });
-  const context = await browser.newContext({ viewport: { width: 1000, height: 700 } });
-  return {
-    browser,
-    context,
-    // playwright-core gives every launch a fresh temporary profile and removes it on close.
-    close: () => browser.close(),
-  };
+  const { context, close } = await launchChromium({ viewport: { width: 1000, height: 700 } });
+  return { context, close };
 }
 
 let bundle: Promise<string> | null = null;

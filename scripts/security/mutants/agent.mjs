@@ -259,7 +259,7 @@ export const MUTANTS = [
       },
     ],
     kills: [
-      'packages/agent/test/claude-code.test.ts › the Claude Code provider › sends the prompt on stdin, binds bproxy mcp to the session, switches off its own tools, and resumes its session',
+      'packages/agent/test/providers/claude-code.test.ts › the Claude Code provider › sends the prompt on stdin, binds bproxy mcp to the session, switches off its own tools, and resumes its session',
     ],
   },
   {
@@ -273,7 +273,7 @@ export const MUTANTS = [
       },
     ],
     kills: [
-      'packages/agent/test/copilot.test.ts › the Copilot provider › offers only our tools, runs a tool call through the daemon, and resumes the chat after a restart',
+      'packages/agent/test/providers/copilot.test.ts › the Copilot provider › offers only our tools, runs a tool call through the daemon, and resumes the chat after a restart',
     ],
   },
   {
@@ -301,7 +301,7 @@ export const MUTANTS = [
       },
     ],
     kills: [
-      "packages/agent/test/copilot.test.ts › the Copilot provider › refuses every permission request of Copilot's own, such as a shell command",
+      "packages/agent/test/providers/copilot.test.ts › the Copilot provider › refuses every permission request of Copilot's own, such as a shell command",
     ],
   },
   {

@@ -8,8 +8,8 @@ const GATE_SRC = 'packages/bridge/src/upstream/endpoint-gate.ts';
 const SERVER_SRC = 'packages/bridge/src/upstream/endpoint-server.ts';
 const TOKEN_REF =
   'packages/bridge/test/config.test.ts › bridge configuration from the environment › refuses a short or oddly shaped endpoint token without echoing it';
-const RELAY = 'packages/bridge/test/relay.test.ts';
-const TOOL_ARGS = 'packages/bridge/test/tool-args.test.ts › the switches a tool starts the bridge with';
+const RELAY = 'packages/bridge/test/relay/relay.test.ts';
+const TOOL_ARGS = 'packages/bridge/test/args/tool-args.test.ts › the switches a tool starts the bridge with';
 const POLICY_SRC = 'packages/bridge/src/args/arg-policy.ts';
 const POLICY_DOCS = 'packages/bridge/test/arg-policy-docs.test.ts › the written argument policy';
 const PLAN_REF =
@@ -22,7 +22,7 @@ const RUN_SRC = 'packages/bridge/src/run-bridge.ts';
 const LIST_SRC = 'packages/bridge/src/downstream/list-targets.ts';
 const STOP_SRC = 'packages/bridge/src/lifecycle/stop-launched.ts';
 const LEAVES_ALONE =
-  'packages/bridge/test/stop-launched.test.ts › stopping a browser the bridge launched headless › leaves %s alone';
+  'packages/bridge/test/lifecycle/stop-launched.test.ts › stopping a browser the bridge launched headless › leaves %s alone';
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
@@ -327,7 +327,7 @@ export const MUTANTS = [
       },
     ],
     kills: [
-      "packages/bridge/test/list-targets.test.ts › /json/list of the bridge's endpoint › lists the browser's targets on %s without a WebSocket URL or the browser's port",
+      "packages/bridge/test/downstream/list-targets.test.ts › /json/list of the bridge's endpoint › lists the browser's targets on %s without a WebSocket URL or the browser's port",
     ],
   },
 
@@ -548,7 +548,7 @@ export const MUTANTS = [
       },
     ],
     kills: [
-      'packages/bridge/test/powershell.test.ts › the PowerShell scripts the bridge runs on Windows › carry parameters as one JSON literal, so a quote in a path cannot become code',
+      'packages/bridge/test/downstream/powershell.test.ts › the PowerShell scripts the bridge runs on Windows › carry parameters as one JSON literal, so a quote in a path cannot become code',
     ],
   },
   {

@@ -1,7 +1,7 @@
 // Removals of the threat model's section 5 lines on text a person cannot see: left out of reads, and
 // counted.
 
-const HIDDEN = 'packages/page/test/hidden-text.test.ts › hidden text';
+const HIDDEN = 'packages/page/test/hidden-text.browser.test.ts › hidden text';
 const BOTH_DRIVERS = ['tests/e2e/drivers-cdp.test.ts', 'tests/e2e/drivers-extension.test.ts'];
 
 /** @type {import('./index.d.mts').Mutant[]} */
@@ -85,7 +85,7 @@ export const MUTANTS = [
       },
     ],
     kills: [
-      'tests/e2e/suite-actions.ts › leaves text a person cannot see out of text and snapshot, and says how many runs it left out',
+      'tests/kit/suites/actions.ts › leaves text a person cannot see out of text and snapshot, and says how many runs it left out',
     ],
   },
   {

@@ -2,7 +2,7 @@
 // isolated world on both drivers, and no web page can message the extension at all.
 
 const FORGED =
-  'tests/e2e/suite-actions.ts › keeps the page script out of a hostile page’s reach: its forged page script is never called and it sees nothing of ours';
+  'tests/kit/suites/actions.ts › keeps the page script out of a hostile page’s reach: its forged page script is never called and it sees nothing of ours';
 const CDP_TAB = 'packages/cdp/src/driver/page-tab.ts';
 const EXT_RUNNER = 'packages/extension/src/background/driver/page-runner.ts';
 

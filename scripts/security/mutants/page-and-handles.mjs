@@ -134,7 +134,7 @@ export const MUTANTS = [
       },
     ],
     kills: [
-      'packages/page/test/detect-human.test.ts › detectHuman › waives the kinds a person resumed for on this document and URL only',
+      'packages/page/test/actions/detect-human.browser.test.ts › detectHuman › waives the kinds a person resumed for on this document and URL only',
     ],
   },
 ];

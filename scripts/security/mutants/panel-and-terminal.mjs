@@ -154,7 +154,7 @@ export const MUTANTS = [
     ],
     kills: [
       `${REAL} › ends everything the terminal started on pty.close: the shell on SIGHUP, a job ignoring it by SIGKILL`,
-      'packages/native-host/test/terminal-handler.test.ts › closing a terminal › ends the shell on SIGHUP well before the SIGKILL grace, then SIGKILLs a job that ignores SIGHUP',
+      'packages/native-host/test/terminal/terminal-handler.test.ts › closing a terminal › ends the shell on SIGHUP well before the SIGKILL grace, then SIGKILLs a job that ignores SIGHUP',
       `${REAL} › ends every terminal, jobs ignoring SIGHUP included, within 2 s of the browser closing the port`,
     ],
   },
@@ -169,7 +169,7 @@ export const MUTANTS = [
       },
     ],
     kills: [
-      'packages/native-host/test/terminal-handler.test.ts › a detached terminal › ends after the detach window with SIGHUP, and stays ended until a key is pressed',
+      'packages/native-host/test/terminal/terminal-handler.test.ts › a detached terminal › ends after the detach window with SIGHUP, and stays ended until a key is pressed',
     ],
   },
   {

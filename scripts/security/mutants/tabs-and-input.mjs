@@ -55,7 +55,7 @@ export const MUTANTS = [
       },
     ],
     run: BOTH_DRIVERS,
-    kills: ['packages/daemon/test/opened-tabs.test.ts › tabs a page opens', 'tests/e2e/suite-gestures.ts'],
+    kills: ['packages/daemon/test/opened-tabs.test.ts › tabs a page opens', 'tests/kit/suites/gestures.ts'],
   },
   {
     id: 'trusted-says-synthetic',
@@ -104,7 +104,7 @@ export const MUTANTS = [
     ],
     run: BOTH_DRIVERS,
     kills: [
-      'tests/e2e/suite-gestures.ts › clicks and key presses reach the page as trusted events, none synthetic',
+      'tests/kit/suites/gestures.ts › clicks and key presses reach the page as trusted events, none synthetic',
     ],
   },
   {

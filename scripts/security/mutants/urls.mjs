@@ -129,7 +129,7 @@ export const MUTANTS = [
     protects: 'the CDP driver checks the URL again before its browser is asked',
     edits: [CDP_EDIT],
     kills: [
-      'packages/cdp/test/url-check.test.ts › a launched CDP driver, by default › refuses file:, data:, view-source: and other schemes on tab.open and navigate, opening no tab',
+      'packages/cdp/test/url-check.browser.test.ts › a launched CDP driver, by default › refuses file:, data:, view-source: and other schemes on tab.open and navigate, opening no tab',
     ],
   },
   {
@@ -168,12 +168,17 @@ export const MUTANTS = [
     protects: 'no surface and no driver opens file:, data:, view-source: or our own pages',
     build: true,
     edits: [...DAEMON_EDITS, EXT_EDIT, CDP_EDIT],
-    run: ['tests/e2e/drivers-cdp.test.ts', 'tests/e2e/drivers-extension.test.ts'],
+    run: [
+      'tests/e2e/drivers-cdp.test.ts',
+      'tests/e2e/drivers-extension.test.ts',
+      'tests/e2e/mcp-cdp.test.ts',
+      'tests/e2e/mcp-extension.test.ts',
+    ],
     kills: [
-      'tests/e2e/suite-urls.ts › refuses file:, data:, view-source: and the extension’s own pages at once, and the browser reads nothing',
+      'tests/kit/suites/urls.ts › refuses file:, data:, view-source: and the extension’s own pages at once, and the browser reads nothing',
       'tests/e2e/drivers-cdp.test.ts › file: URLs, opted into with --allow-file-urls › opens local files in the browser the daemon launched, and still never in an attached one',
-      'tests/e2e/mcp-cdp.test.ts › bproxy mcp over stdio with the headless browser › refuses a file:, data: or view-source: URL on navigate and tab_open with URL_NOT_ALLOWED, reading nothing',
-      'packages/agent/test/real-browser.test.ts › the agent in a shared tab of a real browser › refuses a model answer that opens the provider keys through file://, and the key never reaches the model',
+      'tests/kit/suites/mcp.ts › refuses a file:, data: or view-source: URL on navigate and tab_open with URL_NOT_ALLOWED, reading nothing',
+      'packages/agent/test/real-browser.browser.test.ts › the agent in a shared tab of a real browser › refuses a model answer that opens the provider keys through file://, and the key never reaches the model',
     ],
   },
 ];

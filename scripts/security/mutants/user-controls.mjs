@@ -182,7 +182,7 @@ export const MUTANTS = [
       },
     ],
     kills: [
-      'packages/agent/test/real-browser.test.ts › the agent in a shared tab of a real browser › pauses on a CAPTCHA met mid-turn: the chat says why, and the session stays paused for the user',
+      'packages/agent/test/real-browser.browser.test.ts › the agent in a shared tab of a real browser › pauses on a CAPTCHA met mid-turn: the chat says why, and the session stays paused for the user',
     ],
   },
   {

@@ -4,7 +4,7 @@
  * browser tests. The agent reaches the daemon through the real daemon client over HTTP with its token.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,16 +20,9 @@ import {
   type DaemonMessage,
   type DriverMessage,
 } from '@bproxy/protocol';
+import { chromiumPath, closeBrowserWithin } from '../../../../tests/kit/chromium';
 
 const PAGES = fileURLToPath(new URL('../../../../tests/fixtures/pages', import.meta.url));
-const CHROMES = ['/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/google-chrome'];
-
-export function chromePath(): string {
-  const found = [process.env.CHROME_PATH, ...CHROMES].find((p): p is string => !!p && existsSync(p));
-  if (found === undefined) throw new Error('no Chromium found: set CHROME_PATH');
-  return found;
-}
-
 export interface RealDaemon {
   readonly client: DaemonClient;
   readonly pagesUrl: (page: string) => string;
@@ -74,7 +67,7 @@ export async function startRealDaemon(): Promise<RealDaemon> {
               mode: 'launch',
               headless: true,
               profilesDir: root,
-              executablePath: chromePath(),
+              executablePath: chromiumPath(),
               name: 'headless',
             },
             driverEnd,
@@ -100,20 +93,14 @@ export async function startRealDaemon(): Promise<RealDaemon> {
     },
     async close() {
       client.close();
-      await server.shutdown(2_000);
+      // Bounded whatever the daemon does: its shutdown is given the exit bound to stop its browser, a
+      // Chromium still running under the folder then is killed, and the folder is removed with a short
+      // bounded retry (Chromium's helpers may still be flushing the profile) — never a throw.
+      await closeBrowserWithin(root, () => server.shutdown(2_000));
       await new Promise<void>((resolve) => {
         pages.closeAllConnections();
         pages.close(() => resolve());
       });
-      // Chromium may still be flushing its profile after the daemon stopped it: retry briefly (Node
-      // waits longer before each retry: 100 ms, 200 ms, … 1.5 s in all, and rmSync blocks meanwhile),
-      // then leave the temporary folder behind with a note rather than fail a test whose assertions
-      // all held.
-      try {
-        rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
-      } catch (error) {
-        console.warn(`note: could not remove ${root}: ${String(error)}`);
-      }
     },
   };
 }

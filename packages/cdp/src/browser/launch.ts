@@ -4,6 +4,11 @@
  * (verified with Chromium 156: SIGKILL of the parent → all browser processes gone within 2 s), and the
  * kernel closes that end whatever way this process dies; the 'exit' hook covers a normal exit that
  * skipped close().
+ *
+ * Closing is bounded and never throws: Browser.close, then the process's exit awaited for at most
+ * `CLOSE_BOUNDS.exitMs`; a browser still running then is killed (SIGKILL) and its exit awaited for at
+ * most `killMs`; then the fresh profile is removed, retried for at most `removeMs` while Chromium's
+ * last helpers finish writing in it, and left behind (the caller can read that) rather than failing.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -22,14 +27,40 @@ export interface LaunchOptions {
   userDataDir?: string;
   args?: readonly string[];
   timeoutMs: number;
+  /** Bounds of close() (default CLOSE_BOUNDS). */
+  closeBounds?: Partial<CloseBounds>;
 }
 
 export interface LaunchedBrowser {
   connection: CdpConnection;
   pid: number | undefined;
   userAgent: string;
-  /** Closes the browser (politely, then by force) and removes a fresh profile. */
-  close(): Promise<void>;
+  /**
+   * Closes the browser (politely, then by force) and removes a fresh profile, within the sum of
+   * CLOSE_BOUNDS; never rejects.
+   */
+  close(): Promise<CloseOutcome>;
+}
+
+/** How long each step of close() may take; close() as a whole takes at most their sum. */
+export interface CloseBounds {
+  /** From Browser.close to the process's exit. */
+  exitMs: number;
+  /** From SIGKILL to the exit being reported. */
+  killMs: number;
+  /** Retrying the removal of a fresh profile that Chromium's helpers are still writing in. */
+  removeMs: number;
+}
+
+export const CLOSE_BOUNDS: Readonly<CloseBounds> = { exitMs: 3_000, killMs: 2_000, removeMs: 2_000 };
+
+/** What close() did: whether the process had to be killed, and whether anything was left behind. */
+export interface CloseOutcome {
+  killed: boolean;
+  /** The browser process did not report its exit even after SIGKILL. */
+  stillRunning: boolean;
+  /** A fresh profile that could not be removed in time (left in place), with why. */
+  profileLeft?: { path: string; reason: string };
 }
 
 export function chromeArgs(options: {
@@ -85,13 +116,10 @@ export async function launchChrome(options: LaunchOptions): Promise<LaunchedBrow
     child.kill('SIGKILL');
   };
   process.once('exit', killOnExit);
-  const cleanup = async (): Promise<void> => {
+  const bounds = { ...CLOSE_BOUNDS, ...options.closeBounds };
+  const cleanup = async (): Promise<CloseOutcome['profileLeft']> => {
     process.removeListener('exit', killOnExit);
-    if (fresh) {
-      await rm(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch(
-        () => undefined,
-      );
-    }
+    return fresh ? removeWithin(userDataDir, bounds.removeMs) : undefined;
   };
   const startupExit = (): Error =>
     spawnFailure ??
@@ -122,25 +150,56 @@ export async function launchChrome(options: LaunchOptions): Promise<LaunchedBrow
   // The pipe can close before 'exit' fires; whichever comes first ends the connection.
   void exited.then(() => connection.close());
 
-  let closing: Promise<void> | undefined;
+  let closing: Promise<CloseOutcome> | undefined;
+  const close = async (): Promise<CloseOutcome> => {
+    const started = Date.now();
+    if (!connection.closed)
+      await connection.send('Browser.close', {}, { timeoutMs: bounds.exitMs }).catch(() => undefined);
+    connection.close();
+    let killed = false;
+    let stillRunning = false;
+    if (!(await settlesWithin(exited, Math.max(0, bounds.exitMs - (Date.now() - started))))) {
+      killed = true;
+      child.kill('SIGKILL');
+      stillRunning = !(await settlesWithin(exited, bounds.killMs));
+    }
+    const profileLeft = await cleanup();
+    return { killed, stillRunning, ...(profileLeft === undefined ? {} : { profileLeft }) };
+  };
   return {
     connection,
     pid: child.pid,
     userAgent,
     close() {
-      closing ??= (async () => {
-        if (!connection.closed)
-          await connection.send('Browser.close', {}, { timeoutMs: 2_000 }).catch(() => undefined);
-        connection.close();
-        if (!(await settlesWithin(exited, 3_000))) {
-          child.kill('SIGKILL');
-          await exited;
-        }
-        await cleanup();
-      })();
+      closing ??= close().catch((error: unknown): CloseOutcome => ({
+        killed: false,
+        stillRunning: child.exitCode === null && child.signalCode === null,
+        profileLeft: { path: userDataDir, reason: String(error) },
+      }));
       return closing;
     },
   };
+}
+
+/**
+ * Removes a folder, retrying while something still writes in it (ENOTEMPTY, EBUSY), for at most
+ * `withinMs`; answers what was left instead of throwing.
+ */
+export async function removeWithin(
+  path: string,
+  withinMs: number,
+): Promise<{ path: string; reason: string } | undefined> {
+  const deadline = Date.now() + withinMs;
+  for (let wait = 50; ; wait = Math.min(wait * 2, 400)) {
+    try {
+      await rm(path, { recursive: true, force: true });
+      return undefined;
+    } catch (error) {
+      const left = deadline - Date.now();
+      if (left <= 0) return { path, reason: String(error) };
+      await new Promise((resolve) => setTimeout(resolve, Math.min(wait, left)));
+    }
+  }
 }
 
 function collectTail(child: ChildProcess): () => string {

@@ -44,7 +44,10 @@ export async function openBrowser(options: CdpDriverOptions): Promise<BrowserHan
       userAgent: launched.userAgent,
       endpoint: `pipe to ${executablePath} (pid ${launched.pid ?? '?'})`,
       ...(launched.pid === undefined ? {} : { pid: launched.pid }),
-      close: () => launched.close(),
+      // Bounded and never rejects (launch.ts); what it left behind is not the caller's to act on.
+      close: async () => {
+        await launched.close();
+      },
     };
   }
   const input =

@@ -1,15 +1,16 @@
 /**
  * One launched driver per test file: a fixture server, a fake daemon on a linked pair, a fresh
- * profiles directory, and an afterAll that proves no Chromium was left behind.
+ * profiles directory, and an afterAll that closes the driver (a bounded close), proves no Chromium was
+ * left behind and removes the profiles (bounded, never throwing).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import { chromiumPath, expectNoChromiumLeft, removeProfile } from '../../../../tests/kit/chromium';
 import { startCdpDriver, type CdpDriver, type CdpDriverOptions } from '../../src/index';
 import { FakeDaemon } from './fake-daemon';
 import { startFixtureServer, type FixtureServer } from './fixture-server';
-import { processesMentioning, until } from './processes';
 
 export interface DriverFixture {
   server: FixtureServer;
@@ -28,15 +29,18 @@ export function useLaunchedDriver(options: Partial<CdpDriverOptions> = {}): Driv
     fixture.server = await startFixtureServer();
     fixture.daemon = new FakeDaemon();
     fixture.driver = await startCdpDriver(
-      { mode: 'launch', profilesDir: fixture.profilesDir, ...options },
+      { mode: 'launch', executablePath: chromiumPath(), profilesDir: fixture.profilesDir, ...options },
       fixture.daemon.driverEnd,
     );
   }, 30_000);
   afterAll(async () => {
     await fixture.driver?.close();
     await fixture.server?.close();
-    await until(() => processesMentioning(fixture.profilesDir).length === 0, 'no Chromium left running');
-    rmSync(fixture.profilesDir, { recursive: true, force: true, maxRetries: 15, retryDelay: 200 });
+    try {
+      await expectNoChromiumLeft([fixture.profilesDir]);
+    } finally {
+      await removeProfile(fixture.profilesDir);
+    }
   }, 30_000);
   return fixture;
 }

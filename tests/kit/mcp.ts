@@ -1,0 +1,101 @@
+/**
+ * The MCP server as its clients see it: the built `bproxy mcp` spawned as a real process and driven by
+ * the SDK's Client over stdio, in a temporary BPROXY_HOME on a free port. Replies are flattened to
+ * their text (and image blocks) so tests read like what a language model receives.
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ROOT } from './paths';
+
+export const CLI = join(ROOT, 'packages', 'cli', 'bin', 'bproxy.mjs');
+
+export interface Reply {
+  text: string;
+  isError: boolean;
+  images: { mimeType: string; data: string }[];
+}
+
+export class McpClient {
+  private constructor(
+    readonly client: Client,
+    readonly transport: StdioClientTransport,
+    readonly stderr: () => string,
+  ) {}
+
+  static async start(env: NodeJS.ProcessEnv, args: string[] = [], name = 'vitest'): Promise<McpClient> {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', ...args],
+      env: { ...env } as Record<string, string>,
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const client = new Client({ name, version: '1.0.0' });
+    await client.connect(transport);
+    return new McpClient(client, transport, () => stderr);
+  }
+
+  get pid(): number | null {
+    return this.transport.pid;
+  }
+
+  async call(name: string, args: Record<string, unknown> = {}): Promise<Reply> {
+    const result = await this.client.callTool({ name, arguments: args }, undefined, { timeout: 90_000 });
+    const content = (result.content ?? []) as {
+      type: string;
+      text?: string;
+      data?: string;
+      mimeType?: string;
+    }[];
+    return {
+      text: content
+        .filter((c) => c.type === 'text')
+        .map((c) => c.text ?? '')
+        .join('\n'),
+      isError: result.isError === true,
+      images: content
+        .filter((c) => c.type === 'image')
+        .map((c) => ({ mimeType: c.mimeType ?? '', data: c.data ?? '' })),
+    };
+  }
+
+  /** Calls a tool that must succeed and returns its text. */
+  async ok(name: string, args: Record<string, unknown> = {}): Promise<string> {
+    const reply = await this.call(name, args);
+    if (reply.isError) throw new Error(`${name} failed: ${reply.text}`);
+    return reply.text;
+  }
+
+  async close(): Promise<void> {
+    await this.client.close().catch(() => {});
+  }
+}
+
+/** The handle a snapshot line gives an element: `button "Send" [el3]` → el3. */
+export function handleOf(snapshot: string, pattern: RegExp): string {
+  const line = snapshot.split('\n').find((l) => pattern.test(l));
+  const handle = line?.match(/\[((?:el|ln)\d+)\]/)?.[1];
+  if (handle === undefined) throw new Error(`no handle for ${String(pattern)} in:\n${snapshot}`);
+  return handle;
+}
+
+/** Runs the real CLI (for `service stop` and looking at the daemon from outside). */
+export function runCli(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number; stdout: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { env, timeout: 30_000 }, (error, stdout) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout });
+    });
+  });
+}
+
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

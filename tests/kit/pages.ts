@@ -1,0 +1,61 @@
+/**
+ * A static server for the fixture pages of tests/fixtures/pages (and the libraries under /vendor/ they
+ * load) that also counts beacon hits.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { extname, join, normalize } from 'node:path';
+import { vendorFile } from '../fixtures/vendor';
+import { ROOT } from './paths';
+
+const PAGES_DIR = join(ROOT, 'tests', 'fixtures', 'pages');
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.png': 'image/png',
+};
+
+export interface FixtureServer {
+  origin: string;
+  url(page: string): string;
+  /** Beacon hits per path (the counter page posts /count/click on every click). */
+  hits(path: string): number;
+  close(): Promise<void>;
+}
+
+export async function serveFixtures(): Promise<FixtureServer> {
+  const hits = new Map<string, number>();
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (path.startsWith('/count/')) {
+      hits.set(path, (hits.get(path) ?? 0) + 1);
+      res.writeHead(204).end();
+      return;
+    }
+    const file = vendorFile(path) ?? normalize(join(PAGES_DIR, path === '/' ? 'index.html' : path));
+    const ours = file.startsWith(PAGES_DIR) || vendorFile(path) !== null;
+    if (!ours || !existsSync(file)) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    res
+      .writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' })
+      .end(readFileSync(file));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('fixture server has no port');
+  const origin = `http://127.0.0.1:${address.port}`;
+  return {
+    origin,
+    url: (page) => `${origin}/${page}`,
+    hits: (path) => hits.get(path) ?? 0,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
