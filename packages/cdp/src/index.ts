@@ -3,12 +3,12 @@
  * daemon over a MessageTransport exactly like the extension does over its WebSocket.
  */
 import type { CdpDriverOptions } from './options';
-import { CdpDriver, type DriverTransport } from './driver/cdp-driver';
+import { CdpDriver, type DaemonLink } from './driver/cdp-driver';
 import type { LogEntry } from './driver/driver-log';
 import { loadPageBundle } from './page-bundle';
 
 export type { CdpDriverOptions, CdpMode } from './options';
-export type { DriverTransport } from './driver/cdp-driver';
+export type { DaemonLink } from './driver/cdp-driver';
 export type { LogEntry } from './driver/driver-log';
 export { CdpDriver } from './driver/cdp-driver';
 export { findChrome, chromeCandidates } from './browser/find-chrome';
@@ -21,7 +21,7 @@ export { loadPageBundle } from './page-bundle';
  */
 export async function startCdpDriver(
   options: CdpDriverOptions,
-  transport: DriverTransport,
+  transport: DaemonLink,
   extra: { onLog?: (entry: LogEntry) => void } = {},
 ): Promise<CdpDriver> {
   const bundle = options.pageScript ?? (await loadPageBundle());

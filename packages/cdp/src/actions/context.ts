@@ -5,7 +5,7 @@
  */
 import type { ActionHandler, HandlerTable as KitHandlerTable } from '@bproxy/driver';
 import type { ForwardedAction } from '@bproxy/protocol';
-import type { BrowserSession } from '../driver/browser-session';
+import type { ConnectedBrowser } from '../driver/connected-browser';
 import type { DriverLog } from '../driver/driver-log';
 import type { PageTab } from '../driver/page-tab';
 
@@ -14,7 +14,7 @@ export type { DriverResult } from '@bproxy/protocol';
 export interface ActionContext {
   /** The tab a tab-routed action addresses; throws for client-routed ones. */
   tab(): PageTab;
-  browser(): BrowserSession;
+  browser(): ConnectedBrowser;
   /** Milliseconds left before the request's deadline (at least 1). */
   remaining(): number;
   allocateTabId(): number;

@@ -18,19 +18,19 @@ import {
 } from '@bproxy/protocol';
 import { openBrowser } from '../browser/open-browser';
 import { defaultName, type CdpDriverOptions } from '../options';
-import { BrowserSession } from './browser-session';
+import { ConnectedBrowser } from './connected-browser';
 import { DriverLog, type LogEntry } from './driver-log';
 import { execute } from './executor';
 import { LedgerTable } from './ledger';
 
-export type DriverTransport = MessageTransport<DaemonMessage, DriverMessage>;
+export type DaemonLink = MessageTransport<DaemonMessage, DriverMessage>;
 
 export class CdpDriver {
   readonly log: DriverLog;
   readonly name: string;
   readonly instanceId: string;
-  private browser: BrowserSession | undefined;
-  private connecting: Promise<BrowserSession> | undefined;
+  private browser: ConnectedBrowser | undefined;
+  private connecting: Promise<ConnectedBrowser> | undefined;
   private readonly executed = new LedgerTable();
   private readonly lostTabs = new Set<number>();
   private nextTabId = 1;
@@ -38,7 +38,7 @@ export class CdpDriver {
 
   constructor(
     private readonly options: CdpDriverOptions,
-    private readonly transport: DriverTransport,
+    private readonly transport: DaemonLink,
     private readonly bundle: string,
     logSink?: (entry: LogEntry) => void,
   ) {
@@ -87,7 +87,7 @@ export class CdpDriver {
     return this.closing;
   }
 
-  private async stopBrowser(browser: BrowserSession): Promise<void> {
+  private async stopBrowser(browser: ConnectedBrowser): Promise<void> {
     if (!browser.handle.owned && this.options.closeTabsOnStop === true) {
       await Promise.all(browser.ownTabs().map((tab) => browser.closeTab(tab, 2_000).catch(() => undefined)));
     }
@@ -152,7 +152,7 @@ export class CdpDriver {
     ).then((outcome) => this.send(outcome.response));
   }
 
-  private ensureBrowser(): Promise<BrowserSession> {
+  private ensureBrowser(): Promise<ConnectedBrowser> {
     if (this.closing !== undefined) return Promise.reject(new Error('the CDP driver is stopping'));
     if (this.browser !== undefined && !this.browser.closed) return Promise.resolve(this.browser);
     this.connecting ??= this.connect().finally(() => {
@@ -161,9 +161,9 @@ export class CdpDriver {
     return this.connecting;
   }
 
-  private async connect(): Promise<BrowserSession> {
+  private async connect(): Promise<ConnectedBrowser> {
     const handle = await openBrowser(this.options);
-    const browser = new BrowserSession(handle, this.bundle, {
+    const browser = new ConnectedBrowser(handle, this.bundle, {
       allocateTabId: () => this.nextTabId++,
       navigation: (tab, url, cause) => this.send({ type: 'navigation', tabId: tab.tabId, url, cause }),
       tabOpened: (tab, opener) => {

@@ -22,7 +22,7 @@ import {
 import type { ActionContext } from '../actions/context';
 import { HANDLERS } from '../actions/handlers';
 import { CdpClosedError } from '../cdp/errors';
-import type { BrowserSession } from './browser-session';
+import type { ConnectedBrowser } from './connected-browser';
 import { dialogOpen } from './effects';
 import { toBproxyError } from './failure';
 import type { DriverLog } from './driver-log';
@@ -31,9 +31,9 @@ import type { PageTab } from './page-tab';
 export interface ExecutorDeps {
   log: DriverLog;
   /** The current browser, started (or reconnected) on demand. */
-  ensureBrowser(): Promise<BrowserSession>;
+  ensureBrowser(): Promise<ConnectedBrowser>;
   /** The current browser if connected; never starts one. */
-  currentBrowser(): BrowserSession | undefined;
+  currentBrowser(): ConnectedBrowser | undefined;
   /** Whether a tab id belonged to a browser that went away (BROWSER_DISCONNECTED rather than TAB_NOT_FOUND). */
   wasLost(tabId: number): boolean;
   allocateTabId(): number;
@@ -91,7 +91,7 @@ async function run(request: BproxyForwardedRequest, deps: ExecutorDeps): Promise
     if (!verdict.ok) fail('URL_NOT_ALLOWED', verdict.reason);
   }
 
-  let browser: BrowserSession | undefined;
+  let browser: ConnectedBrowser | undefined;
   let tab: PageTab | undefined;
   // checkCall made sure a tab action names its tab.
   if (actionDef(action).routing === 'tab' && call.tabId !== null) {

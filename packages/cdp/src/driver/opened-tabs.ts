@@ -1,7 +1,7 @@
 /**
  * The tabs an action's page opened, for its effects. A page asks for a window (Page.windowOpen, on the
  * tab's own session, before the input that caused it is acknowledged); the browser creates the target
- * a moment later and BrowserSession attaches to it and tells the daemon. So an action waits, briefly,
+ * a moment later and ConnectedBrowser attaches to it and tells the daemon. So an action waits, briefly,
  * for every window its page asked for to be there — a popup the browser blocked never comes — and
  * names the tabs that are.
  */

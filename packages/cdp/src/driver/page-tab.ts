@@ -54,7 +54,7 @@ export class PageTab {
   windowOpens = 0;
   /** The URL the page last asked a new window for: a tab opened without an opener starts blank. */
   lastWindowOpenUrl = '';
-  /** The tabs this tab's page opened, in order (see BrowserSession). */
+  /** The tabs this tab's page opened, in order (see ConnectedBrowser). */
   readonly opened: OpenedTab[] = [];
   private readonly lifecycle = new Map<string, Set<string>>();
   private readonly changes = new EventEmitter();

@@ -10,7 +10,7 @@ import { CdpSession } from '../cdp/session';
 import type { BrowserHandle } from '../browser/open-browser';
 import { PageTab, type TabHooks } from './page-tab';
 
-export interface BrowserSessionHooks extends TabHooks {
+export interface ConnectedBrowserHooks extends TabHooks {
   tabClosed(tab: PageTab, why: string): void;
   /** A driven tab's page opened `tab`, which is now set up and driven too. */
   tabOpened(tab: PageTab, opener: PageTab): void;
@@ -20,7 +20,7 @@ export interface BrowserSessionHooks extends TabHooks {
 /** How long attaching to and setting up a tab a page opened may take. */
 const ADOPT_TIMEOUT_MS = 10_000;
 
-export class BrowserSession {
+export class ConnectedBrowser {
   private readonly tabs = new Map<number, PageTab>();
   private readonly byTarget = new Map<string, PageTab>();
   /** Rejects when the connection closes; actions race against it so none outlives its browser. */
@@ -29,7 +29,7 @@ export class BrowserSession {
   constructor(
     readonly handle: BrowserHandle,
     private readonly bundle: string,
-    private readonly hooks: BrowserSessionHooks,
+    private readonly hooks: ConnectedBrowserHooks,
   ) {
     const c = handle.connection;
     this.disconnected = new Promise<never>((_, reject) => {
