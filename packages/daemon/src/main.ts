@@ -16,8 +16,8 @@ import {
   type StartReporter,
 } from '@bproxy/client/lifecycle';
 import { startDaemon, type RunningDaemon } from './lifecycle/start-daemon';
-import { createLogger } from './logger';
-import { buildServer } from './server';
+import { createLogger } from './logs/logger';
+import { buildServer } from './http/server';
 import { browserChoice, browserLaunchers } from './lifecycle/browser-launchers';
 
 let daemon: RunningDaemon | null = null;

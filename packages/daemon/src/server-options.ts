@@ -1,5 +1,5 @@
 import type { DaemonMessage, DriverMessage, MessageTransport } from '@bproxy/protocol';
-import type { Logger } from './logger';
+import type { Logger } from './logs/logger';
 
 /** The daemon's end of a driver connection (WebSocket or in-process). */
 export type DriverTransport = MessageTransport<DriverMessage, DaemonMessage>;

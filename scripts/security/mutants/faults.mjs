@@ -8,7 +8,7 @@ export const MUTANTS = [
     protects: 'a repeated request id gets the recorded answer, never a second execution',
     edits: [
       {
-        file: 'packages/daemon/src/routes/command.ts',
+        file: 'packages/daemon/src/http/command.ts',
         find: "    if (seen.kind === 'same') return answer({ ...facts, replayed: true }, await seen.answer);",
         replace: '',
       },
@@ -23,7 +23,7 @@ export const MUTANTS = [
     protects: 'the pairing throttle runs on the monotonic clock, whatever the wall clock does',
     edits: [
       {
-        file: 'packages/daemon/src/server.ts',
+        file: 'packages/daemon/src/http/server.ts',
         find: '    limiter: new PairingRateLimit(() => clock.monotonic()),',
         replace: '    limiter: new PairingRateLimit(() => clock.now()),',
       },
@@ -88,7 +88,7 @@ export const MUTANTS = [
     build: true,
     edits: [
       {
-        file: 'packages/daemon/src/launchers.ts',
+        file: 'packages/daemon/src/browsers/launchers.ts',
         find: '    if (this.openFor(launcher) >= max) {',
         replace: '    if (false) {',
       },
@@ -100,7 +100,7 @@ export const MUTANTS = [
     protects: "one session's farm browser is never another's",
     edits: [
       {
-        file: 'packages/daemon/src/launchers.ts',
+        file: 'packages/daemon/src/browsers/launchers.ts',
         find: '      .find((c) => c.launcher === launcher.name && c.session === session);',
         replace: '      .find((c) => c.launcher === launcher.name);',
       },

@@ -1,6 +1,6 @@
 // Removals of the threat model's sections on tabs a driven page opens and trusted input.
 
-const OPENED = 'packages/daemon/src/opened-tabs.ts';
+const OPENED = 'packages/daemon/src/sessions/opened-tabs.ts';
 const TRUSTED = 'packages/extension/src/background/trusted-actions.ts';
 const TRUSTED_TEST = 'packages/extension/test/trusted-actions.test.ts › trusted input in the extension';
 const BOTH_DRIVERS = ['tests/e2e/drivers-cdp.test.ts', 'tests/e2e/drivers-extension.test.ts'];
@@ -11,7 +11,7 @@ export const MUTANTS = [
     id: 'opened-tab-while-paused',
     protects: 'what opens while a session waits for a person stays out of it',
     edits: [{ file: OPENED, find: '  if (session.paused) {', replace: '  if (false) {' }],
-    kills: ['packages/daemon/test/opened-tabs.test.ts › tabs a page opens'],
+    kills: ['packages/daemon/test/sessions/opened-tabs.test.ts › tabs a page opens'],
   },
   {
     id: 'opened-tab-no-session',
@@ -24,7 +24,7 @@ export const MUTANTS = [
           '  const opener =\n    sessions.byRaw(client.key, msg.openerTabId) ?? sessions.all()[0]?.tabs.values().next().value;',
       },
     ],
-    kills: ['packages/daemon/test/opened-tabs.test.ts › tabs a page opens'],
+    kills: ['packages/daemon/test/sessions/opened-tabs.test.ts › tabs a page opens'],
   },
   {
     id: 'opened-tab-limit',
@@ -32,7 +32,7 @@ export const MUTANTS = [
     edits: [
       { file: OPENED, find: '  if (session.tabs.size >= MAX_TABS_PER_SESSION) {', replace: '  if (false) {' },
     ],
-    kills: ['packages/daemon/test/opened-tabs.test.ts › tabs a page opens'],
+    kills: ['packages/daemon/test/sessions/opened-tabs.test.ts › tabs a page opens'],
   },
   {
     id: 'opened-tab-shared-released',
@@ -40,7 +40,7 @@ export const MUTANTS = [
     edits: [
       { file: OPENED, find: '    ...(opener.adopted ? { adopted: true as const } : {}),', replace: '' },
     ],
-    kills: ['packages/daemon/test/opened-tabs.test.ts › tabs a page opens'],
+    kills: ['packages/daemon/test/sessions/opened-tabs.test.ts › tabs a page opens'],
   },
   {
     id: 'opened-tab-joins-session',
@@ -54,7 +54,7 @@ export const MUTANTS = [
       },
     ],
     run: BOTH_DRIVERS,
-    kills: ['packages/daemon/test/opened-tabs.test.ts › tabs a page opens', 'tests/e2e/suite-gestures.ts'],
+    kills: ['packages/daemon/test/sessions/opened-tabs.test.ts › tabs a page opens', 'tests/e2e/suite-gestures.ts'],
   },
   {
     id: 'trusted-says-synthetic',

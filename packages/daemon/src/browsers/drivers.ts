@@ -1,0 +1,277 @@
+/**
+ * Driver connections, whatever carries them: the handshake (hello → welcome, PROTOCOL_VERSION checked),
+ * app-level ping, navigation, tab-opened (opened-tabs.ts) and tab-closed pushes, answers to forwarded
+ * requests, replay of pending requests on (re)connect, and what a disconnect means (epochs forgotten;
+ * after a grace period, pending requests fail and a CDP browser's tabs are dropped). Handlers are
+ * attached synchronously, before any await, so no early message is lost.
+ */
+import {
+  DriverMessageSchema,
+  makeError,
+  PROTOCOL_VERSION,
+  formatIssues,
+  type DriverMessage,
+  type HelloMessage,
+  type BproxyError,
+  type UserResult,
+  type UserRequest,
+  type SessionId,
+} from '@bproxy/protocol';
+import type { BrowserState } from './browser-state';
+import type { ClientRecord, ClientRegistry } from './clients';
+import { ElementHandles } from '../sessions/element-handles';
+import type { Logger } from '../logs/logger';
+import { registerOpenedTab } from '../sessions/opened-tabs';
+import type { PendingRequests } from './pending';
+import type { DriverTransport } from '../server-options';
+import type { SessionRegistry } from '../sessions/sessions';
+
+function responseId(raw: unknown): string | null {
+  if (raw === null || typeof raw !== 'object') return null;
+  const { type, id } = raw as Record<string, unknown>;
+  return type === 'response' && typeof id === 'string' ? id : null;
+}
+
+/** Answers what the user asked for through the browser's UI (user-requests.ts). */
+export type UserRequestHandler = (
+  record: ClientRecord,
+  request: UserRequest,
+) => Promise<{ ok: true; result: UserResult } | { ok: false; error: BproxyError }>;
+
+export interface DriverDeps {
+  /** Told about (re)connections and tabs that closed, to push the sessions each browser holds. */
+  browserState?: BrowserState;
+  clients: ClientRegistry;
+  pending: PendingRequests;
+  sessions: SessionRegistry;
+  handles: ElementHandles;
+  logger: Logger;
+  graceMs: number;
+  helloTimeoutMs?: number;
+}
+
+/** Where a driver connection comes from: a socket's peer, or a launcher of the daemon (for a session). */
+export interface DriverMeta {
+  remote: string;
+  launcher?: string;
+  session?: SessionId;
+}
+
+export class DriverConnections {
+  private readonly open = new Set<DriverTransport>();
+  private readonly graceTimers = new Map<string, NodeJS.Timeout>();
+  /** Set once the command graph exists (server.ts); until then user requests are refused. */
+  userRequests: UserRequestHandler | null = null;
+
+  constructor(private readonly deps: DriverDeps) {}
+
+  get count(): number {
+    return this.open.size;
+  }
+
+  /**
+   * Takes a new driver transport. Resolves with its client record after a valid hello, or null if the
+   * connection closed or failed the handshake first.
+   */
+  accept(transport: DriverTransport, meta: DriverMeta): Promise<ClientRecord | null> {
+    const { deps } = this;
+    this.open.add(transport);
+    let record: ClientRecord | null = null;
+    return new Promise((resolve) => {
+      const helloTimer = setTimeout(() => {
+        if (record) return;
+        transport.send({ type: 'error', error: makeError('BAD_REQUEST', 'expected a hello message first') });
+        transport.close('hello_timeout');
+      }, deps.helloTimeoutMs ?? 5_000);
+
+      transport.onmessage = (raw: unknown) => {
+        const parsed = DriverMessageSchema.safeParse(raw);
+        if (!parsed.success) {
+          const id = responseId(raw);
+          if (record && id !== null) {
+            // An answer we cannot read still settles its request, as a driver error rather than a timeout.
+            deps.pending.resolve(record.key, id, {
+              ok: false,
+              error: makeError(
+                'DRIVER_ERROR',
+                `answer outside the protocol: ${formatIssues(parsed.error, raw)}`,
+              ),
+            });
+            return;
+          }
+          deps.logger.warn({
+            event: 'ws_bad_message',
+            ws_client: record?.label,
+            issues: formatIssues(parsed.error, raw),
+          });
+          transport.send({
+            type: 'error',
+            error: makeError(
+              'BAD_REQUEST',
+              `message outside the protocol: ${formatIssues(parsed.error, raw)}`,
+            ),
+          });
+          return;
+        }
+        const msg = parsed.data;
+        if (!record) {
+          if (msg.type !== 'hello') {
+            transport.send({
+              type: 'error',
+              error: makeError('BAD_REQUEST', 'expected a hello message first'),
+            });
+            transport.close('bad_message');
+            return;
+          }
+          clearTimeout(helloTimer);
+          record = this.handshake(transport, msg, meta);
+          resolve(record);
+          return;
+        }
+        this.handle(record, transport, msg);
+      };
+
+      transport.onclose = (reason: string) => {
+        clearTimeout(helloTimer);
+        this.open.delete(transport);
+        if (!record) return resolve(null);
+        this.disconnected(record, transport, reason);
+      };
+    });
+  }
+
+  closeAll(reason: string): void {
+    for (const t of [...this.open]) t.close(reason);
+    for (const timer of this.graceTimers.values()) clearTimeout(timer);
+    this.graceTimers.clear();
+  }
+
+  private handshake(transport: DriverTransport, hello: HelloMessage, meta: DriverMeta): ClientRecord | null {
+    const { deps } = this;
+    if (hello.protocolVersion !== PROTOCOL_VERSION) {
+      transport.send({
+        type: 'error',
+        error: makeError(
+          'PROTOCOL_MISMATCH',
+          `this daemon speaks protocol ${PROTOCOL_VERSION}, the driver ${hello.protocolVersion}`,
+        ),
+      });
+      transport.close('protocol_mismatch');
+      return null;
+    }
+    const { record, displaced } = deps.clients.attach(hello, transport, {
+      ...(meta.launcher === undefined ? {} : { launcher: meta.launcher }),
+      ...(meta.session === undefined ? {} : { session: meta.session }),
+    });
+    const grace = this.graceTimers.get(record.key);
+    if (grace) clearTimeout(grace);
+    this.graceTimers.delete(record.key);
+    if (displaced && displaced !== transport) displaced.close('replaced');
+    transport.send({ type: 'welcome', protocolVersion: PROTOCOL_VERSION, clientName: record.name });
+    deps.browserState?.welcomed(record.key);
+    deps.logger.info({
+      event: 'ws_connect',
+      ws_client: record.label,
+      name: record.name,
+      kind: record.kind,
+      remote: meta.remote,
+    });
+    deps.pending.replay(record.key, (request) => {
+      deps.logger.info({ event: 'replay', id: request.id, ws_client: record.label });
+      transport.send({ type: 'request', request });
+    });
+    return record;
+  }
+
+  private handle(record: ClientRecord, transport: DriverTransport, msg: DriverMessage): void {
+    const { deps } = this;
+    if (record.transport !== transport) return; // a displaced connection's last words
+    switch (msg.type) {
+      case 'hello':
+        transport.send({ type: 'error', error: makeError('BAD_REQUEST', 'hello was already received') });
+        return;
+      case 'ping':
+        transport.send({ type: 'pong', ts: msg.ts });
+        return;
+      case 'navigation': {
+        deps.handles.onNavigation(ElementHandles.pageKey(record.key, msg.tabId), msg.url);
+        const tab = deps.sessions.byRaw(record.key, msg.tabId);
+        if (tab) tab.url = msg.url;
+        deps.logger.debug({ event: 'navigation', ws_client: record.label, tab: msg.tabId, cause: msg.cause });
+        return;
+      }
+      case 'tab_closed': {
+        const tab = deps.sessions.byRaw(record.key, msg.tabId);
+        deps.handles.forgetTabPage(ElementHandles.pageKey(record.key, msg.tabId));
+        if (tab) {
+          deps.handles.invalidateTab(tab.session, tab.handle, 'tab_closed');
+          const why =
+            msg.reason === 'browser_gone'
+              ? 'was lost when its browser went away'
+              : 'was closed in the browser';
+          deps.sessions.removeTab(tab, why);
+          deps.browserState?.changed();
+        }
+        return;
+      }
+      case 'tab_opened':
+        registerOpenedTab(deps, record, msg);
+        // A tab opened after its action answered still joins the session's tab group now.
+        deps.browserState?.changed();
+        return;
+      case 'response': {
+        const outcome = msg.ok
+          ? { ok: true as const, data: msg.data }
+          : { ok: false as const, error: msg.error };
+        deps.pending.resolve(record.key, msg.id, outcome);
+        return;
+      }
+      case 'user_request': {
+        const handler = this.userRequests;
+        const answer = handler
+          ? handler(record, msg.request)
+          : Promise.resolve({
+              ok: false as const,
+              error: makeError('SHUTTING_DOWN', 'the daemon is not ready for requests from the browser'),
+            });
+        void answer.then((outcome) => {
+          if (record.transport !== transport) return;
+          transport.send(
+            outcome.ok
+              ? { type: 'user_answer', requestId: msg.requestId, ok: true, result: outcome.result }
+              : { type: 'user_answer', requestId: msg.requestId, ok: false, error: outcome.error },
+          );
+        });
+        return;
+      }
+    }
+  }
+
+  private disconnected(record: ClientRecord, transport: DriverTransport, reason: string): void {
+    const { deps } = this;
+    if (!deps.clients.detach(record.key, transport)) return; // displaced: the new connection owns the record
+    deps.handles.forgetPages(record.key);
+    deps.logger.info({ event: 'ws_disconnect', ws_client: record.label, reason });
+    const timer = setTimeout(() => {
+      this.graceTimers.delete(record.key);
+      if (record.transport !== null) return;
+      deps.pending.failClient(
+        record.key,
+        makeError('BROWSER_DISCONNECTED', `browser "${record.name}" disconnected and did not come back`),
+      );
+      if (record.kind === 'cdp') {
+        // A CDP browser that went away does not come back with the same tabs: forget them.
+        for (const tab of deps.sessions.tabsOfClient(record.key)) {
+          deps.handles.invalidateTab(tab.session, tab.handle, 'browser_gone');
+          deps.sessions.removeTab(
+            tab,
+            `was lost when browser "${record.name}" disconnected and did not come back`,
+          );
+        }
+        deps.clients.remove(record.key);
+      }
+    }, deps.graceMs);
+    timer.unref();
+    this.graceTimers.set(record.key, timer);
+  }
+}
