@@ -364,9 +364,7 @@ export const MUTANTS = [
   {
     id: 'pairing-rotation-closes-old',
     protects: 'a new pairing disconnects connections made with the old token',
-    edits: [
-      { file: 'packages/daemon/src/http/pair.ts', find: '      deps.onTokenRotated();', replace: '' },
-    ],
+    edits: [{ file: 'packages/daemon/src/http/pair.ts', find: '      deps.onTokenRotated();', replace: '' }],
     kills: [
       `${PAIR} › POST /pair/claim › closes connections made with the previous token when a new one is claimed`,
     ],

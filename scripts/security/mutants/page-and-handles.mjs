@@ -26,7 +26,9 @@ export const MUTANTS = [
         replace: '    if (!record) {',
       },
     ],
-    kills: ['packages/daemon/test/sessions/element-handles.test.ts › ElementHandles › expires handles after 120 s'],
+    kills: [
+      'packages/daemon/test/sessions/element-handles.test.ts › ElementHandles › expires handles after 120 s',
+    ],
   },
   {
     id: 'handle-stale-navigation',
@@ -67,7 +69,9 @@ export const MUTANTS = [
           '      tabs: [...session.tabs.keys()],\n      raw: [...session.tabs.values()].map((t) => t.rawTabId),',
       },
     ],
-    kills: ['packages/daemon/test/sessions/sessions.test.ts › session state machine › never exposes raw tab ids'],
+    kills: [
+      'packages/daemon/test/sessions/sessions.test.ts › session state machine › never exposes raw tab ids',
+    ],
   },
   {
     id: 'session-other-tabs',

@@ -54,7 +54,10 @@ export const MUTANTS = [
       },
     ],
     run: BOTH_DRIVERS,
-    kills: ['packages/daemon/test/sessions/opened-tabs.test.ts › tabs a page opens', 'tests/e2e/suite-gestures.ts'],
+    kills: [
+      'packages/daemon/test/sessions/opened-tabs.test.ts › tabs a page opens',
+      'tests/e2e/suite-gestures.ts',
+    ],
   },
   {
     id: 'trusted-says-synthetic',

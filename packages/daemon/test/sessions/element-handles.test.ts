@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionId, TabHandle, ElementHandle } from '@bproxy/protocol';
-import { ElementHandles, HANDLE_GLOBAL_CAP, HANDLE_SCOPE_CAP, HANDLE_TTL_MS } from '../../src/sessions/element-handles';
+import {
+  ElementHandles,
+  HANDLE_GLOBAL_CAP,
+  HANDLE_SCOPE_CAP,
+  HANDLE_TTL_MS,
+} from '../../src/sessions/element-handles';
 
 const noop = { mint: () => undefined, resolve: () => undefined, invalidate: () => undefined };
 const S = 'aaaaaa' as SessionId;
