@@ -2,7 +2,7 @@ import type { DaemonMessage, DriverMessage, MessageTransport } from '@bproxy/pro
 import type { Logger } from './logs/logger';
 
 /** The daemon's end of a driver connection (WebSocket or in-process). */
-export type DriverTransport = MessageTransport<DriverMessage, DaemonMessage>;
+export type DriverLink = MessageTransport<DriverMessage, DaemonMessage>;
 
 /** Where the active extension token lives; the file implementation persists it 0600 (lifecycle). */
 export interface ExtensionTokenStore {
@@ -27,7 +27,7 @@ interface LauncherBase {
   /** A readable name for `debug.status` and `--browser`, e.g. "headless". */
   readonly name: string;
   /** Starts (or connects to) the browser and returns the daemon's end of its driver transport. */
-  start(options: LaunchOptions): Promise<DriverTransport>;
+  start(options: LaunchOptions): Promise<DriverLink>;
   /**
    * `launched` only: its tabs may load file: URLs (`--allow-file-urls`). Never honoured for another
    * kind: an attached, remote or farm browser, like the user's own Chrome, opens no local files.

@@ -15,12 +15,12 @@ const CDP_CHECK = 'packages/cdp/src/driver/executor.ts';
 const DAEMON_EDITS = [
   {
     file: DAEMON_CHECK,
-    find: "  return verdict.ok ? null : fail('URL_NOT_ALLOWED', verdict.reason);",
-    replace: "  return verdict.ok || !verdict.ok ? null : fail('URL_NOT_ALLOWED', verdict.reason);",
+    find: "  return verdict.ok ? null : failed('URL_NOT_ALLOWED', verdict.reason);",
+    replace: "  return verdict.ok || !verdict.ok ? null : failed('URL_NOT_ALLOWED', verdict.reason);",
   },
   {
     file: DAEMON_CHECK,
-    find: '  if (!verdict.ok) return fail(\'URL_NOT_ALLOWED\', `${verdict.reason} (not browser "${client.name}")`);\n  return { url: verdict.url };',
+    find: '  if (!verdict.ok) return failed(\'URL_NOT_ALLOWED\', `${verdict.reason} (not browser "${client.name}")`);\n  return { url: verdict.url };',
     replace: '  return { url };',
   },
 ];

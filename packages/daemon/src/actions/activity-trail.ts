@@ -4,7 +4,7 @@
  * (paused with the reason, resumed, closed). Only names and codes — never typed values or page text.
  */
 import { actionDef, type ActivityEntry } from '@bproxy/protocol';
-import type { DriverOutcome } from '../browsers/pending';
+import type { DriverOutcome } from '../browsers/forwarded-requests';
 import type { SessionRecord } from '../sessions/sessions';
 import type { CommandContext, CommandRouteDeps } from './types';
 

@@ -11,7 +11,7 @@ import {
   type SessionId,
   type Trace,
 } from '@bproxy/protocol';
-import type { DriverOutcome } from '../browsers/pending';
+import type { DriverOutcome } from '../browsers/forwarded-requests';
 import type { CommandRouteDeps } from './types';
 import { isPrivate } from '../sessions/sessions';
 

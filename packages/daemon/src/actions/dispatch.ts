@@ -16,8 +16,8 @@ import {
 } from '@bproxy/protocol';
 import type { ClientRecord } from '../browsers/clients';
 import { reserveSlot } from '../sessions/pacing';
-import type { DriverOutcome } from '../browsers/pending';
-import { fail } from '../http/responses';
+import type { DriverOutcome } from '../browsers/forwarded-requests';
+import { failed } from './outcome';
 import type { CommandContext, CommandRouteDeps } from './types';
 import type { SessionRecord, TabRecord } from '../sessions/sessions';
 
@@ -34,7 +34,7 @@ function resolveTargets(
   if (target === undefined) return { ok: true, params };
   if (typeof target === 'string') {
     const resolved = deps.handles.resolve(session, tab, target as Parameters<typeof deps.handles.resolve>[2]);
-    if (!resolved.ok) return { ok: false, outcome: fail(resolved.code, resolved.message) };
+    if (!resolved.ok) return { ok: false, outcome: failed(resolved.code, resolved.message) };
     return { ok: true, params: { ...params, target: resolved.target satisfies ElementTarget } };
   }
   return { ok: true, params };
@@ -52,7 +52,7 @@ export function timeoutOutcome(
 ): DriverOutcome {
   const elapsed = Math.round(deps.clock.monotonic() - ctx.receivedMono);
   deps.logger.info({ id: ctx.request.id, event: 'timeout', stage, elapsed_ms: elapsed });
-  return fail('TIMEOUT', message);
+  return failed('TIMEOUT', message);
 }
 
 /** Waits for the session's pacing slot. Returns a TIMEOUT outcome when the slot is past the deadline. */
@@ -98,7 +98,7 @@ export async function forward(
   resolveTarget: () => ForwardTarget | DriverOutcome,
   params: Record<string, unknown>,
 ): Promise<DriverOutcome> {
-  if (!deps.pending.admit()) return fail('OVERLOADED', 'too many requests in flight (100); retry shortly');
+  if (!deps.pending.admit()) return failed('OVERLOADED', 'too many requests in flight (100); retry shortly');
   try {
     if (session) {
       const paced = await pace(deps, ctx, session);
@@ -135,7 +135,7 @@ async function sendAtTurn(
   }
   // State may have changed while this request waited (a pause, a close, a navigation).
   if (session && session.paused) {
-    return fail('HUMAN_REQUIRED', `session ${session.id} is paused: ${session.pauseReason ?? ''}`, {
+    return failed('HUMAN_REQUIRED', `session ${session.id} is paused: ${session.pauseReason ?? ''}`, {
       reason: session.pauseReason ?? '',
     });
   }
@@ -150,7 +150,7 @@ async function sendAtTurn(
   }
   const { client } = target;
   if (!client.transport && !deps.clients.inGrace(client, deps.graceMs)) {
-    return fail('BROWSER_DISCONNECTED', `browser "${client.name}" is not connected`);
+    return failed('BROWSER_DISCONNECTED', `browser "${client.name}" is not connected`);
   }
   const { session: _agentSession, ...rest } = ctx.request;
   // The driver checks the deadline against its own wall clock: hand it what is left on ours, so a

@@ -5,10 +5,10 @@
 import { SESSION_ID_PATTERN, actionDef, type ActionParams, type SessionId } from '@bproxy/protocol';
 import { debugLast, debugStatus } from './debug';
 import { forward } from './dispatch';
-import type { DriverOutcome } from '../browsers/pending';
+import type { DriverOutcome } from '../browsers/forwarded-requests';
 import type { SessionRecord } from '../sessions/sessions';
 import { runTabAction } from './page-actions';
-import { fail } from '../http/responses';
+import { failed } from './outcome';
 import {
   heldByUser,
   sessionBind,
@@ -28,13 +28,13 @@ type SessionLookup = { ok: true; session: SessionRecord | null } | { ok: false; 
 function lookupSession(deps: CommandRouteDeps, id: string | undefined, required: boolean): SessionLookup {
   if (id === undefined) {
     return required
-      ? { ok: false, outcome: fail('SESSION_REQUIRED', 'this action needs a session: pass -s ID') }
+      ? { ok: false, outcome: failed('SESSION_REQUIRED', 'this action needs a session: pass -s ID') }
       : { ok: true, session: null };
   }
   if (!SESSION_ID_PATTERN.test(id)) {
     return {
       ok: false,
-      outcome: fail(
+      outcome: failed(
         'INVALID_SESSION_ID',
         `session: expected 6 (or, for a tab the user shared, 26) characters of a-z and 2-7, got ${JSON.stringify(id.slice(0, 30))}`,
       ),
@@ -44,7 +44,7 @@ function lookupSession(deps: CommandRouteDeps, id: string | undefined, required:
   if (!session)
     return {
       ok: false,
-      outcome: fail('SESSION_NOT_FOUND', `no session ${id} (closed, or the daemon restarted)`),
+      outcome: failed('SESSION_NOT_FOUND', `no session ${id} (closed, or the daemon restarted)`),
     };
   return { ok: true, session };
 }
@@ -94,7 +94,7 @@ export async function execute(deps: CommandRouteDeps, ctx: CommandContext): Prom
     default:
       break;
   }
-  if (!session) return fail('SESSION_REQUIRED', 'this action needs a session: pass -s ID');
+  if (!session) return failed('SESSION_REQUIRED', 'this action needs a session: pass -s ID');
 
   switch (request.action) {
     case 'session.bind':
@@ -111,7 +111,7 @@ export async function execute(deps: CommandRouteDeps, ctx: CommandContext): Prom
       break;
   }
   if (actionDef(request.action).routing !== 'tab')
-    return fail('INTERNAL_ERROR', `no handler for ${request.action}`);
+    return failed('INTERNAL_ERROR', `no handler for ${request.action}`);
   if (request.action === 'navigate' && !deps.sessions.boundTab(session))
     return navigateInNewTab(deps, ctx, session, params as ActionParams<'navigate'>);
   return runTabAction(deps, ctx, session, params);
@@ -125,6 +125,6 @@ async function debugLog(
 ): Promise<DriverOutcome> {
   if (session) return runTabAction(deps, ctx, session, ctx.request.params);
   const client = deps.clients.pickDefault();
-  if (!client) return fail('NO_EXTENSION', 'no browser is connected');
+  if (!client) return failed('NO_EXTENSION', 'no browser is connected');
   return forward(deps, ctx, null, () => ({ client }), ctx.request.params);
 }

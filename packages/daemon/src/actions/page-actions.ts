@@ -7,11 +7,11 @@
 import type { ActionName, DriverOpenedTab, TabHandle } from '@bproxy/protocol';
 import { forward, type ForwardTarget } from './dispatch';
 import { openedTabsOf } from '../sessions/opened-tabs';
-import type { DriverOutcome } from '../browsers/pending';
+import type { DriverOutcome } from '../browsers/forwarded-requests';
 import type { SessionRecord, TabRecord } from '../sessions/sessions';
 import { pauseForHuman } from './pause';
 import { mintFromResult } from './minting';
-import { fail } from '../http/responses';
+import { failed } from './outcome';
 import { forgetTab } from './tab-open';
 import type { CommandContext, CommandRouteDeps } from './types';
 import { urlForClient } from './url-check';
@@ -37,10 +37,10 @@ export async function runTabAction(
     deps.launchers.names().length === 0;
 
   // Precedence, evaluated before any wait (pacing, queue): 1. no browser at all.
-  if (noClient()) return fail('NO_EXTENSION', 'no browser is connected');
+  if (noClient()) return failed('NO_EXTENSION', 'no browser is connected');
   // 2. paused for a human.
   if (session.paused) {
-    return fail('HUMAN_REQUIRED', `session ${session.id} is paused: ${session.pauseReason ?? ''}`, {
+    return failed('HUMAN_REQUIRED', `session ${session.id} is paused: ${session.pauseReason ?? ''}`, {
       reason: session.pauseReason ?? '',
     });
   }
@@ -50,24 +50,24 @@ export async function runTabAction(
       const lookup = deps.sessions.lookupTab(session, explicitTab);
       return lookup.ok
         ? lookup.tab
-        : fail(lookup.code, `tab ${explicitTab} is not a tab of session ${session.id}`);
+        : failed(lookup.code, `tab ${explicitTab} is not a tab of session ${session.id}`);
     }
     const bound = deps.sessions.boundTab(session);
     if (bound) return bound;
     const why = session.lostBound === undefined ? '' : `: ${session.lostBound}`;
-    return fail('TAB_NOT_FOUND', `session ${session.id} has no bound tab${why}`);
+    return failed('TAB_NOT_FOUND', `session ${session.id} has no bound tab${why}`);
   };
   const resolveTarget = (): ForwardTarget | DriverOutcome => {
     const tab = findTab();
     if ('ok' in tab) return tab;
     const client = deps.clients.get(tab.clientKey);
-    if (!client) return fail('TAB_NOT_FOUND', `the browser of tab ${tab.handle} is gone`);
+    if (!client) return failed('TAB_NOT_FOUND', `the browser of tab ${tab.handle} is gone`);
     return { client, tab };
   };
   const first = resolveTarget();
   if ('ok' in first) return first;
   const tab = first.tab;
-  if (!tab) return fail('INTERNAL_ERROR', 'tab action without a tab');
+  if (!tab) return failed('INTERNAL_ERROR', 'tab action without a tab');
   if (action === 'navigate' && typeof params.url === 'string') {
     const checked = urlForClient(deps, first.client, params.url);
     if ('ok' in checked) return checked;

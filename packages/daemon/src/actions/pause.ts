@@ -1,6 +1,6 @@
 /** Pausing a session when its driver answers HUMAN_REQUIRED, for tab.open and every tab action alike. */
 import { HumanDetectionSchema, type BproxyError } from '@bproxy/protocol';
-import type { DriverOutcome } from '../browsers/pending';
+import type { DriverOutcome } from '../browsers/forwarded-requests';
 import type { SessionRecord, TabRecord } from '../sessions/sessions';
 import { recordSessionEvent } from './activity-trail';
 import type { CommandContext, CommandRouteDeps } from './types';

@@ -2,11 +2,11 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ActionParams, PacingMode, SessionId, TabHandle } from '@bproxy/protocol';
-import type { DriverOutcome } from '../browsers/pending';
+import type { DriverOutcome } from '../browsers/forwarded-requests';
 import type { SessionRecord } from '../sessions/sessions';
 import { closeTab, forgetTab } from './tab-open';
 import { recordSessionEvent } from './activity-trail';
-import { fail } from '../http/responses';
+import { failed } from './outcome';
 import type { CommandContext, CommandRouteDeps } from './types';
 
 export function createSession(
@@ -47,13 +47,13 @@ export function sessionBind(
   const held = heldByUser(session);
   if (held) return held;
   if (params.pacing !== undefined && params.pacing !== session.pacing && session.sharedByUser === true)
-    return fail(
+    return failed(
       'PACING_SET_BY_USER',
       `session ${session.id} is a tab the user shared: it stays paced ${session.pacing}, as they chose`,
     );
   if (params.tab !== undefined) {
     const lookup = deps.sessions.lookupTab(session, params.tab as TabHandle);
-    if (!lookup.ok) return fail(lookup.code, `tab ${params.tab} is not a tab of session ${session.id}`);
+    if (!lookup.ok) return failed(lookup.code, `tab ${params.tab} is not a tab of session ${session.id}`);
     deps.sessions.bind(session, lookup.tab.handle);
   }
   if (params.pacing !== undefined && params.pacing !== session.pacing) {
@@ -69,7 +69,7 @@ export function sessionBind(
  */
 export function heldByUser(session: SessionRecord): DriverOutcome | null {
   if (session.heldByUser !== true) return null;
-  return fail(
+  return failed(
     'HUMAN_REQUIRED',
     `the user took over session ${session.id} in the browser: it stays theirs until they press Resume there`,
   );

@@ -8,9 +8,9 @@ import type { ClientRecord } from '../browsers/clients';
 import { forward } from './dispatch';
 import { ElementHandles } from '../sessions/element-handles';
 import { BrowserStartError } from '../browsers/launchers';
-import type { DriverOutcome } from '../browsers/pending';
+import type { DriverOutcome } from '../browsers/forwarded-requests';
 import type { SessionRecord, TabRecord } from '../sessions/sessions';
-import { fail } from '../http/responses';
+import { failed } from './outcome';
 import { pauseForHuman } from './pause';
 import { createSession, destroySession } from './session-actions';
 import type { CommandContext, CommandRouteDeps } from './types';
@@ -32,7 +32,7 @@ async function chooseClient(
     const known = deps.clients.byName(name);
     if (known && (known.transport || deps.clients.inGrace(known, deps.graceMs))) return known;
     if (deps.launchers.has(name)) return launch(deps, ctx, name, owner);
-    return fail(
+    return failed(
       'BROWSER_NOT_FOUND',
       `no browser named "${name}" (connected: ${
         deps.clients
@@ -46,7 +46,7 @@ async function chooseClient(
   const picked = deps.clients.pickDefault();
   if (picked) return picked;
   if (deps.launchers.names().length > 0) return launch(deps, ctx, undefined, owner);
-  return fail(
+  return failed(
     'NO_EXTENSION',
     'no browser is connected: pair the extension or start the daemon with a browser',
   );
@@ -61,10 +61,10 @@ async function launch(
   try {
     return (
       (await deps.launchers.ensure(name, owner, ctx.deadlineMono)) ??
-      fail('NO_EXTENSION', 'no browser is connected')
+      failed('NO_EXTENSION', 'no browser is connected')
     );
   } catch (error) {
-    if (error instanceof BrowserStartError) return fail(error.code, error.message);
+    if (error instanceof BrowserStartError) return failed(error.code, error.message);
     throw error;
   }
 }
@@ -97,7 +97,7 @@ export async function tabOpen(
   const release = deps.launchers.idle.hold(chosen.key);
   try {
     if (session?.paused) {
-      return fail('HUMAN_REQUIRED', `session ${session.id} is paused: ${session.pauseReason ?? ''}`, {
+      return failed('HUMAN_REQUIRED', `session ${session.id} is paused: ${session.pauseReason ?? ''}`, {
         reason: session.pauseReason ?? '',
       });
     }

@@ -9,7 +9,7 @@ import type { ElementHandles } from '../sessions/element-handles';
 import type { IdleExit } from '../idle-exit';
 import type { Launchers } from '../browsers/launchers';
 import type { Logger } from '../logs/logger';
-import type { PendingRequests } from '../browsers/pending';
+import type { ForwardedRequests } from '../browsers/forwarded-requests';
 import type { SessionRegistry, TabRecord } from '../sessions/sessions';
 import type { TabQueues } from '../sessions/tab-queues';
 import type { TraceRing } from '../logs/traces';
@@ -18,7 +18,7 @@ export interface CommandRouteDeps {
   sessions: SessionRegistry;
   clients: ClientRegistry;
   drivers: DriverConnections;
-  pending: PendingRequests;
+  pending: ForwardedRequests;
   queues: TabQueues;
   handles: ElementHandles;
   launchers: Launchers;

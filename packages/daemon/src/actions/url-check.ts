@@ -7,14 +7,14 @@
  */
 import { checkAgentUrl } from '@bproxy/protocol';
 import type { ClientRecord } from '../browsers/clients';
-import type { DriverOutcome } from '../browsers/pending';
-import { fail } from '../http/responses';
+import type { DriverOutcome } from '../browsers/forwarded-requests';
+import { failed } from './outcome';
 import type { CommandRouteDeps } from './types';
 
 /** The refusal of a URL no browser may open, or null when some browser may (file: pending its browser). */
 export function screenUrl(url: string): DriverOutcome | null {
   const verdict = checkAgentUrl(url, { allowFile: true });
-  return verdict.ok ? null : fail('URL_NOT_ALLOWED', verdict.reason);
+  return verdict.ok ? null : failed('URL_NOT_ALLOWED', verdict.reason);
 }
 
 /** The URL to forward to `client`'s browser, or the refusal. */
@@ -24,6 +24,6 @@ export function urlForClient(
   url: string,
 ): { url: string } | DriverOutcome {
   const verdict = checkAgentUrl(url, { allowFile: deps.launchers.allowsFileUrls(client) });
-  if (!verdict.ok) return fail('URL_NOT_ALLOWED', `${verdict.reason} (not browser "${client.name}")`);
+  if (!verdict.ok) return failed('URL_NOT_ALLOWED', `${verdict.reason} (not browser "${client.name}")`);
   return { url: verdict.url };
 }

@@ -1,12 +1,12 @@
 /**
  * The browser-client registry. A client is one driver instance (an extension in one browser profile,
  * a launched, attached or remote CDP browser), identified by the instanceId of its hello and reached
- * through a DriverTransport — a WebSocket or an in-process pair, the daemon does not care which.
+ * through a DriverLink — a WebSocket or an in-process pair, the daemon does not care which.
  * A reconnect with the same instanceId takes over the record (and its tabs and pending requests);
  * a second live connection with the same id replaces the first.
  */
 import type { BproxyForwardedRequest, HelloMessage, SessionId } from '@bproxy/protocol';
-import type { DriverTransport } from '../server-options';
+import type { DriverLink } from '../server-options';
 
 export interface ClientRecord {
   key: string;
@@ -14,7 +14,7 @@ export interface ClientRecord {
   kind: 'extension' | 'cdp';
   version?: string;
   /** null while disconnected. */
-  transport: DriverTransport | null;
+  transport: DriverLink | null;
   /** Wall time of the latest connection, for debug.status. */
   connectedAt: number;
   /** Monotonic time of the latest connection; picks "the most recently connected". */
@@ -37,9 +37,9 @@ export class ClientRegistry {
   /** Registers a connection after its hello. Returns the record and the transport it displaced, if any. */
   attach(
     hello: HelloMessage,
-    transport: DriverTransport,
+    transport: DriverLink,
     started: { launcher?: string; session?: SessionId } = {},
-  ): { record: ClientRecord; displaced: DriverTransport | null } {
+  ): { record: ClientRecord; displaced: DriverLink | null } {
     const existing = this.clients.get(hello.client.instanceId);
     const displaced = existing?.transport ?? null;
     const record: ClientRecord = existing ?? {
@@ -64,7 +64,7 @@ export class ClientRegistry {
   }
 
   /** Marks the client disconnected if `transport` is still its current connection. */
-  detach(key: string, transport: DriverTransport): ClientRecord | null {
+  detach(key: string, transport: DriverLink): ClientRecord | null {
     const record = this.clients.get(key);
     if (!record || record.transport !== transport) return null;
     record.transport = null;

@@ -22,8 +22,8 @@ import type { ClientRecord, ClientRegistry } from './clients';
 import { ElementHandles } from '../sessions/element-handles';
 import type { Logger } from '../logs/logger';
 import { registerOpenedTab } from '../sessions/opened-tabs';
-import type { PendingRequests } from './pending';
-import type { DriverTransport } from '../server-options';
+import type { ForwardedRequests } from './forwarded-requests';
+import type { DriverLink } from '../server-options';
 import type { SessionRegistry } from '../sessions/sessions';
 
 function responseId(raw: unknown): string | null {
@@ -42,7 +42,7 @@ export interface DriverDeps {
   /** Told about (re)connections and tabs that closed, to push the sessions each browser holds. */
   browserState?: BrowserState;
   clients: ClientRegistry;
-  pending: PendingRequests;
+  pending: ForwardedRequests;
   sessions: SessionRegistry;
   handles: ElementHandles;
   logger: Logger;
@@ -58,7 +58,7 @@ export interface DriverMeta {
 }
 
 export class DriverConnections {
-  private readonly open = new Set<DriverTransport>();
+  private readonly open = new Set<DriverLink>();
   private readonly graceTimers = new Map<string, NodeJS.Timeout>();
   /** Set once the command graph exists (server.ts); until then user requests are refused. */
   userRequests: UserRequestHandler | null = null;
@@ -73,7 +73,7 @@ export class DriverConnections {
    * Takes a new driver transport. Resolves with its client record after a valid hello, or null if the
    * connection closed or failed the handshake first.
    */
-  accept(transport: DriverTransport, meta: DriverMeta): Promise<ClientRecord | null> {
+  accept(transport: DriverLink, meta: DriverMeta): Promise<ClientRecord | null> {
     const { deps } = this;
     this.open.add(transport);
     let record: ClientRecord | null = null;
@@ -146,7 +146,7 @@ export class DriverConnections {
     this.graceTimers.clear();
   }
 
-  private handshake(transport: DriverTransport, hello: HelloMessage, meta: DriverMeta): ClientRecord | null {
+  private handshake(transport: DriverLink, hello: HelloMessage, meta: DriverMeta): ClientRecord | null {
     const { deps } = this;
     if (hello.protocolVersion !== PROTOCOL_VERSION) {
       transport.send({
@@ -183,7 +183,7 @@ export class DriverConnections {
     return record;
   }
 
-  private handle(record: ClientRecord, transport: DriverTransport, msg: DriverMessage): void {
+  private handle(record: ClientRecord, transport: DriverLink, msg: DriverMessage): void {
     const { deps } = this;
     if (record.transport !== transport) return; // a displaced connection's last words
     switch (msg.type) {
@@ -247,7 +247,7 @@ export class DriverConnections {
     }
   }
 
-  private disconnected(record: ClientRecord, transport: DriverTransport, reason: string): void {
+  private disconnected(record: ClientRecord, transport: DriverLink, reason: string): void {
     const { deps } = this;
     if (!deps.clients.detach(record.key, transport)) return; // displaced: the new connection owns the record
     deps.handles.forgetPages(record.key);

@@ -13,7 +13,7 @@ import { IdleBrowsers } from './browser-idle';
 import type { Clock } from '../clock';
 import type { DriverConnections } from './drivers';
 import type { Logger } from '../logs/logger';
-import type { PendingRequests } from './pending';
+import type { ForwardedRequests } from './forwarded-requests';
 import type { BrowserLauncher } from '../server-options';
 import type { SessionRegistry } from '../sessions/sessions';
 
@@ -35,7 +35,7 @@ export interface LauncherDeps {
   clients: ClientRegistry;
   drivers: DriverConnections;
   sessions: SessionRegistry;
-  pending: PendingRequests;
+  pending: ForwardedRequests;
   logger: Logger;
   clock: Clock;
   browserIdleMs: number | null;

@@ -8,8 +8,8 @@ import { actionDef, makeError, parseRequest, type BproxyResponse } from '@bproxy
 import type { FastifyInstance } from 'fastify';
 import { timeoutOutcome } from '../actions/dispatch';
 import { logRequestPayload } from '../logs/payload-log';
-import type { DriverOutcome } from '../browsers/pending';
-import { fingerprint, type RequestLedger } from './request-ledger';
+import type { DriverOutcome } from '../browsers/forwarded-requests';
+import { fingerprint, type AnswerLedger } from './answer-ledger';
 import { withSessionNotes } from '../sessions/session-notes';
 import { recordAnswer, refusedFacts, type AnswerFacts } from './answer-record';
 import { execute } from '../actions/execute';
@@ -22,7 +22,7 @@ export const COMMAND_BODY_LIMIT = 1024 * 1024;
 export function registerCommandRoute(
   app: FastifyInstance,
   deps: CommandRouteDeps,
-  ledger: RequestLedger,
+  ledger: AnswerLedger,
 ): void {
   app.post('/', { bodyLimit: COMMAND_BODY_LIMIT }, async (req, reply) => {
     const receivedAt = deps.clock.now();

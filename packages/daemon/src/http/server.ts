@@ -23,8 +23,8 @@ import { IdleExit } from '../idle-exit';
 import { Launchers } from '../browsers/launchers';
 import { PairingCodes } from '../pairing/pairing';
 import { PairingRateLimit } from '../pairing/pairing-rate-limit';
-import { MAX_PENDING, PendingRequests } from '../browsers/pending';
-import { RequestLedger } from './request-ledger';
+import { MAX_PENDING, ForwardedRequests } from '../browsers/forwarded-requests';
+import { AnswerLedger } from './answer-ledger';
 import { recordAnswer, refusedFacts } from './answer-record';
 import { registerCommandRoute } from './command';
 import { registerPairRoute } from './pair';
@@ -33,7 +33,7 @@ import { errorResponse } from './responses';
 import type { CommandRouteDeps } from '../actions/types';
 import { userRequestHandler } from '../actions/user-requests';
 import { registerWsRoute } from './ws';
-import type { DriverTransport, ServerOptions } from '../server-options';
+import type { DriverLink, ServerOptions } from '../server-options';
 import { SessionRegistry } from '../sessions/sessions';
 import { TabQueues } from '../sessions/tab-queues';
 import { TraceRing } from '../logs/traces';
@@ -53,7 +53,7 @@ export interface DaemonServer {
   /** Issues a fresh one-time pairing code (replacing an unclaimed one); typed unless asked otherwise. */
   issuePairingCode(kind?: PairingCodeKind): IssuedPairingCode;
   /** Connects an in-process driver (the CDP driver) exactly like a WS client. */
-  connectDriver(transport: DriverTransport, name?: string): Promise<void>;
+  connectDriver(transport: DriverLink, name?: string): Promise<void>;
   /** Stops taking requests (503), drains those in flight, closes driver connections and the listener. */
   shutdown(drainMs?: number): Promise<void>;
 }
@@ -97,7 +97,7 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
     resolve: (e) => logger.info({ event: 'handle_resolve', ...e }),
     invalidate: (e) => logger.info({ event: 'handle_invalidate', ...e }),
   });
-  const pending = new PendingRequests(
+  const pending = new ForwardedRequests(
     () => clock.monotonic(),
     {
       timeout: (id, elapsed, stage) => logger.info({ id, event: 'timeout', stage, elapsed_ms: elapsed }),
@@ -154,7 +154,7 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
     browserState,
   };
   drivers.userRequests = userRequestHandler(deps);
-  const wsSockets = new Set<DriverTransport>();
+  const wsSockets = new Set<DriverLink>();
 
   const app = Fastify({
     logger: false,
@@ -239,7 +239,7 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
       handleProtocols: (protocols: Set<string>) => (protocols.has(WS_SUBPROTOCOL) ? WS_SUBPROTOCOL : false),
     },
   });
-  registerCommandRoute(app, deps, new RequestLedger(() => clock.monotonic(), opts.answerRetentionMs));
+  registerCommandRoute(app, deps, new AnswerLedger(() => clock.monotonic(), opts.answerRetentionMs));
   registerPairRoute(app, {
     codes,
     limiter: new PairingRateLimit(() => clock.monotonic()),

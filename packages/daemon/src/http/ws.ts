@@ -1,7 +1,7 @@
 /**
  * GET /ws — driver connections from extensions. The gate already checked Host, Origin and the token in
  * Sec-WebSocket-Protocol during the upgrade; only `bproxy.v1` is echoed back. The socket becomes a
- * DriverTransport handed to DriverConnections synchronously (before any await), with a transport
+ * DriverLink handed to DriverConnections synchronously (before any await), with a transport
  * heartbeat that terminates sockets whose peer stopped answering and a guard against slow consumers.
  */
 import { WS_CLOSE, makeError, type DaemonMessage, type DriverMessage } from '@bproxy/protocol';
@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { DriverConnections } from '../browsers/drivers';
 import type { Logger } from '../logs/logger';
-import type { DriverTransport } from '../server-options';
+import type { DriverLink } from '../server-options';
 
 /** A peer that lets this much pile up unread is not consuming: drop it rather than grow without bound. */
 const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
@@ -29,9 +29,9 @@ function faultOf(error: unknown): { name: string; reason: string } {
   return { name: typeof error, reason: '' };
 }
 
-export function wsTransport(socket: WebSocket, heartbeatMs: number, logger?: Logger): DriverTransport {
+export function wsTransport(socket: WebSocket, heartbeatMs: number, logger?: Logger): DriverLink {
   let alive = true;
-  const transport: DriverTransport = {
+  const transport: DriverLink = {
     send(message: DaemonMessage) {
       if (socket.readyState !== socket.OPEN) return;
       if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
@@ -95,7 +95,7 @@ export function wsTransport(socket: WebSocket, heartbeatMs: number, logger?: Log
 export function registerWsRoute(
   app: FastifyInstance,
   drivers: DriverConnections,
-  sockets: Set<DriverTransport>,
+  sockets: Set<DriverLink>,
   heartbeatMs: number,
   logger?: Logger,
 ): void {

@@ -19,7 +19,7 @@ import {
   parseDuration,
   parseMaxBrowsers,
 } from '@bproxy/client/lifecycle';
-import type { BrowserLauncher, DriverTransport, LaunchOptions } from '../server-options';
+import type { BrowserLauncher, DriverLink, LaunchOptions } from '../server-options';
 
 /** A browser with no tab for this long is closed (a launched one, or a session's farm browser). */
 export const DEFAULT_BROWSER_IDLE_MS = 5 * 60_000;
@@ -103,7 +103,7 @@ function remoteOptions(url: string): CdpDriverOptions {
 }
 
 /** Starts the CDP driver in-process on `options`; the daemon's end of its transport is the result. */
-async function startDriver(options: CdpDriverOptions, launch: LaunchOptions): Promise<DriverTransport> {
+async function startDriver(options: CdpDriverOptions, launch: LaunchOptions): Promise<DriverLink> {
   const [daemonEnd, driverEnd] = createLinkedTransportPair<DriverMessage, DaemonMessage>();
   // Loaded on first use: a daemon serving only the extension never pays for the CDP driver.
   const { startCdpDriver } = await import('@bproxy/cdp');

@@ -4,7 +4,7 @@
  * them (every action addressed to a session, but session.close, after which there is no session).
  */
 import { resultTakesNotes, type BproxyRequest, type SessionId } from '@bproxy/protocol';
-import type { DriverOutcome } from '../browsers/pending';
+import type { DriverOutcome } from '../browsers/forwarded-requests';
 import type { SessionRecord, SessionRegistry } from './sessions';
 
 function render(session: SessionRecord): string[] {

@@ -26,7 +26,7 @@ export interface PendingEvents {
 
 export const MAX_PENDING = 100;
 
-export class PendingRequests {
+export class ForwardedRequests {
   private readonly entries = new Map<string, Entry>();
   private admitted = 0;
   private idleWaiters: (() => void)[] = [];

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { BproxyResponse } from '@bproxy/protocol';
-import { RequestLedger } from '../../src/http/request-ledger';
+import { AnswerLedger } from '../../src/http/answer-ledger';
 
 const answer = (data: unknown): Promise<BproxyResponse> => Promise.resolve({ id: 'x', ok: true, data });
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
-describe('RequestLedger', () => {
+describe('AnswerLedger', () => {
   it('joins, replays and refuses by fingerprint', async () => {
-    const ledger = new RequestLedger(() => 0);
+    const ledger = new AnswerLedger(() => 0);
     expect(ledger.lookup('a', 'p1')).toEqual({ kind: 'new' });
     ledger.record('a', 'p1', answer(1));
     expect(ledger.lookup('a', 'p1').kind).toBe('same');
@@ -16,7 +16,7 @@ describe('RequestLedger', () => {
 
   it('forgets completed answers after the TTL', async () => {
     let now = 0;
-    const ledger = new RequestLedger(() => now, 1_000);
+    const ledger = new AnswerLedger(() => now, 1_000);
     ledger.record('a', 'p', answer(1));
     await settle();
     now = 1_001;
@@ -24,7 +24,7 @@ describe('RequestLedger', () => {
   });
 
   it('drops the oldest answers past its byte budget, keeping the newest', async () => {
-    const ledger = new RequestLedger(() => 0, 60_000, 10_000, 3_000);
+    const ledger = new AnswerLedger(() => 0, 60_000, 10_000, 3_000);
     ledger.record('a', 'p', answer('x'.repeat(2_000)));
     ledger.record('b', 'p', answer('y'.repeat(2_000)));
     await settle();
@@ -33,7 +33,7 @@ describe('RequestLedger', () => {
   });
 
   it('never drops an answer still in flight', async () => {
-    const ledger = new RequestLedger(() => 0, 60_000, 0, 0);
+    const ledger = new AnswerLedger(() => 0, 60_000, 0, 0);
     ledger.record('a', 'p', new Promise(() => undefined));
     ledger.record('b', 'p', answer(1));
     await settle();

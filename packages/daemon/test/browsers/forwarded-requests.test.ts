@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BproxyForwardedRequest, RequestId } from '@bproxy/protocol';
-import { PendingRequests } from '../../src/browsers/pending';
+import { ForwardedRequests } from '../../src/browsers/forwarded-requests';
 
 const events = { timeout: vi.fn(), replay: vi.fn(), late: vi.fn() };
 const req = (id: string): BproxyForwardedRequest => ({
@@ -15,9 +15,9 @@ afterEach(() => {
   vi.clearAllMocks();
 });
 
-describe('PendingRequests', () => {
+describe('ForwardedRequests', () => {
   it('resolves with the answer of the client it was sent to, once', async () => {
-    const p = new PendingRequests(() => performance.now(), events);
+    const p = new ForwardedRequests(() => performance.now(), events);
     const answer = p.send('c1', req('a'), performance.now() + 1_000, () => true);
     expect(p.resolve('c2', 'a', { ok: true, data: 'other client' })).toBe(false);
     expect(p.resolve('c1', 'a', { ok: true, data: 1 })).toBe(true);
@@ -29,7 +29,7 @@ describe('PendingRequests', () => {
   it('answers TIMEOUT at the deadline and drops the entry so it is never replayed', async () => {
     vi.useFakeTimers();
     let now = 0;
-    const p = new PendingRequests(() => now, events);
+    const p = new ForwardedRequests(() => now, events);
     const answer = p.send('c1', req('t'), 500, () => false);
     now = 500;
     vi.advanceTimersByTime(500);
@@ -41,7 +41,7 @@ describe('PendingRequests', () => {
   });
 
   it('replays only the live entries of the reconnecting client', () => {
-    const p = new PendingRequests(() => performance.now(), events);
+    const p = new ForwardedRequests(() => performance.now(), events);
     void p.send('c1', req('x'), performance.now() + 5_000, () => false);
     void p.send('c2', req('y'), performance.now() + 5_000, () => false);
     const replayed: string[] = [];
@@ -51,14 +51,14 @@ describe('PendingRequests', () => {
   });
 
   it('bounds admission', () => {
-    const p = new PendingRequests(() => 0, events, 2);
+    const p = new ForwardedRequests(() => 0, events, 2);
     expect([p.admit(), p.admit(), p.admit()]).toEqual([true, true, false]);
     p.release();
     expect(p.admit()).toBe(true);
   });
 
   it('resolves whenIdle once the last admitted request is released', async () => {
-    const p = new PendingRequests(() => 0, events);
+    const p = new ForwardedRequests(() => 0, events);
     p.admit();
     let idle = false;
     const waiting = p.whenIdle().then(() => (idle = true));

@@ -30,7 +30,7 @@ export function fingerprint(request: BproxyRequest): string {
 export type LedgerLookup =
   { kind: 'new' } | { kind: 'same'; answer: Promise<BproxyResponse> } | { kind: 'conflict' };
 
-export class RequestLedger {
+export class AnswerLedger {
   private readonly entries = new Map<string, LedgerEntry>();
   private completed = 0;
   private bytes = 0;
