@@ -1,5 +1,5 @@
 /**
- * debug.last and debug.status: daemon-local views. Raw tab ids never appear here, and neither does the
+ * debug.last and debug.status: daemon-local views (debug.log goes to a browser's driver). Raw tab ids never appear here, and neither does the
  * id of a tab the user shared with another agent, nor a session the user holds: each caller sees the
  * agents' sessions and the one it names (`-s ID`), as in session.list.
  */
@@ -12,6 +12,11 @@ import {
   type Trace,
 } from '@bproxy/protocol';
 import type { DriverOutcome } from '../browsers/forwarded-requests';
+import type { SessionRecord } from '../sessions/sessions';
+import { forward } from './dispatch';
+import { failed } from './outcome';
+import { runTabAction } from './page-actions';
+import type { CommandContext } from './types';
 import type { CommandRouteDeps } from './types';
 import { isPrivate } from '../sessions/sessions';
 
@@ -76,4 +81,16 @@ export function debugStatus(deps: CommandRouteDeps, caller: string | undefined):
       ...(remoteBrowsers === undefined ? {} : { remoteBrowsers }),
     },
   };
+}
+
+/** debug.log goes to the session's browser, or to the default one without a session. */
+export async function debugLog(
+  deps: CommandRouteDeps,
+  ctx: CommandContext,
+  session: SessionRecord | null,
+): Promise<DriverOutcome> {
+  if (session) return runTabAction(deps, ctx, session, ctx.request.params);
+  const client = deps.clients.pickDefault();
+  if (!client) return failed('NO_EXTENSION', 'no browser is connected');
+  return forward(deps, ctx, null, () => ({ client }), ctx.request.params);
 }

@@ -1,36 +1,59 @@
 /**
- * Routes one parsed request to its handler: daemon-local actions, the tab-forwarded path, or the two
- * browser-addressed actions (tab.open, debug.log). Session lookups and their codes live here.
+ * Routes one parsed request by the protocol's action table: a local action to its entry in the local
+ * table (local-actions.ts); an action addressed to a browser (routing 'client': tab.open, debug.log) to
+ * its handler, with an optional session; every other action to the session's tab (page-actions.ts).
+ * Which actions need a session follows from the same table; the lookups and their codes live here.
  */
-import { SESSION_ID_PATTERN, actionDef, type ActionParams, type SessionId } from '@bproxy/protocol';
-import { debugLast, debugStatus } from './debug';
-import { forward } from './dispatch';
+import {
+  SESSION_ID_PATTERN,
+  type ACTIONS,
+  actionDef,
+  type ActionName,
+  type ActionParams,
+  type BproxyRequest,
+  type SessionId,
+} from '@bproxy/protocol';
 import type { DriverOutcome } from '../browsers/forwarded-requests';
 import type { SessionRecord } from '../sessions/sessions';
-import { runTabAction } from './page-actions';
+import { debugLog } from './debug';
+import { LOCAL_ACTIONS, isLocalAction, type LocalAction } from './local-actions';
 import { failed } from './outcome';
-import {
-  heldByUser,
-  sessionBind,
-  sessionClose,
-  sessionCreate,
-  sessionList,
-  sessionResume,
-  sessionUnbind,
-  tabList,
-} from './session-actions';
+import { runTabAction } from './page-actions';
 import { navigateInNewTab, tabOpen } from './tab-open';
-import { screenUrl } from './url-check';
 import type { CommandContext, CommandRouteDeps } from './types';
+import { screenUrl } from './url-check';
+
+/** The actions forwarded to a browser rather than to a tab: the session is optional. */
+type ClientAction = {
+  [A in ActionName]: (typeof ACTIONS)[A]['routing'] extends 'client' ? A : never;
+}[ActionName];
+
+type ClientHandler<A extends ClientAction> = (
+  deps: CommandRouteDeps,
+  ctx: CommandContext,
+  session: SessionRecord | null,
+  params: ActionParams<A>,
+) => Promise<DriverOutcome>;
+
+/** Every action with routing 'client' has its handler (a missing one is a compile error). */
+const CLIENT_ACTIONS: { readonly [A in ClientAction]: ClientHandler<A> } = {
+  'tab.open': tabOpen,
+  'debug.log': (deps, ctx, session) => debugLog(deps, ctx, session),
+};
+
+const isClientAction = (action: ActionName): action is ClientAction => actionDef(action).routing === 'client';
+
+/** The params of a request for `A`: parseRequest already checked them against A's schema. */
+const paramsOf = <A extends ActionName>(request: BproxyRequest, _action: A) =>
+  request.params as ActionParams<A>;
 
 type SessionLookup = { ok: true; session: SessionRecord | null } | { ok: false; outcome: DriverOutcome };
 
+const sessionRequired = () => failed('SESSION_REQUIRED', 'this action needs a session: pass -s ID');
+
 function lookupSession(deps: CommandRouteDeps, id: string | undefined, required: boolean): SessionLookup {
-  if (id === undefined) {
-    return required
-      ? { ok: false, outcome: failed('SESSION_REQUIRED', 'this action needs a session: pass -s ID') }
-      : { ok: true, session: null };
-  }
+  if (id === undefined)
+    return required ? { ok: false, outcome: sessionRequired() } : { ok: true, session: null };
   if (!SESSION_ID_PATTERN.test(id)) {
     return {
       ok: false,
@@ -49,82 +72,48 @@ function lookupSession(deps: CommandRouteDeps, id: string | undefined, required:
   return { ok: true, session };
 }
 
+async function runLocal<A extends LocalAction>(
+  deps: CommandRouteDeps,
+  ctx: CommandContext,
+  action: A,
+): Promise<DriverOutcome> {
+  const handler = LOCAL_ACTIONS[action];
+  const params = paramsOf(ctx.request, action);
+  if (handler.session === 'none') return handler.run(deps, ctx, params);
+  const lookup = lookupSession(deps, ctx.request.session, true);
+  if (!lookup.ok) return lookup.outcome;
+  if (!lookup.session) return sessionRequired();
+  return handler.run(deps, ctx, params, lookup.session);
+}
+
+function runClient<A extends ClientAction>(
+  deps: CommandRouteDeps,
+  ctx: CommandContext,
+  action: A,
+  session: SessionRecord | null,
+): Promise<DriverOutcome> {
+  const handler: ClientHandler<A> = CLIENT_ACTIONS[action];
+  return handler(deps, ctx, session, paramsOf(ctx.request, action));
+}
+
 export async function execute(deps: CommandRouteDeps, ctx: CommandContext): Promise<DriverOutcome> {
   const { request } = ctx;
-  const params = request.params;
-  switch (request.action) {
-    case 'session.create':
-      return sessionCreate(deps, params as ActionParams<'session.create'>);
-    case 'session.list':
-      return sessionList(deps, request.session);
-    case 'debug.last':
-      return debugLast(deps, params as ActionParams<'debug.last'>, request.session);
-    case 'debug.status':
-      return debugStatus(deps, request.session);
-    case 'pairing.issue': {
-      // For the native host's zero-touch pairing and `bproxy pair`: the caller already holds the
-      // daemon token, which is worth more than a code; the code is logged as issued, never itself. The
-      // host asks for a direct code, which the claim throttle does not hold (it cannot be guessed).
-      const kind = (params as ActionParams<'pairing.issue'>).kind ?? 'typed';
-      const { code, expiresAt } = deps.issuePairingCode(kind);
-      deps.logger.info({ event: 'pairing_code_issued', id: request.id, kind });
-      return { ok: true, data: { code, expiresAt, port: deps.port() } };
-    }
-    default:
-      break;
-  }
+  const action = request.action;
+  if (isLocalAction(action)) return runLocal(deps, ctx, action);
 
   // A URL no browser may open is refused before anything is looked up, created or started.
-  if (request.action === 'navigate' || request.action === 'tab.open') {
-    const url = (params as { url?: unknown }).url;
+  if (action === 'navigate' || action === 'tab.open') {
+    const url = request.params.url;
     const refused = typeof url === 'string' ? screenUrl(url) : null;
     if (refused) return refused;
   }
 
-  const optionalSession = request.action === 'tab.open' || request.action === 'debug.log';
-  const lookup = lookupSession(deps, request.session, !optionalSession);
+  const lookup = lookupSession(deps, request.session, !isClientAction(action));
   if (!lookup.ok) return lookup.outcome;
   const session = lookup.session;
-
-  switch (request.action) {
-    case 'tab.open':
-      return tabOpen(deps, ctx, session, params as ActionParams<'tab.open'>);
-    case 'debug.log':
-      return debugLog(deps, ctx, session);
-    default:
-      break;
-  }
-  if (!session) return failed('SESSION_REQUIRED', 'this action needs a session: pass -s ID');
-
-  switch (request.action) {
-    case 'session.bind':
-      return sessionBind(deps, session, params as ActionParams<'session.bind'>);
-    case 'session.unbind':
-      return sessionUnbind(deps, session);
-    case 'session.resume':
-      return sessionResume(deps, session);
-    case 'session.close':
-      return heldByUser(session) ?? sessionClose(deps, ctx, session);
-    case 'tab.list':
-      return tabList(deps, session);
-    default:
-      break;
-  }
-  if (actionDef(request.action).routing !== 'tab')
-    return failed('INTERNAL_ERROR', `no handler for ${request.action}`);
-  if (request.action === 'navigate' && !deps.sessions.boundTab(session))
-    return navigateInNewTab(deps, ctx, session, params as ActionParams<'navigate'>);
-  return runTabAction(deps, ctx, session, params);
-}
-
-/** debug.log goes to the session's browser, or to the default one without a session. */
-async function debugLog(
-  deps: CommandRouteDeps,
-  ctx: CommandContext,
-  session: SessionRecord | null,
-): Promise<DriverOutcome> {
-  if (session) return runTabAction(deps, ctx, session, ctx.request.params);
-  const client = deps.clients.pickDefault();
-  if (!client) return failed('NO_EXTENSION', 'no browser is connected');
-  return forward(deps, ctx, null, () => ({ client }), ctx.request.params);
+  if (isClientAction(action)) return runClient(deps, ctx, action, session);
+  if (!session) return sessionRequired();
+  if (action === 'navigate' && !deps.sessions.boundTab(session))
+    return navigateInNewTab(deps, ctx, session, paramsOf(request, action));
+  return runTabAction(deps, ctx, session, request.params);
 }

@@ -4,7 +4,14 @@
  * answer: minted handles, the tab's URL and title, the tabs its page opened by handle, a pause on
  * HUMAN_REQUIRED, a forgotten tab.
  */
-import type { ActionName, DriverOpenedTab, TabHandle } from '@bproxy/protocol';
+import {
+  ACTION_NAMES,
+  actionDef,
+  paramsJsonSchema,
+  type ActionName,
+  type DriverOpenedTab,
+  type TabHandle,
+} from '@bproxy/protocol';
 import { forward, type ForwardTarget } from './dispatch';
 import { openedTabsOf } from '../sessions/opened-tabs';
 import type { DriverOutcome } from '../browsers/forwarded-requests';
@@ -12,11 +19,21 @@ import type { SessionRecord, TabRecord } from '../sessions/sessions';
 import { pauseForHuman } from './pause';
 import { mintFromResult } from './minting';
 import { failed } from './outcome';
-import { forgetTab } from './tab-open';
+import { forgetTab } from './lifecycle';
 import type { CommandContext, CommandRouteDeps } from './types';
 import { urlForClient } from './url-check';
 
-const TAB_MANAGEMENT = new Set<ActionName>(['tab.close', 'tab.pin', 'tab.unpin']);
+/**
+ * The tab actions that name their tab themselves (`tab` in their params: tab.close, tab.pin, tab.unpin),
+ * read off the protocol's action table: the daemon resolves the handle, and the driver gets no params.
+ */
+const TAB_MANAGEMENT: ReadonlySet<ActionName> = new Set(
+  ACTION_NAMES.filter((action) => {
+    if (actionDef(action).routing !== 'tab') return false;
+    const properties = paramsJsonSchema(action).properties;
+    return typeof properties === 'object' && properties !== null && 'tab' in properties;
+  }),
+);
 
 export async function runTabAction(
   deps: CommandRouteDeps,

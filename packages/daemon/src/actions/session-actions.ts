@@ -1,30 +1,11 @@
 /** Daemon-local session.* actions and tab.list: they need no browser and no bound tab. */
-import { mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import type { ActionParams, PacingMode, SessionId, TabHandle } from '@bproxy/protocol';
+import type { ActionParams, TabHandle } from '@bproxy/protocol';
 import type { DriverOutcome } from '../browsers/forwarded-requests';
 import type { SessionRecord } from '../sessions/sessions';
-import { closeTab, forgetTab } from './tab-open';
+import { closeTab, createSession, destroySession, forgetTab } from './lifecycle';
 import { recordSessionEvent } from './activity-trail';
 import { failed } from './outcome';
 import type { CommandContext, CommandRouteDeps } from './types';
-
-export function createSession(
-  deps: CommandRouteDeps,
-  params: { label?: string; pacing?: PacingMode; browser?: string; sharedByUser?: boolean },
-): SessionRecord {
-  const session = deps.sessions.create({
-    ...params,
-    now: deps.clock.now(),
-    tmpDirFor: (id: SessionId) => join(deps.tmpRoot, id),
-  });
-  try {
-    mkdirSync(session.tmpDir, { recursive: true, mode: 0o700 });
-  } catch (err) {
-    deps.logger.warn({ event: 'tmpdir_failed', session: session.id, err: String(err) });
-  }
-  return session;
-}
 
 export function sessionCreate(deps: CommandRouteDeps, params: ActionParams<'session.create'>): DriverOutcome {
   const session = createSession(deps, params);
@@ -117,17 +98,6 @@ export async function sessionClose(
   }
   destroySession(deps, session);
   return { ok: true, data: { session: session.id, closedTabs, forgottenTabs, releasedTabs } };
-}
-
-/**
- * Forgets a session whose tabs are already gone: its handles, its record, its tmpDir, and the browser
- * that was its own (a farm's).
- */
-export function destroySession(deps: CommandRouteDeps, session: SessionRecord): void {
-  deps.handles.invalidateSession(session.id, 'session_closed');
-  deps.sessions.delete(session);
-  deps.launchers.releaseSession(session.id);
-  rmSync(session.tmpDir, { recursive: true, force: true });
 }
 
 export function tabList(deps: CommandRouteDeps, session: SessionRecord): DriverOutcome {

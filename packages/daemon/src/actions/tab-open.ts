@@ -1,18 +1,17 @@
 /**
- * tab.open (choosing a browser, auto-creating a session), navigate in a session with no current tab
- * (which opens one), and the closes behind tab.close / session.close.
+ * tab.open (choosing a browser, auto-creating a session) and navigate in a session with no current tab
+ * (which opens one).
  */
-import { createHash } from 'node:crypto';
-import type { ActionParams, DriverTab, RequestId, SessionId, TabInfo } from '@bproxy/protocol';
+import type { ActionParams, DriverTab, SessionId, TabInfo } from '@bproxy/protocol';
 import type { ClientRecord } from '../browsers/clients';
 import { forward } from './dispatch';
 import { ElementHandles } from '../sessions/element-handles';
 import { BrowserStartError } from '../browsers/launchers';
 import type { DriverOutcome } from '../browsers/forwarded-requests';
-import type { SessionRecord, TabRecord } from '../sessions/sessions';
+import type { SessionRecord } from '../sessions/sessions';
 import { failed } from './outcome';
 import { pauseForHuman } from './pause';
-import { createSession, destroySession } from './session-actions';
+import { createSession, destroySession } from './lifecycle';
 import type { CommandContext, CommandRouteDeps } from './types';
 import { urlForClient } from './url-check';
 
@@ -76,6 +75,18 @@ function sessionOfOpen(deps: CommandRouteDeps, sentAt: number): SessionRecord {
   return session;
 }
 
+/** One tab.open under way: the session named, or the one made for it early (a farm's browser). */
+interface Opening {
+  session: SessionRecord | null;
+  early: { session?: SessionRecord };
+  client: ClientRecord;
+}
+
+/** A session made for an open that then failed goes again. */
+function discardEarly(deps: CommandRouteDeps, opening: Opening): void {
+  if (opening.early.session) destroySession(deps, opening.early.session);
+}
+
 export async function tabOpen(
   deps: CommandRouteDeps,
   ctx: CommandContext,
@@ -87,56 +98,75 @@ export async function tabOpen(
   const early: { session?: SessionRecord } = {};
   const owner = () => (session ?? (early.session ??= createSession(deps, {}))).id;
   const chosen = await chooseClient(deps, ctx, params.browser ?? session?.browser, owner);
-  const discardEarly = () => {
-    if (early.session) destroySession(deps, early.session);
-  };
   if ('ok' in chosen) {
-    discardEarly();
+    if (early.session) destroySession(deps, early.session);
     return chosen;
   }
   const release = deps.launchers.idle.hold(chosen.key);
   try {
-    if (session?.paused) {
-      return failed('HUMAN_REQUIRED', `session ${session.id} is paused: ${session.pauseReason ?? ''}`, {
-        reason: session.pauseReason ?? '',
-      });
-    }
-    const checked = urlForClient(deps, chosen, params.url ?? 'about:blank');
-    if ('ok' in checked) {
-      discardEarly();
-      return checked;
-    }
-    const forwardedParams: Record<string, unknown> = { url: checked.url };
-    if (params.active !== undefined) forwardedParams.active = params.active;
-    // Paced like any navigation. Without -s the session is new: its first action goes at once, and the
-    // slot it took (now) starts its pacing clock, so the agent's next action waits its turn.
-    const sentAt = deps.clock.monotonic();
-    if (early.session) early.session.lastPacedAt = sentAt;
-    const outcome = await forward(deps, ctx, session, () => ({ client: chosen }), forwardedParams);
-    if (!outcome.ok) {
-      if (outcome.error.code !== 'HUMAN_REQUIRED') {
-        discardEarly();
-        return outcome;
-      }
-      const paused = session ?? early.session ?? sessionOfOpen(deps, sentAt);
-      return pauseForHuman(deps, ctx, paused, outcome.error, !session);
-    }
-    const opened = outcome.data as DriverTab;
-    const owning = session ?? early.session ?? sessionOfOpen(deps, sentAt);
-    const tab = deps.sessions.addTab(owning, {
-      clientKey: chosen.key,
-      rawTabId: opened.tabId,
-      url: opened.url,
-      title: opened.title,
-      pinned: opened.pinned ?? false,
-    });
-    deps.sessions.bind(owning, tab.handle);
-    deps.handles.observePage(ElementHandles.pageKey(chosen.key, opened.tabId), opened.url);
-    if (ctx.trail) ctx.trail.tab = tab;
-    return { ok: true, data: deps.sessions.tabInfo(tab, chosen.name) };
+    return await openIn(deps, ctx, { session, early, client: chosen }, params);
   } finally {
     release();
   }
+}
+
+/** The open itself, in the chosen browser: the pause gate, the URL for that browser, pacing, the answer. */
+async function openIn(
+  deps: CommandRouteDeps,
+  ctx: CommandContext,
+  opening: Opening,
+  params: ActionParams<'tab.open'>,
+): Promise<DriverOutcome> {
+  const { session, early, client } = opening;
+  if (session?.paused) {
+    return failed('HUMAN_REQUIRED', `session ${session.id} is paused: ${session.pauseReason ?? ''}`, {
+      reason: session.pauseReason ?? '',
+    });
+  }
+  const checked = urlForClient(deps, client, params.url ?? 'about:blank');
+  if ('ok' in checked) {
+    discardEarly(deps, opening);
+    return checked;
+  }
+  const forwardedParams: Record<string, unknown> = { url: checked.url };
+  if (params.active !== undefined) forwardedParams.active = params.active;
+  // Paced like any navigation. Without -s the session is new: its first action goes at once, and the
+  // slot it took (now) starts its pacing clock, so the agent's next action waits its turn.
+  const sentAt = deps.clock.monotonic();
+  if (early.session) early.session.lastPacedAt = sentAt;
+  const outcome = await forward(deps, ctx, session, () => ({ client }), forwardedParams);
+  if (!outcome.ok) {
+    if (outcome.error.code !== 'HUMAN_REQUIRED') {
+      discardEarly(deps, opening);
+      return outcome;
+    }
+    const paused = session ?? early.session ?? sessionOfOpen(deps, sentAt);
+    return pauseForHuman(deps, ctx, paused, outcome.error, !session);
+  }
+  return adoptOpened(deps, ctx, opening, outcome.data as DriverTab, sentAt);
+}
+
+/** The browser opened the tab: it joins the session (made now when tab.open came without one), bound. */
+function adoptOpened(
+  deps: CommandRouteDeps,
+  ctx: CommandContext,
+  opening: Opening,
+  opened: DriverTab,
+  sentAt: number,
+): DriverOutcome {
+  const { client } = opening;
+  const owning = opening.session ?? opening.early.session ?? sessionOfOpen(deps, sentAt);
+  const tab = deps.sessions.addTab(owning, {
+    clientKey: client.key,
+    rawTabId: opened.tabId,
+    url: opened.url,
+    title: opened.title,
+    pinned: opened.pinned ?? false,
+  });
+  deps.sessions.bind(owning, tab.handle);
+  deps.handles.observePage(ElementHandles.pageKey(client.key, opened.tabId), opened.url);
+  if (ctx.trail) ctx.trail.tab = tab;
+  return { ok: true, data: deps.sessions.tabInfo(tab, client.name) };
 }
 
 /**
@@ -159,69 +189,4 @@ export async function navigateInNewTab(
   if (!opened.ok) return opened;
   const tab = opened.data as TabInfo;
   return { ok: true, data: { url: tab.url, title: tab.title, openedTab: tab.tab } };
-}
-
-const MAX_REQUEST_ID = 128;
-
-/**
- * The id of a request the daemon sends on behalf of `parent`: `parent.suffix`, deterministic (a retried
- * parent sends the same sub-requests, which the driver's dedupe table recognises) and within the
- * request-id limit — a parent too long for the suffix is shortened and made unique again by its hash.
- */
-export function subRequestId(parent: string, suffix: string): RequestId {
-  const plain = `${parent}.${suffix}`;
-  if (plain.length <= MAX_REQUEST_ID) return plain as RequestId;
-  const hash = createHash('sha256').update(parent).digest('base64url').slice(0, 16);
-  const keep = MAX_REQUEST_ID - suffix.length - hash.length - 2;
-  return `${parent.slice(0, keep)}-${hash}.${suffix}` as RequestId;
-}
-
-/**
- * Closes one tab in its browser (best effort) and forgets it; used by session.close. Resolves true when
- * the browser closed it, false when it was only forgotten (its browser away, or the close failed).
- */
-export async function closeTab(
-  deps: CommandRouteDeps,
-  ctx: CommandContext,
-  session: SessionRecord,
-  tab: TabRecord,
-): Promise<boolean> {
-  const client = deps.clients.get(tab.clientKey);
-  let closed = false;
-  if (client?.transport) {
-    const sub: CommandContext = {
-      deadlineMono: ctx.deadlineMono,
-      receivedMono: ctx.receivedMono,
-      request: {
-        ...ctx.request,
-        id: subRequestId(ctx.request.id, `close.${tab.handle}`),
-        action: 'tab.close',
-        params: {},
-      },
-    };
-    const outcome = await forward(deps, sub, null, () => ({ client, tab }), {});
-    closed = outcome.ok;
-    if (!outcome.ok)
-      deps.logger.warn({ id: sub.request.id, event: 'tab_close_failed', error_code: outcome.error.code });
-  }
-  forgetTab(deps, session, tab, 'tab_closed');
-  return closed;
-}
-
-export function forgetTab(
-  deps: CommandRouteDeps,
-  session: SessionRecord,
-  tab: TabRecord,
-  cause: string,
-): void {
-  deps.handles.invalidateTab(session.id, tab.handle, cause);
-  deps.handles.forgetTabPage(ElementHandles.pageKey(tab.clientKey, tab.rawTabId));
-  deps.sessions.removeTab(
-    tab,
-    cause === 'tab_closed'
-      ? 'was closed'
-      : cause === 'released'
-        ? 'was released'
-        : 'is no longer open in the browser',
-  );
 }

@@ -18,7 +18,8 @@ import type { ClientRecord } from '../browsers/clients';
 import type { UserRequestHandler } from '../browsers/drivers';
 import type { SessionRecord } from '../sessions/sessions';
 import { recordSessionEvent } from './activity-trail';
-import { createSession, sessionClose } from './session-actions';
+import { createSession } from './lifecycle';
+import { sessionClose } from './session-actions';
 import type { CommandContext, CommandRouteDeps } from './types';
 
 type Answer = { ok: true; result: UserResult } | { ok: false; error: BproxyError };

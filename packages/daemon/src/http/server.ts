@@ -217,7 +217,7 @@ export async function buildServer(opts: ServerOptions): Promise<DaemonServer> {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const mapped = mapFastifyError(err);
     if (mapped.status >= 500) logger.error({ event: 'internal_error', url: req.url, err: err.stack });
-    // /pair/claim has its own error handler (routes/pair.ts): its failures feed the throttle.
+    // /pair/claim has its own error handler (http/pair.ts): its failures feed the throttle.
     const response = errorResponse(null, makeError(mapped.code, mapped.message));
     // A command body Fastify could not read (not JSON, too large, another type) is traced like the
     // bodies the command route refuses, so debug.last shows every refusal past the gate.
