@@ -311,7 +311,7 @@ export const MUTANTS = [
     protects: 'bearer headers never reach the log',
     edits: [
       {
-        file: 'packages/daemon/src/http/server.ts',
+        file: 'packages/daemon/src/http/gate.ts',
         find: "    if (!allowed) logger.warn({ event: 'gate_rejected', method: req.method, path: req.url.split('?')[0] });",
         replace:
           "    if (!allowed) logger.warn({ event: 'gate_rejected', method: req.method, path: req.url.split('?')[0], bearer: req.headers.authorization });",

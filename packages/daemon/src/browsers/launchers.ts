@@ -41,8 +41,19 @@ export interface LauncherDeps {
   browserIdleMs: number | null;
 }
 
+/** A browser this daemon started, until it is gone: its name for the log, and its stop. */
+interface StartedEntry {
+  /** Its client's key (null: it never became a client). */
+  readonly key: string | null;
+  readonly name: string;
+  readonly stop: () => Promise<void>;
+  stopping?: Promise<void>;
+}
+
 export class Launchers {
   private readonly starting = new Map<string, Promise<ClientRecord>>();
+  /** Every browser started and not yet known to be gone. */
+  private readonly started = new Set<StartedEntry>();
   /** Sessions whose farm browser is being started, per launcher: they count against its cap. */
   private readonly startingFor = new Map<string, Set<SessionId>>();
   readonly idle: IdleBrowsers;
@@ -153,6 +164,37 @@ export class Launchers {
     );
     this.deps.logger.info({ event: 'browser_close', browser: record.name, reason });
     record.transport?.close(reason === 'idle' ? 'browser_idle' : 'session_closed');
+    for (const entry of this.started) if (entry.key === record.key) void this.stopEntry(entry);
+  }
+
+  /**
+   * Stops every browser this daemon started and waits until each is gone (exited, its folder removed)
+   * — at most `boundMs` in all: a browser still going then is logged and left to its own close, so
+   * that a shutdown can never hang on one.
+   */
+  async stopAll(boundMs: number): Promise<void> {
+    const waits = [...this.started].map((entry) => this.stopEntry(entry));
+    if (waits.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<'bound'>((resolve) => (timer = setTimeout(() => resolve('bound'), boundMs)));
+    const settled = await Promise.race([Promise.allSettled(waits).then(() => 'stopped' as const), bound]);
+    clearTimeout(timer);
+    if (settled === 'bound') {
+      const browsers = [...this.started].map((entry) => entry.name);
+      this.deps.logger.warn({ event: 'browser_stop_timeout', browsers, bound_ms: boundMs });
+    }
+  }
+
+  /** Starts (once) the stop of a started browser; it leaves the list when it settled. */
+  private stopEntry(entry: StartedEntry): Promise<void> {
+    entry.stopping ??= entry
+      .stop()
+      .catch((error: unknown) => {
+        const why = error instanceof Error ? error.message : String(error);
+        this.deps.logger.warn({ event: 'browser_stop_failed', browser: entry.name, err: why });
+      })
+      .finally(() => this.started.delete(entry));
+    return entry.stopping;
   }
 
   private find(name: string | undefined): BrowserLauncher | undefined {
@@ -193,16 +235,19 @@ export class Launchers {
     this.deps.logger.info({ event: 'browser_launch', browser: name, session });
     let record: ClientRecord | null;
     try {
-      const transport = await launcher.start({
+      const started = await launcher.start({
         name,
         connectTimeoutMs,
         ...(session === undefined ? {} : { instanceId: randomBytes(12).toString('base64url') }),
       });
-      record = await this.deps.drivers.accept(transport, {
+      record = await this.deps.drivers.accept(started.link, {
         remote: 'in-process',
         launcher: launcher.name,
         ...(session === undefined ? {} : { session }),
       });
+      const entry: StartedEntry = { key: record?.key ?? null, name, stop: () => started.stop() };
+      this.started.add(entry);
+      if (record === null) void this.stopEntry(entry);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       this.deps.logger.warn({ event: 'browser_launch_failed', browser: name, err: why });
