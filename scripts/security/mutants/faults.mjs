@@ -9,7 +9,7 @@ export const MUTANTS = [
     edits: [
       {
         file: 'packages/daemon/src/http/command.ts',
-        find: "    if (seen.kind === 'same') return answer({ ...facts, replayed: true }, await seen.answer);",
+        find: "  if (seen.kind === 'same') return answer({ ...facts, replayed: true }, await seen.answer);",
         replace: '',
       },
     ],

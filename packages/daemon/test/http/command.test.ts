@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeExtension, nextId, okData, startDaemon, until, type TestDaemon } from '../harness';
 
 let daemon: TestDaemon;
@@ -323,5 +323,33 @@ describe('command route with a fake extension', () => {
     const replayed = ext.received.find((r) => r.id === 'jump-1');
     expect(replayed?.deadline).toBeGreaterThan(Date.now() + offset);
     expect(replayed?.deadline).toBeLessThanOrEqual(Date.now() + offset + 5_000);
+  });
+});
+
+describe('the result the command route returns', () => {
+  it("is checked against the action's result schema: one outside it is an INTERNAL_ERROR, and the daemon keeps serving", async () => {
+    const created = await daemon.call('session.create', { label: 'kept' });
+    expect(created.ok).toBe(true);
+    // A daemon-side bug: session.list builds an entry the protocol does not allow.
+    const info = vi
+      .spyOn(daemon.server.deps.sessions, 'info')
+      .mockReturnValue({ session: 'not a session id' } as unknown as ReturnType<
+        typeof daemon.server.deps.sessions.info
+      >);
+    const { status, body } = await daemon.post({
+      id: nextId(),
+      action: 'session.list',
+      params: {},
+      deadline: Date.now() + 5_000,
+    });
+    expect(status).toBe(500);
+    expect(body.ok).toBe(false);
+    if (body.ok) return;
+    expect(body.error.code).toBe('INTERNAL_ERROR');
+    expect(body.error.message).toContain("the daemon's session.list result is outside the protocol");
+    expect(daemon.logLines.some((l) => l.includes('"event":"result_outside_protocol"'))).toBe(true);
+    info.mockRestore();
+    const again = await daemon.call('session.list');
+    expect(again.ok).toBe(true);
   });
 });
