@@ -63,9 +63,9 @@ export const MUTANTS = [
     edits: [
       {
         file: 'packages/daemon/src/http/ws.ts',
-        find: '    try {\n      transport.onmessage?.(parsed as DriverMessage);\n    } catch (error) {',
+        find: '  try {\n    transport.onmessage?.(parsed as DriverMessage);\n  } catch (error) {',
         replace:
-          '    try {\n      transport.onmessage?.(parsed as DriverMessage);\n    } finally {\n    }\n    if (parsed === alive) {\n      const error = null;',
+          '  try {\n    transport.onmessage?.(parsed as DriverMessage);\n  } finally {\n  }\n  if (parsed === text) {\n    const error = null;',
       },
     ],
     kills: [

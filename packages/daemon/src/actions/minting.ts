@@ -13,6 +13,8 @@ import type { CommandRouteDeps } from './types';
 
 const target = (item: { ref: string; selector: string }) => ({ ref: item.ref, selector: item.selector });
 
+type Scope = { session: SessionRecord['id']; tab: TabRecord['handle']; pageKey: string };
+
 export function mintFromResult(
   deps: CommandRouteDeps,
   session: SessionRecord,
@@ -21,52 +23,63 @@ export function mintFromResult(
   data: Record<string, unknown>,
 ): Record<string, unknown> {
   const pageKey = ElementHandles.pageKey(tab.clientKey, tab.rawTabId);
-  const scope = { session: session.id, tab: tab.handle, pageKey };
+  const scope: Scope = { session: session.id, tab: tab.handle, pageKey };
   if (typeof data.url === 'string') deps.handles.observePage(pageKey, data.url);
+  if (action === 'links') return mintLinks(deps, scope, data as LinksDriverResult);
+  if (action === 'elements') return mintElements(deps, scope, data as ElementsDriverResult);
+  return mintSnapshot(deps, scope, data as SnapshotDriverResult);
+}
 
-  if (action === 'links') {
-    const result = data as LinksDriverResult;
-    const handles = deps.handles.mint(
-      scope,
-      action,
-      'ln',
-      result.links.map(target),
-      result.links.map((l) => `link "${l.text}"`),
-    );
-    const links = handles.map((handle, i) => {
-      const link = result.links[i];
-      return { handle, text: link?.text ?? '', href: link?.href ?? '' };
-    });
-    return { ...result, links, truncated: result.truncated || links.length < result.links.length };
-  }
-  if (action === 'elements') {
-    const result = data as ElementsDriverResult;
-    const handles = deps.handles.mint(
-      scope,
-      action,
-      'el',
-      result.elements.map(target),
-      result.elements.map((e) => `${e.role} "${e.name}"`),
-    );
-    const elements = handles.map((handle, i) => {
-      const {
-        ref: _ref,
-        selector: _selector,
-        ...rest
-      } = result.elements[i] ?? { ref: '', selector: '', role: '', name: '', tag: '' };
-      return { handle, ...rest };
-    });
-    return { ...result, elements, truncated: result.truncated || elements.length < result.elements.length };
-  }
-  const result = data as SnapshotDriverResult;
-  const byKind = (kind: 'el' | 'ln') =>
-    result.refs.map((r, i) => ({ r, i })).filter((x) => x.r.kind === kind);
+function mintLinks(deps: CommandRouteDeps, scope: Scope, result: LinksDriverResult): Record<string, unknown> {
+  const handles = deps.handles.mint(
+    scope,
+    'links',
+    'ln',
+    result.links.map(target),
+    result.links.map((l) => `link "${l.text}"`),
+  );
+  const links = handles.map((handle, i) => {
+    const link = result.links[i];
+    return { handle, text: link?.text ?? '', href: link?.href ?? '' };
+  });
+  return { ...result, links, truncated: result.truncated || links.length < result.links.length };
+}
+
+function mintElements(
+  deps: CommandRouteDeps,
+  scope: Scope,
+  result: ElementsDriverResult,
+): Record<string, unknown> {
+  const handles = deps.handles.mint(
+    scope,
+    'elements',
+    'el',
+    result.elements.map(target),
+    result.elements.map((e) => `${e.role} "${e.name}"`),
+  );
+  const elements = handles.map((handle, i) => {
+    const {
+      ref: _ref,
+      selector: _selector,
+      ...rest
+    } = result.elements[i] ?? { ref: '', selector: '', role: '', name: '', tag: '' };
+    return { handle, ...rest };
+  });
+  return { ...result, elements, truncated: result.truncated || elements.length < result.elements.length };
+}
+
+/** The snapshot's refs become handles (elements, then links), written into its text where they stood. */
+function mintSnapshot(
+  deps: CommandRouteDeps,
+  scope: Scope,
+  result: SnapshotDriverResult,
+): Record<string, unknown> {
   const names = new Map<number, ElementHandle>();
   for (const kind of ['el', 'ln'] as const) {
-    const items = byKind(kind);
+    const items = result.refs.map((r, i) => ({ r, i })).filter((x) => x.r.kind === kind);
     const minted = deps.handles.mint(
       scope,
-      action,
+      'snapshot',
       kind,
       items.map((x) => target(x.r)),
     );

@@ -84,30 +84,34 @@ async function handle(deps: CommandRouteDeps, record: ClientRecord, request: Use
         ws_client: record.label,
       });
       return { ok: true, result: { kind: 'set_pacing', info: deps.sessions.info(session) } };
-    case 'close_session': {
-      const now = deps.clock.now();
-      const mono = deps.clock.monotonic();
-      const ctx: CommandContext = {
-        request: {
-          id: `user-${session.id}-${mono.toFixed(0)}` as RequestId,
-          action: 'session.close',
-          params: {},
-          deadline: now + DEFAULT_TIMEOUT_MS,
-        },
-        receivedMono: mono,
-        deadlineMono: mono + DEFAULT_TIMEOUT_MS,
-      };
-      const outcome = await sessionClose(deps, ctx, session);
-      if (!outcome.ok) return outcome;
-      return {
-        ok: true,
-        result: {
-          kind: 'close_session',
-          closed: outcome.data as Extract<UserResult, { kind: 'close_session' }>['closed'],
-        },
-      };
-    }
+    case 'close_session':
+      return closeSession(deps, session);
   }
+}
+
+/** The user closed a session from the browser: the same close as session.close, under an id of its own. */
+async function closeSession(deps: CommandRouteDeps, session: SessionRecord): Promise<Answer> {
+  const now = deps.clock.now();
+  const mono = deps.clock.monotonic();
+  const ctx: CommandContext = {
+    request: {
+      id: `user-${session.id}-${mono.toFixed(0)}` as RequestId,
+      action: 'session.close',
+      params: {},
+      deadline: now + DEFAULT_TIMEOUT_MS,
+    },
+    receivedMono: mono,
+    deadlineMono: mono + DEFAULT_TIMEOUT_MS,
+  };
+  const outcome = await sessionClose(deps, ctx, session);
+  if (!outcome.ok) return outcome;
+  return {
+    ok: true,
+    result: {
+      kind: 'close_session',
+      closed: outcome.data as Extract<UserResult, { kind: 'close_session' }>['closed'],
+    },
+  };
 }
 
 function shareTab(

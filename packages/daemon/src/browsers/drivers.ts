@@ -57,6 +57,15 @@ export interface DriverMeta {
   session?: SessionId;
 }
 
+/** One link being accepted: its record once the hello was good. */
+interface Link {
+  readonly transport: DriverLink;
+  readonly meta: DriverMeta;
+  record: ClientRecord | null;
+  readonly resolve: (record: ClientRecord | null) => void;
+  helloTimer: NodeJS.Timeout | undefined;
+}
+
 export class DriverConnections {
   private readonly open = new Set<DriverLink>();
   private readonly graceTimers = new Map<string, NodeJS.Timeout>();
@@ -74,69 +83,58 @@ export class DriverConnections {
    * connection closed or failed the handshake first.
    */
   accept(transport: DriverLink, meta: DriverMeta): Promise<ClientRecord | null> {
-    const { deps } = this;
     this.open.add(transport);
-    let record: ClientRecord | null = null;
     return new Promise((resolve) => {
-      const helloTimer = setTimeout(() => {
-        if (record) return;
+      const link: Link = { transport, meta, record: null, resolve, helloTimer: undefined };
+      link.helloTimer = setTimeout(() => {
+        if (link.record) return;
         transport.send({ type: 'error', error: makeError('BAD_REQUEST', 'expected a hello message first') });
         transport.close('hello_timeout');
-      }, deps.helloTimeoutMs ?? 5_000);
-
-      transport.onmessage = (raw: unknown) => {
-        const parsed = DriverMessageSchema.safeParse(raw);
-        if (!parsed.success) {
-          const id = responseId(raw);
-          if (record && id !== null) {
-            // An answer we cannot read still settles its request, as a driver error rather than a timeout.
-            deps.pending.resolve(record.key, id, {
-              ok: false,
-              error: makeError(
-                'DRIVER_ERROR',
-                `answer outside the protocol: ${formatIssues(parsed.error, raw)}`,
-              ),
-            });
-            return;
-          }
-          deps.logger.warn({
-            event: 'ws_bad_message',
-            ws_client: record?.label,
-            issues: formatIssues(parsed.error, raw),
-          });
-          transport.send({
-            type: 'error',
-            error: makeError(
-              'BAD_REQUEST',
-              `message outside the protocol: ${formatIssues(parsed.error, raw)}`,
-            ),
-          });
-          return;
-        }
-        const msg = parsed.data;
-        if (!record) {
-          if (msg.type !== 'hello') {
-            transport.send({
-              type: 'error',
-              error: makeError('BAD_REQUEST', 'expected a hello message first'),
-            });
-            transport.close('bad_message');
-            return;
-          }
-          clearTimeout(helloTimer);
-          record = this.handshake(transport, msg, meta);
-          resolve(record);
-          return;
-        }
-        this.handle(record, transport, msg);
-      };
-
+      }, this.deps.helloTimeoutMs ?? 5_000);
+      transport.onmessage = (raw: unknown) => this.receive(link, raw);
       transport.onclose = (reason: string) => {
-        clearTimeout(helloTimer);
+        clearTimeout(link.helloTimer);
         this.open.delete(transport);
-        if (!record) return resolve(null);
-        this.disconnected(record, transport, reason);
+        if (!link.record) return resolve(null);
+        this.disconnected(link.record, transport, reason);
       };
+    });
+  }
+
+  /** One message on a link: read against the protocol, then the hello or, after it, handled. */
+  private receive(link: Link, raw: unknown): void {
+    const parsed = DriverMessageSchema.safeParse(raw);
+    if (!parsed.success) return this.unreadable(link, raw, formatIssues(parsed.error, raw));
+    const msg = parsed.data;
+    if (link.record) return this.handle(link.record, link.transport, msg);
+    if (msg.type !== 'hello') {
+      link.transport.send({
+        type: 'error',
+        error: makeError('BAD_REQUEST', 'expected a hello message first'),
+      });
+      link.transport.close('bad_message');
+      return;
+    }
+    clearTimeout(link.helloTimer);
+    link.record = this.handshake(link.transport, msg, link.meta);
+    link.resolve(link.record);
+  }
+
+  /** A message outside the protocol: an answer still settles its request (as a driver error), else refused. */
+  private unreadable(link: Link, raw: unknown, issues: string): void {
+    const id = responseId(raw);
+    if (link.record && id !== null) {
+      // An answer we cannot read still settles its request, as a driver error rather than a timeout.
+      this.deps.pending.resolve(link.record.key, id, {
+        ok: false,
+        error: makeError('DRIVER_ERROR', `answer outside the protocol: ${issues}`),
+      });
+      return;
+    }
+    this.deps.logger.warn({ event: 'ws_bad_message', ws_client: link.record?.label, issues });
+    link.transport.send({
+      type: 'error',
+      error: makeError('BAD_REQUEST', `message outside the protocol: ${issues}`),
     });
   }
 
@@ -200,20 +198,8 @@ export class DriverConnections {
         deps.logger.debug({ event: 'navigation', ws_client: record.label, tab: msg.tabId, cause: msg.cause });
         return;
       }
-      case 'tab_closed': {
-        const tab = deps.sessions.byRaw(record.key, msg.tabId);
-        deps.handles.forgetTabPage(ElementHandles.pageKey(record.key, msg.tabId));
-        if (tab) {
-          deps.handles.invalidateTab(tab.session, tab.handle, 'tab_closed');
-          const why =
-            msg.reason === 'browser_gone'
-              ? 'was lost when its browser went away'
-              : 'was closed in the browser';
-          deps.sessions.removeTab(tab, why);
-          deps.browserState?.changed();
-        }
-        return;
-      }
+      case 'tab_closed':
+        return this.tabClosed(record, msg);
       case 'tab_opened':
         registerOpenedTab(deps, record, msg);
         // A tab opened after its action answered still joins the session's tab group now.
@@ -226,25 +212,44 @@ export class DriverConnections {
         deps.pending.resolve(record.key, msg.id, outcome);
         return;
       }
-      case 'user_request': {
-        const handler = this.userRequests;
-        const answer = handler
-          ? handler(record, msg.request)
-          : Promise.resolve({
-              ok: false as const,
-              error: makeError('SHUTTING_DOWN', 'the daemon is not ready for requests from the browser'),
-            });
-        void answer.then((outcome) => {
-          if (record.transport !== transport) return;
-          transport.send(
-            outcome.ok
-              ? { type: 'user_answer', requestId: msg.requestId, ok: true, result: outcome.result }
-              : { type: 'user_answer', requestId: msg.requestId, ok: false, error: outcome.error },
-          );
-        });
-        return;
-      }
+      case 'user_request':
+        return this.userRequest(record, transport, msg);
     }
+  }
+
+  private tabClosed(record: ClientRecord, msg: Extract<DriverMessage, { type: 'tab_closed' }>): void {
+    const { deps } = this;
+    const tab = deps.sessions.byRaw(record.key, msg.tabId);
+    deps.handles.forgetTabPage(ElementHandles.pageKey(record.key, msg.tabId));
+    if (!tab) return;
+    deps.handles.invalidateTab(tab.session, tab.handle, 'tab_closed');
+    const why =
+      msg.reason === 'browser_gone' ? 'was lost when its browser went away' : 'was closed in the browser';
+    deps.sessions.removeTab(tab, why);
+    deps.browserState?.changed();
+  }
+
+  /** What the user asked for in the browser's UI, answered on the same connection if it is still the one. */
+  private userRequest(
+    record: ClientRecord,
+    transport: DriverLink,
+    msg: Extract<DriverMessage, { type: 'user_request' }>,
+  ): void {
+    const handler = this.userRequests;
+    const answer = handler
+      ? handler(record, msg.request)
+      : Promise.resolve({
+          ok: false as const,
+          error: makeError('SHUTTING_DOWN', 'the daemon is not ready for requests from the browser'),
+        });
+    void answer.then((outcome) => {
+      if (record.transport !== transport) return;
+      transport.send(
+        outcome.ok
+          ? { type: 'user_answer', requestId: msg.requestId, ok: true, result: outcome.result }
+          : { type: 'user_answer', requestId: msg.requestId, ok: false, error: outcome.error },
+      );
+    });
   }
 
   private disconnected(record: ClientRecord, transport: DriverLink, reason: string): void {

@@ -30,7 +30,7 @@ function faultOf(error: unknown): { name: string; reason: string } {
 }
 
 export function wsTransport(socket: WebSocket, heartbeatMs: number, logger?: Logger): DriverLink {
-  let alive = true;
+  const liveness = { alive: true };
   const transport: DriverLink = {
     send(message: DaemonMessage) {
       if (socket.readyState !== socket.OPEN) return;
@@ -46,32 +46,52 @@ export function wsTransport(socket: WebSocket, heartbeatMs: number, logger?: Log
     },
   };
   socket.on('message', (data, isBinary) => {
-    alive = true;
+    liveness.alive = true;
     if (isBinary) return transport.close('bad_message');
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(data.toString());
-    } catch {
-      parsed = { type: 'unparsable' };
-    }
-    // No frame may take the daemon down: a handler that throws (a bug, or input it could not
-    // survive) costs this frame an INTERNAL_ERROR answer, and the connection goes on.
-    try {
-      transport.onmessage?.(parsed as DriverMessage);
-    } catch (error) {
-      logger?.error({ event: 'ws_handler_failed', ...faultOf(error) });
-      transport.send({
-        type: 'error',
-        error: makeError(
-          'INTERNAL_ERROR',
-          'the daemon could not handle this message; the connection stays open',
-        ),
-      });
-    }
+    deliver(transport, data.toString(), logger);
   });
   socket.on('pong', () => {
-    alive = true;
+    liveness.alive = true;
   });
+  const heartbeat = startHeartbeat(socket, heartbeatMs, liveness);
+  socket.on('error', () => socket.terminate());
+  socket.on('close', (code) => {
+    clearInterval(heartbeat);
+    transport.onclose?.(`ws_close_${code}`);
+  });
+  return transport;
+}
+
+/** One text frame to the link's handler. */
+function deliver(transport: DriverLink, text: string, logger?: Logger): void {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = { type: 'unparsable' };
+  }
+  // No frame may take the daemon down: a handler that throws (a bug, or input it could not
+  // survive) costs this frame an INTERNAL_ERROR answer, and the connection goes on.
+  try {
+    transport.onmessage?.(parsed as DriverMessage);
+  } catch (error) {
+    logger?.error({ event: 'ws_handler_failed', ...faultOf(error) });
+    transport.send({
+      type: 'error',
+      error: makeError(
+        'INTERNAL_ERROR',
+        'the daemon could not handle this message; the connection stays open',
+      ),
+    });
+  }
+}
+
+/** The transport heartbeat: a peer that answered no ping since the last one is terminated. */
+function startHeartbeat(
+  socket: WebSocket,
+  heartbeatMs: number,
+  liveness: { alive: boolean },
+): NodeJS.Timeout {
   let lastBeat = performance.now();
   const heartbeat = setInterval(() => {
     const now = performance.now();
@@ -79,17 +99,12 @@ export function wsTransport(socket: WebSocket, heartbeatMs: number, logger?: Log
     // unread in the socket, so it gets one more round rather than being judged dead.
     const stalled = now - lastBeat > heartbeatMs * 1.5;
     lastBeat = now;
-    if (!alive && !stalled) return socket.terminate();
-    alive = false;
+    if (!liveness.alive && !stalled) return socket.terminate();
+    liveness.alive = false;
     socket.ping();
   }, heartbeatMs);
   heartbeat.unref();
-  socket.on('error', () => socket.terminate());
-  socket.on('close', (code) => {
-    clearInterval(heartbeat);
-    transport.onclose?.(`ws_close_${code}`);
-  });
-  return transport;
+  return heartbeat;
 }
 
 export function registerWsRoute(
