@@ -42,7 +42,7 @@ function resolveTargets(
 
 /**
  * A TIMEOUT decided before sending (on arrival, in pacing, behind the same tab), logged like the ones
- * decided in flight (pending.ts): every TIMEOUT an agent sees has its `timeout` event.
+ * decided in flight (browsers/forwarded-requests.ts): every TIMEOUT an agent sees has its `timeout` event.
  */
 export function timeoutOutcome(
   deps: CommandRouteDeps,

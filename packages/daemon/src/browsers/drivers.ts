@@ -69,7 +69,7 @@ interface Link {
 export class DriverConnections {
   private readonly open = new Set<DriverLink>();
   private readonly graceTimers = new Map<string, NodeJS.Timeout>();
-  /** Set once the command graph exists (server.ts); until then user requests are refused. */
+  /** Set once the command graph exists (daemon.ts); until then user requests are refused. */
   userRequests: UserRequestHandler | null = null;
 
   constructor(private readonly deps: DriverDeps) {}
