@@ -4,5 +4,11 @@
  * `@bproxy/daemon/lifecycle`; the zod-free part the CLI loads on every run is `…/lifecycle/plain`.
  */
 export { buildServer, type DaemonServer, type IssuedPairingCode } from './http/server';
-export type { BrowserLauncher, DriverLink, ExtensionTokenStore, ServerOptions } from './server-options';
+export type {
+  BrowserLauncher,
+  DriverLink,
+  ExtensionTokenStore,
+  ServerOptions,
+  StartedBrowser,
+} from './server-options';
 export { createLogger, type Logger, type LoggerOptions } from './logs/logger';
