@@ -44,6 +44,48 @@ export const MUTANTS = [
     kills: ['tests/e2e/faults-daemon-process.test.ts'],
   },
   {
+    id: 'daemon-stop-awaits-browsers',
+    protects: 'a stopping daemon waits for the browsers it started to be gone',
+    edits: [
+      {
+        file: 'packages/daemon/src/http/server.ts',
+        find: '  await deps.launchers.stopAll(browserStopMs);',
+        replace: '  void deps.launchers.stopAll(browserStopMs);',
+      },
+    ],
+    kills: [
+      'packages/daemon/test/shutdown.test.ts › shutdown and the browsers the daemon started › waits for a started browser to be gone (exited, its folder removed) before it returns',
+    ],
+  },
+  {
+    id: 'daemon-stop-bounded',
+    protects: 'a stopping daemon waits for its browsers within a bound, never for ever',
+    edits: [
+      {
+        file: 'packages/daemon/src/browsers/launchers.ts',
+        find: "const settled = await Promise.race([Promise.allSettled(waits).then(() => 'stopped' as const), bound]);",
+        replace: "const settled = await Promise.allSettled(waits).then(() => (bound ? 'stopped' : 'bound'));",
+      },
+    ],
+    kills: [
+      'packages/daemon/test/shutdown.test.ts › shutdown and the browsers the daemon started › returns within its bound when a browser never finishes stopping, and says so in the log',
+    ],
+  },
+  {
+    id: 'command-result-checked',
+    protects: "the command route's result is checked against the action's result schema",
+    edits: [
+      {
+        file: 'packages/daemon/src/http/command.ts',
+        find: '    return checkResult(deps, request, withSessionNotes(deps.sessions, request, await execute(deps, ctx)));',
+        replace: '    return withSessionNotes(deps.sessions, request, await execute(deps, ctx));',
+      },
+    ],
+    kills: [
+      "packages/daemon/test/http/command.test.ts › the result the command route returns › is checked against the action's result schema: one outside it is an INTERNAL_ERROR, and the daemon keeps serving",
+    ],
+  },
+  {
     id: 'stale-lock-reclaimed',
     protects: "a dead daemon's lock is reclaimed, so the next start works",
     build: true,
