@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import { DEFAULT_EXTENSION_ID, PROTOCOL_VERSION, wsAuthProtocol, type DaemonMessage } from '@bproxy/protocol';
-import { buildServer } from '../packages/daemon/src/server';
-import { createLogger } from '../packages/daemon/src/logger';
+import { buildServer } from '../packages/daemon/src/http/server';
+import { createLogger } from '../packages/daemon/src/logs/logger';
 
 const token = randomBytes(32).toString('hex');
 const extensionToken = randomBytes(32).toString('base64url');

@@ -14,8 +14,8 @@ import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import { DEFAULT_EXTENSION_ID, PROTOCOL_VERSION, wsAuthProtocol } from '@bproxy/protocol';
 import { browserLaunchers } from '../packages/daemon/src/lifecycle/browser-launchers';
-import { createLogger } from '../packages/daemon/src/logger';
-import { buildServer } from '../packages/daemon/src/server';
+import { createLogger } from '../packages/daemon/src/logs/logger';
+import { buildServer } from '../packages/daemon/src/http/server';
 import { Agent, SoakClient, Windows, percentile, serveDir, violations } from './soak-parts';
 
 function arg(name: string, fallback: number): number {

@@ -12,29 +12,14 @@ import { checkPlacement } from '../test-placement.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/**
- * Tests other parts of issue 20 move in their own packages (daemon, extension, cli) at the same time
- * as this check lands; each line goes once its test has moved (the last test below says which).
- */
-const PENDING_MOVES = [
-  'packages/daemon/test/url-check.test.ts',
-  'packages/daemon/test/user-requests.test.ts',
-];
 /** One folder up, in the made-up tree's imports (from its packages/p/test to its root). */
 const UP = '../';
-
-const pending = (problem: string): boolean => PENDING_MOVES.some((p) => problem.startsWith(`${p}: `));
 
 describe('where tests go', () => {
   const problems = checkPlacement(ROOT);
 
   it('holds for every package test', () => {
-    expect(problems.filter((p) => !pending(p))).toEqual([]);
-  });
-
-  it('lists as pending only tests that have not moved yet', () => {
-    const stale = PENDING_MOVES.filter((p) => !problems.some((problem) => problem.startsWith(`${p}: `)));
-    expect(stale, 'remove these from PENDING_MOVES').toEqual([]);
+    expect(problems).toEqual([]);
   });
 });
 

@@ -16,8 +16,8 @@ import {
   type StartReporter,
 } from '@bproxy/client/lifecycle';
 import { startDaemon, type RunningDaemon } from './lifecycle/start-daemon';
-import { createLogger } from './logger';
-import { buildServer } from './server';
+import { createLogger } from './logs/logger';
+import { buildServer } from './http/server';
 import { browserChoice, browserLaunchers } from './lifecycle/browser-launchers';
 
 let daemon: RunningDaemon | null = null;
@@ -25,7 +25,7 @@ let daemon: RunningDaemon | null = null;
 let stopWhileStarting: string | null = null;
 let reporter: StartReporter = openStartReporter(null);
 
-function fail(error: unknown): void {
+function reportStartFailure(error: unknown): void {
   const lifecycle = isLifecycleError(error)
     ? error
     : new LifecycleError('failed', `daemon failed to start: ${describeError(error)}`);
@@ -53,7 +53,7 @@ function stopAndExit(reason: string, code: number): void {
 // A crash must leave a trace: in the log when there is one, else through the start report and stderr.
 process.on('uncaughtException', (error) => {
   if (!daemon) {
-    fail(error);
+    reportStartFailure(error);
     process.exit(1);
   }
   daemon.logger.fatal({ event: 'uncaught_exception', err: describeError(error), stack: error.stack });
@@ -100,7 +100,7 @@ async function main(): Promise<void> {
     reporter.report({ ok: true, pid: daemon.pid, port: daemon.port });
     if (stopWhileStarting !== null) stopAndExit(stopWhileStarting, 0);
   } catch (error) {
-    fail(error);
+    reportStartFailure(error);
     // Whatever a half-built server left open must not keep a failed daemon alive.
     process.exit(1);
   }

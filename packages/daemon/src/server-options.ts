@@ -1,8 +1,19 @@
 import type { DaemonMessage, DriverMessage, MessageTransport } from '@bproxy/protocol';
-import type { Logger } from './logger';
+import type { Logger } from './logs/logger';
 
 /** The daemon's end of a driver connection (WebSocket or in-process). */
-export type DriverTransport = MessageTransport<DriverMessage, DaemonMessage>;
+export type DriverLink = MessageTransport<DriverMessage, DaemonMessage>;
+
+/** What a launcher's start hands the daemon: its end of the driver's link, and how to end the browser. */
+export interface StartedBrowser {
+  readonly link: DriverLink;
+  /**
+   * Ends the browser (closing its driver, unless that is under way already) and resolves once it is
+   * gone: for a browser the launcher started, its process exited and its profile folder removed. The
+   * daemon awaits it on shutdown, within a bound.
+   */
+  stop(): Promise<void>;
+}
 
 /** Where the active extension token lives; the file implementation persists it 0600 (lifecycle). */
 export interface ExtensionTokenStore {
@@ -26,8 +37,8 @@ export type LauncherKind = 'launched' | 'attached' | 'remote' | 'per-session';
 interface LauncherBase {
   /** A readable name for `debug.status` and `--browser`, e.g. "headless". */
   readonly name: string;
-  /** Starts (or connects to) the browser and returns the daemon's end of its driver transport. */
-  start(options: LaunchOptions): Promise<DriverTransport>;
+  /** Starts (or connects to) the browser: the daemon's end of its driver's link, and its stop. */
+  start(options: LaunchOptions): Promise<StartedBrowser>;
   /**
    * `launched` only: its tabs may load file: URLs (`--allow-file-urls`). Never honoured for another
    * kind: an attached, remote or farm browser, like the user's own Chrome, opens no local files.
@@ -80,6 +91,8 @@ export interface ServerOptions {
   reconnectGraceMs?: number;
   /** Transport heartbeat interval for WS clients (default 20 s). */
   heartbeatMs?: number;
+  /** Longest shutdown waits for the browsers it started to be gone (default 5 s); then it logs and returns. */
+  browserStopMs?: number;
   /** How long completed answers are kept for retries by id (default 10 min; the soak shortens it). */
   answerRetentionMs?: number;
 }

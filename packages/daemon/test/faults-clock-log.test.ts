@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BproxyForwardedRequestSchema, DEFAULT_EXTENSION_ID } from '@bproxy/protocol';
-import { createLogger } from '../src/logger';
-import { PendingRequests } from '../src/pending';
+import { createLogger } from '../src/logs/logger';
+import { ForwardedRequests } from '../src/browsers/forwarded-requests';
 import { startDaemon, type TestDaemon } from './harness';
 import { FaultyExtension, command, expectIdle, openSession, timerBaseline } from './faults-helpers';
 import { until } from './harness';
@@ -115,7 +115,7 @@ describe('timers against the monotonic deadline', () => {
     let lag = 0;
     const monotonic = () => performance.now() - lag;
     const timeouts: number[] = [];
-    const pending = new PendingRequests(monotonic, {
+    const pending = new ForwardedRequests(monotonic, {
       timeout: () => timeouts.push(monotonic()),
       replay: () => undefined,
       late: () => undefined,

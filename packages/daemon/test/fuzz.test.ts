@@ -11,7 +11,7 @@ import {
   type BproxyResponse,
 } from '@bproxy/protocol';
 import { DEEP, deepArray, hostileJson, hostileValues, withField } from '../../../tests/fixtures/hostile-json';
-import { COMMAND_BODY_LIMIT } from '../src/routes/command';
+import { COMMAND_BODY_LIMIT } from '../src/http/command';
 import type { FakeExtension } from './harness';
 import { startDaemonWithTab, type TestDaemon } from './harness';
 

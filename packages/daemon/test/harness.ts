@@ -16,8 +16,8 @@ import {
   type DaemonMessage,
   type DriverMessage,
 } from '@bproxy/protocol';
-import { buildServer, type DaemonServer } from '../src/server';
-import { createLogger } from '../src/logger';
+import { buildServer, type DaemonServer } from '../src/http/server';
+import { createLogger } from '../src/logs/logger';
 import type { ServerOptions } from '../src/server-options';
 
 export interface TestDaemon {

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeError, type BproxyResponse } from '@bproxy/protocol';
-import { createLogger } from '../src/logger';
+import { createLogger } from '../src/logs/logger';
 import {
   FakeExtension,
   nextId,

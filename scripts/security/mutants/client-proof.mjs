@@ -7,10 +7,10 @@ const IMPOSTOR =
   'packages/client/test/daemon-client.test.ts › a listener on the daemon port that is not the daemon';
 const E2E =
   'tests/e2e/client-impostor.test.ts › a process on the port of a stopped daemon, against long-lived clients';
-const ROUTE = 'packages/daemon/test/proof-route.test.ts › POST /client/proof';
-const PAIR = 'packages/daemon/src/routes/pair.ts';
+const ROUTE = 'packages/daemon/test/http/proof.test.ts › POST /client/proof';
+const PAIR = 'packages/daemon/src/http/pair.ts';
 const DIRECT_KILLS = [
-  'packages/daemon/test/pairing.test.ts › pairing.issue › keeps a direct code claimable while strangers hold the throttle shut, and the typed code throttled',
+  'packages/daemon/test/pairing/pairing.test.ts › pairing.issue › keeps a direct code claimable while strangers hold the throttle shut, and the typed code throttled',
   "packages/native-host/test/host-process.test.ts › zero-touch pairing through the real host › pairs by itself while another user's wrong codes hold /pair/claim shut, and a typed code stays throttled",
 ];
 
@@ -71,7 +71,7 @@ export const MUTANTS = [
     protects: '/client/proof refuses any Origin at the gate',
     edits: [
       {
-        file: 'packages/daemon/src/auth.ts',
+        file: 'packages/daemon/src/http/auth.ts',
         find: "  if (origin !== undefined && secret === 'client-proof') return false;",
         replace: '',
       },
@@ -83,7 +83,7 @@ export const MUTANTS = [
     protects: "the client proof is labelled daemon-to-client, apart from the extension's",
     edits: [
       {
-        file: 'packages/daemon/src/routes/proof.ts',
+        file: 'packages/daemon/src/http/proof.ts',
         find: "    const proof = await computeProof(deps.daemonToken, {\n      role: 'daemon-to-client',",
         replace:
           "    const proof = await computeProof(deps.daemonToken, {\n      role: 'daemon-to-extension',",
@@ -98,7 +98,7 @@ export const MUTANTS = [
     protects: 'no proof, nonce or token in the log',
     edits: [
       {
-        file: 'packages/daemon/src/routes/proof.ts',
+        file: 'packages/daemon/src/http/proof.ts',
         find: "    deps.logger.debug({ event: 'client_proof' });",
         replace:
           "    deps.logger.info({ event: 'client_proof', proof, clientNonce: parsed.data.clientNonce, serverNonce });",

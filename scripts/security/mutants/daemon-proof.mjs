@@ -80,43 +80,43 @@ export const MUTANTS = [
     protects: 'an unpaired daemon proves nothing',
     edits: [
       {
-        file: 'packages/daemon/src/routes/proof.ts',
+        file: 'packages/daemon/src/http/proof.ts',
         find: '    const token = deps.tokens.get();\n    if (token === null) {',
         replace: "    const token = deps.tokens.get() ?? '';\n    if (token === null) {",
       },
     ],
-    kills: ['packages/daemon/test/proof-route.test.ts › POST /pair/proof'],
+    kills: ['packages/daemon/test/http/proof.test.ts › POST /pair/proof'],
   },
   {
     id: 'proof-route-port',
     protects: 'the daemon proves for the port it is bound to',
     edits: [
       {
-        file: 'packages/daemon/src/routes/proof.ts',
+        file: 'packages/daemon/src/http/proof.ts',
         find: "      role: 'daemon-to-extension',\n      port: deps.port(),",
         replace: "      role: 'daemon-to-extension',\n      port: 1,",
       },
     ],
-    kills: ['packages/daemon/test/proof-route.test.ts › POST /pair/proof'],
+    kills: ['packages/daemon/test/http/proof.test.ts › POST /pair/proof'],
   },
   {
     id: 'proof-route-rotated',
     protects: 'after a new pairing the daemon proves with the new token only',
     edits: [
       {
-        file: 'packages/daemon/src/routes/proof.ts',
+        file: 'packages/daemon/src/http/proof.ts',
         find: 'export function registerProofRoute(app: FastifyInstance, deps: ProofRouteDeps): void {',
         replace:
           'export function registerProofRoute(app: FastifyInstance, deps: ProofRouteDeps): void {\n  const first = deps.tokens.get();',
       },
       {
-        file: 'packages/daemon/src/routes/proof.ts',
+        file: 'packages/daemon/src/http/proof.ts',
         find: '    const token = deps.tokens.get();\n    if (token === null) {',
         replace: '    const token = first;\n    if (token === null) {',
       },
     ],
     kills: [
-      'packages/daemon/test/proof-route.test.ts › proves with the new token only, once a new pairing rotated it',
+      'packages/daemon/test/http/proof.test.ts › proves with the new token only, once a new pairing rotated it',
     ],
   },
   {
@@ -131,7 +131,7 @@ export const MUTANTS = [
       },
     ],
     kills: [
-      'packages/daemon/test/gate.test.ts › gate (unit) › refuses the token sent without the base64url encoding the seed prescribes',
+      'packages/daemon/test/http/gate.test.ts › gate (unit) › refuses the token sent without the base64url encoding the seed prescribes',
     ],
   },
 ];

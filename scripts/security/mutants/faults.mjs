@@ -8,8 +8,8 @@ export const MUTANTS = [
     protects: 'a repeated request id gets the recorded answer, never a second execution',
     edits: [
       {
-        file: 'packages/daemon/src/routes/command.ts',
-        find: "    if (seen.kind === 'same') return answer({ ...facts, replayed: true }, await seen.answer);",
+        file: 'packages/daemon/src/http/command.ts',
+        find: "  if (seen.kind === 'same') return answer({ ...facts, replayed: true }, await seen.answer);",
         replace: '',
       },
     ],
@@ -23,7 +23,7 @@ export const MUTANTS = [
     protects: 'the pairing throttle runs on the monotonic clock, whatever the wall clock does',
     edits: [
       {
-        file: 'packages/daemon/src/server.ts',
+        file: 'packages/daemon/src/http/server.ts',
         find: '    limiter: new PairingRateLimit(() => clock.monotonic()),',
         replace: '    limiter: new PairingRateLimit(() => clock.now()),',
       },
@@ -42,6 +42,48 @@ export const MUTANTS = [
       },
     ],
     kills: ['tests/e2e/faults-daemon-process.test.ts'],
+  },
+  {
+    id: 'daemon-stop-awaits-browsers',
+    protects: 'a stopping daemon waits for the browsers it started to be gone',
+    edits: [
+      {
+        file: 'packages/daemon/src/http/server.ts',
+        find: '  await deps.launchers.stopAll(browserStopMs);',
+        replace: '  void deps.launchers.stopAll(browserStopMs);',
+      },
+    ],
+    kills: [
+      'packages/daemon/test/shutdown.test.ts › shutdown and the browsers the daemon started › waits for a started browser to be gone (exited, its folder removed) before it returns',
+    ],
+  },
+  {
+    id: 'daemon-stop-bounded',
+    protects: 'a stopping daemon waits for its browsers within a bound, never for ever',
+    edits: [
+      {
+        file: 'packages/daemon/src/browsers/launchers.ts',
+        find: "const settled = await Promise.race([Promise.allSettled(waits).then(() => 'stopped' as const), bound]);",
+        replace: "const settled = await Promise.allSettled(waits).then(() => (bound ? 'stopped' : 'bound'));",
+      },
+    ],
+    kills: [
+      'packages/daemon/test/shutdown.test.ts › shutdown and the browsers the daemon started › returns within its bound when a browser never finishes stopping, and says so in the log',
+    ],
+  },
+  {
+    id: 'command-result-checked',
+    protects: "the command route's result is checked against the action's result schema",
+    edits: [
+      {
+        file: 'packages/daemon/src/http/command.ts',
+        find: '    return checkResult(deps, request, withSessionNotes(deps.sessions, request, await execute(deps, ctx)));',
+        replace: '    return withSessionNotes(deps.sessions, request, await execute(deps, ctx));',
+      },
+    ],
+    kills: [
+      "packages/daemon/test/http/command.test.ts › the result the command route returns › is checked against the action's result schema: one outside it is an INTERNAL_ERROR, and the daemon keeps serving",
+    ],
   },
   {
     id: 'stale-lock-reclaimed',
@@ -88,7 +130,7 @@ export const MUTANTS = [
     build: true,
     edits: [
       {
-        file: 'packages/daemon/src/launchers.ts',
+        file: 'packages/daemon/src/browsers/launchers.ts',
         find: '    if (this.openFor(launcher) >= max) {',
         replace: '    if (false) {',
       },
@@ -100,7 +142,7 @@ export const MUTANTS = [
     protects: "one session's farm browser is never another's",
     edits: [
       {
-        file: 'packages/daemon/src/launchers.ts',
+        file: 'packages/daemon/src/browsers/launchers.ts',
         find: '      .find((c) => c.launcher === launcher.name && c.session === session);',
         replace: '      .find((c) => c.launcher === launcher.name);',
       },

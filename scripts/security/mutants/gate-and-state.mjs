@@ -1,8 +1,8 @@
 // Removals of the threat model's sections 1-3: the daemon's gate, DNS rebinding, other local users.
 
 const SEC = 'packages/daemon/test/security.test.ts';
-const PAIR = 'packages/daemon/test/pairing.test.ts';
-const AUTH = 'packages/daemon/src/auth.ts';
+const PAIR = 'packages/daemon/test/pairing/pairing.test.ts';
+const AUTH = 'packages/daemon/src/http/auth.ts';
 const SECURE = 'packages/client/src/lifecycle/secure-file.ts';
 
 /** @type {import('./index.d.mts').Mutant[]} */
@@ -44,7 +44,7 @@ export const MUTANTS = [
     protects: 'only application/json bodies are parsed',
     edits: [
       {
-        file: 'packages/daemon/src/server.ts',
+        file: 'packages/daemon/src/http/server.ts',
         find: "app.removeContentTypeParser('text/plain');",
         replace: '',
       },
@@ -196,7 +196,7 @@ export const MUTANTS = [
     protects: 'a global throttle after 5 failed claims in 60 s',
     edits: [
       {
-        file: 'packages/daemon/src/pairing-rate-limit.ts',
+        file: 'packages/daemon/src/pairing/pairing-rate-limit.ts',
         find: '    return this.failures.length >= this.maxFailures;',
         replace: '    return false;',
       },
@@ -212,7 +212,7 @@ export const MUTANTS = [
     protects: 'a code claims once, even under concurrent claims',
     edits: [
       {
-        file: 'packages/daemon/src/pairing.ts',
+        file: 'packages/daemon/src/pairing/pairing.ts',
         find: "    if (live.consumed) return { ok: false, code: 'PAIRING_CODE_CONSUMED' };",
         replace: '',
       },
@@ -226,7 +226,7 @@ export const MUTANTS = [
     protects: 'a code expires after 5 minutes on the monotonic clock',
     edits: [
       {
-        file: 'packages/daemon/src/pairing.ts',
+        file: 'packages/daemon/src/pairing/pairing.ts',
         find: "    if (this.clock.monotonic() >= live.expiresAtMono) return { ok: false, code: 'PAIRING_CODE_EXPIRED' };",
         replace: '',
       },
@@ -244,7 +244,7 @@ export const MUTANTS = [
       },
     ],
     kills: [
-      'packages/daemon/test/secret-equals.test.ts › secretEquals › compares %s through timingSafeEqual on equal-length digests',
+      'packages/daemon/test/http/secret-equals.test.ts › secretEquals › compares %s through timingSafeEqual on equal-length digests',
     ],
   },
   {
@@ -264,7 +264,7 @@ export const MUTANTS = [
     protects: 'typed values redacted in debug payloads',
     edits: [
       {
-        file: 'packages/daemon/src/payload-log.ts',
+        file: 'packages/daemon/src/logs/payload-log.ts',
         find: '    params: redact(hideTyped(request.action, request.params)),',
         replace: '    params: redact(request.params),',
       },
@@ -278,12 +278,12 @@ export const MUTANTS = [
     protects: 'no payload logged below the debug level',
     edits: [
       {
-        file: 'packages/daemon/src/payload-log.ts',
+        file: 'packages/daemon/src/logs/payload-log.ts',
         find: "  if (!logger.isLevelEnabled('debug')) return;\n  if ('body' in request) {\n    logger.debug(",
         replace: "  if ('body' in request) {\n    logger.info(",
       },
       {
-        file: 'packages/daemon/src/payload-log.ts',
+        file: 'packages/daemon/src/logs/payload-log.ts',
         find: "  logger.debug({\n    id,\n    event: 'request_payload',",
         replace: "  logger.info({\n    id,\n    event: 'request_payload',",
       },
@@ -297,7 +297,7 @@ export const MUTANTS = [
     protects: 'the code pairing.issue hands out is never logged',
     edits: [
       {
-        file: 'packages/daemon/src/payload-log.ts',
+        file: 'packages/daemon/src/logs/payload-log.ts',
         find: "const SECRET_RESULTS: Readonly<Record<string, readonly string[]>> = { 'pairing.issue': ['code'] };",
         replace: 'const SECRET_RESULTS: Readonly<Record<string, readonly string[]>> = {};',
       },
@@ -311,7 +311,7 @@ export const MUTANTS = [
     protects: 'bearer headers never reach the log',
     edits: [
       {
-        file: 'packages/daemon/src/server.ts',
+        file: 'packages/daemon/src/http/gate.ts',
         find: "    if (!allowed) logger.warn({ event: 'gate_rejected', method: req.method, path: req.url.split('?')[0] });",
         replace:
           "    if (!allowed) logger.warn({ event: 'gate_rejected', method: req.method, path: req.url.split('?')[0], bearer: req.headers.authorization });",
@@ -326,7 +326,7 @@ export const MUTANTS = [
     protects: 'pairing codes and tokens never reach the log',
     edits: [
       {
-        file: 'packages/daemon/src/routes/pair.ts',
+        file: 'packages/daemon/src/http/pair.ts',
         find: "      deps.logger.info({ event: 'pair_claim_ok' });",
         replace: "      deps.logger.info({ event: 'pair_claim_ok', claimed: parsed.data.code });",
       },
@@ -354,7 +354,7 @@ export const MUTANTS = [
     protects: 'the daemon echoes only bproxy.v1, never the token entry',
     edits: [
       {
-        file: 'packages/daemon/src/server.ts',
+        file: 'packages/daemon/src/http/server.ts',
         find: '      handleProtocols: (protocols: Set<string>) => (protocols.has(WS_SUBPROTOCOL) ? WS_SUBPROTOCOL : false),',
         replace: '      handleProtocols: (protocols: Set<string>) => [...protocols].pop() ?? false,',
       },
@@ -364,9 +364,7 @@ export const MUTANTS = [
   {
     id: 'pairing-rotation-closes-old',
     protects: 'a new pairing disconnects connections made with the old token',
-    edits: [
-      { file: 'packages/daemon/src/routes/pair.ts', find: '      deps.onTokenRotated();', replace: '' },
-    ],
+    edits: [{ file: 'packages/daemon/src/http/pair.ts', find: '      deps.onTokenRotated();', replace: '' }],
     kills: [
       `${PAIR} › POST /pair/claim › closes connections made with the previous token when a new one is claimed`,
     ],

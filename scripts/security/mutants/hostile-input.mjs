@@ -2,7 +2,7 @@
 // and on debug logs that hold no field value.
 
 const VALIDATE = 'packages/protocol/src/validate.ts';
-const PAYLOAD_LOG = 'packages/daemon/src/payload-log.ts';
+const PAYLOAD_LOG = 'packages/daemon/src/logs/payload-log.ts';
 const DOORS = 'packages/daemon/test/fuzz.test.ts › hostile values at every HTTP door';
 const DEBUG_LOG =
   'tests/e2e/debug-log-secrets.test.ts › the debug log of a real daemon › never holds what the agent filled, typed or answered a prompt with, though its reads return it';
@@ -62,14 +62,14 @@ export const MUTANTS = [
     protects: 'a /ws frame whose handling throws is answered and the connection serves the next',
     edits: [
       {
-        file: 'packages/daemon/src/routes/ws.ts',
-        find: '    try {\n      transport.onmessage?.(parsed as DriverMessage);\n    } catch (error) {',
+        file: 'packages/daemon/src/http/ws.ts',
+        find: '  try {\n    transport.onmessage?.(parsed as DriverMessage);\n  } catch (error) {',
         replace:
-          '    try {\n      transport.onmessage?.(parsed as DriverMessage);\n    } finally {\n    }\n    if (parsed === alive) {\n      const error = null;',
+          '  try {\n    transport.onmessage?.(parsed as DriverMessage);\n  } finally {\n  }\n  if (parsed === text) {\n    const error = null;',
       },
     ],
     kills: [
-      'packages/daemon/test/ws-route.test.ts › GET /ws › answers INTERNAL_ERROR to a frame whose handling throws, and the connection serves the next',
+      'packages/daemon/test/http/ws.test.ts › GET /ws › answers INTERNAL_ERROR to a frame whose handling throws, and the connection serves the next',
     ],
   },
   {

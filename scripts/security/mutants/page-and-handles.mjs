@@ -1,9 +1,9 @@
 // Removals of the threat model's section 5: what a malicious page's content can and cannot do.
 
-const ROUTE = 'packages/daemon/test/command-route.test.ts › command route with a fake extension';
-const HANDLES = 'packages/daemon/src/element-handles.ts';
+const ROUTE = 'packages/daemon/test/http/command.test.ts › command route with a fake extension';
+const HANDLES = 'packages/daemon/src/sessions/element-handles.ts';
 const RECONNECT = 'packages/daemon/test/handles-reconnect.test.ts › element handles across a reconnect';
-const SESSIONS = 'packages/daemon/src/sessions.ts';
+const SESSIONS = 'packages/daemon/src/sessions/sessions.ts';
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
@@ -12,7 +12,7 @@ export const MUTANTS = [
     protects: 'a handle works only in the tab it was read in',
     edits: [{ file: HANDLES, find: '    if (record.tab !== tab) {', replace: '    if (false) {' }],
     kills: [
-      'packages/daemon/test/element-handles.test.ts › refuses a handle of another tab of the same session, and of another session',
+      'packages/daemon/test/sessions/element-handles.test.ts › refuses a handle of another tab of the same session, and of another session',
       `${ROUTE} › makes handles stale after a navigation push and scoped to their tab`,
     ],
   },
@@ -26,7 +26,9 @@ export const MUTANTS = [
         replace: '    if (!record) {',
       },
     ],
-    kills: ['packages/daemon/test/element-handles.test.ts › ElementHandles › expires handles after 120 s'],
+    kills: [
+      'packages/daemon/test/sessions/element-handles.test.ts › ElementHandles › expires handles after 120 s',
+    ],
   },
   {
     id: 'handle-stale-navigation',
@@ -67,7 +69,9 @@ export const MUTANTS = [
           '      tabs: [...session.tabs.keys()],\n      raw: [...session.tabs.values()].map((t) => t.rawTabId),',
       },
     ],
-    kills: ['packages/daemon/test/sessions.test.ts › session state machine › never exposes raw tab ids'],
+    kills: [
+      'packages/daemon/test/sessions/sessions.test.ts › session state machine › never exposes raw tab ids',
+    ],
   },
   {
     id: 'session-other-tabs',
@@ -81,7 +85,7 @@ export const MUTANTS = [
       },
     ],
     kills: [
-      "packages/daemon/test/sessions.test.ts › session state machine › numbers tabs per session and tells another session's tab from an unknown one",
+      "packages/daemon/test/sessions/sessions.test.ts › session state machine › numbers tabs per session and tells another session's tab from an unknown one",
     ],
   },
   {
@@ -89,7 +93,7 @@ export const MUTANTS = [
     protects: "raw tab ids are scrubbed from a driver's error message",
     edits: [
       {
-        file: 'packages/daemon/src/routes/page-actions.ts',
+        file: 'packages/daemon/src/actions/page-actions.ts',
         find: '    const message = outcome.error.message.replace(rawId, `$1${tab.handle}`);',
         replace: '    const message = rawId === null ? "" : outcome.error.message;',
       },
@@ -101,7 +105,7 @@ export const MUTANTS = [
     protects: 'a paused session refuses forwarded actions until resumed',
     edits: [
       {
-        file: 'packages/daemon/src/routes/page-actions.ts',
+        file: 'packages/daemon/src/actions/page-actions.ts',
         find: '  // 2. paused for a human.\n  if (session.paused) {',
         replace: '  // 2. paused for a human.\n  if (false) {',
       },

@@ -1,6 +1,6 @@
 // Removals of the threat model's sections on tabs a driven page opens and trusted input.
 
-const OPENED = 'packages/daemon/src/opened-tabs.ts';
+const OPENED = 'packages/daemon/src/sessions/opened-tabs.ts';
 const TRUSTED = 'packages/extension/src/background/driver/trusted-actions.ts';
 const TRUSTED_TEST =
   'packages/extension/test/background/driver/trusted-actions.test.ts › trusted input in the extension';
@@ -12,7 +12,7 @@ export const MUTANTS = [
     id: 'opened-tab-while-paused',
     protects: 'what opens while a session waits for a person stays out of it',
     edits: [{ file: OPENED, find: '  if (session.paused) {', replace: '  if (false) {' }],
-    kills: ['packages/daemon/test/opened-tabs.test.ts › tabs a page opens'],
+    kills: ['packages/daemon/test/sessions/opened-tabs.test.ts › tabs a page opens'],
   },
   {
     id: 'opened-tab-no-session',
@@ -25,7 +25,7 @@ export const MUTANTS = [
           '  const opener =\n    sessions.byRaw(client.key, msg.openerTabId) ?? sessions.all()[0]?.tabs.values().next().value;',
       },
     ],
-    kills: ['packages/daemon/test/opened-tabs.test.ts › tabs a page opens'],
+    kills: ['packages/daemon/test/sessions/opened-tabs.test.ts › tabs a page opens'],
   },
   {
     id: 'opened-tab-limit',
@@ -33,7 +33,7 @@ export const MUTANTS = [
     edits: [
       { file: OPENED, find: '  if (session.tabs.size >= MAX_TABS_PER_SESSION) {', replace: '  if (false) {' },
     ],
-    kills: ['packages/daemon/test/opened-tabs.test.ts › tabs a page opens'],
+    kills: ['packages/daemon/test/sessions/opened-tabs.test.ts › tabs a page opens'],
   },
   {
     id: 'opened-tab-shared-released',
@@ -41,7 +41,7 @@ export const MUTANTS = [
     edits: [
       { file: OPENED, find: '    ...(opener.adopted ? { adopted: true as const } : {}),', replace: '' },
     ],
-    kills: ['packages/daemon/test/opened-tabs.test.ts › tabs a page opens'],
+    kills: ['packages/daemon/test/sessions/opened-tabs.test.ts › tabs a page opens'],
   },
   {
     id: 'opened-tab-joins-session',
@@ -55,7 +55,7 @@ export const MUTANTS = [
       },
     ],
     run: BOTH_DRIVERS,
-    kills: ['packages/daemon/test/opened-tabs.test.ts › tabs a page opens', 'tests/kit/suites/gestures.ts'],
+    kills: ['packages/daemon/test/sessions/opened-tabs.test.ts › tabs a page opens', 'tests/kit/suites/gestures.ts'],
   },
   {
     id: 'trusted-says-synthetic',

@@ -4,8 +4,8 @@
 
 const POLICY = 'packages/protocol/src/url-policy.ts';
 const POLICY_TEST = 'packages/protocol/test/url-policy.test.ts › the URLs an agent may open';
-const DAEMON_CHECK = 'packages/daemon/src/routes/url-check.ts';
-const DAEMON_TEST = 'packages/daemon/test/url-check.test.ts › URLs an agent may open';
+const DAEMON_CHECK = 'packages/daemon/src/actions/url-check.ts';
+const DAEMON_TEST = 'packages/daemon/test/actions/url-check.test.ts › URLs an agent may open';
 const LAUNCHERS_TEST =
   'packages/daemon/test/lifecycle/browser-launchers.test.ts › file: URLs in a browser bproxy launches';
 const EXT_CHECK = 'packages/extension/src/background/driver/errors.ts';
@@ -15,12 +15,12 @@ const CDP_CHECK = 'packages/cdp/src/driver/executor.ts';
 const DAEMON_EDITS = [
   {
     file: DAEMON_CHECK,
-    find: "  return verdict.ok ? null : fail('URL_NOT_ALLOWED', verdict.reason);",
-    replace: "  return verdict.ok || !verdict.ok ? null : fail('URL_NOT_ALLOWED', verdict.reason);",
+    find: "  return verdict.ok ? null : failed('URL_NOT_ALLOWED', verdict.reason);",
+    replace: "  return verdict.ok || !verdict.ok ? null : failed('URL_NOT_ALLOWED', verdict.reason);",
   },
   {
     file: DAEMON_CHECK,
-    find: '  if (!verdict.ok) return fail(\'URL_NOT_ALLOWED\', `${verdict.reason} (not browser "${client.name}")`);\n  return { url: verdict.url };',
+    find: '  if (!verdict.ok) return failed(\'URL_NOT_ALLOWED\', `${verdict.reason} (not browser "${client.name}")`);\n  return { url: verdict.url };',
     replace: '  return { url };',
   },
 ];
@@ -78,7 +78,7 @@ export const MUTANTS = [
     protects: 'file: URLs only in a browser the daemon launched with the option',
     edits: [
       {
-        file: 'packages/daemon/src/launchers.ts',
+        file: 'packages/daemon/src/browsers/launchers.ts',
         find: "    return launcher?.kind === 'launched' && launcher.allowFileUrls === true;",
         replace: '    return launcher?.allowFileUrls === true;',
       },

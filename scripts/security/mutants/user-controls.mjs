@@ -1,12 +1,12 @@
 // Removals of the threat model's sections on sharing a tab and the side panel: the user's controls.
 
-const REQUESTS = 'packages/daemon/src/routes/user-requests.ts';
-const SHARING = 'packages/daemon/test/user-requests.test.ts › sharing a tab from the browser';
-const HANDOFF = 'packages/daemon/test/user-requests.test.ts › the hand-off controls of the user';
+const REQUESTS = 'packages/daemon/src/actions/user-requests.ts';
+const SHARING = 'packages/daemon/test/actions/user-requests.test.ts › sharing a tab from the browser';
+const HANDOFF = 'packages/daemon/test/actions/user-requests.test.ts › the hand-off controls of the user';
 const PANEL_E2E = 'tests/e2e/side-panel.test.ts › the side panel';
-const SESSIONS = 'packages/daemon/src/sessions.ts';
+const SESSIONS = 'packages/daemon/src/sessions/sessions.ts';
 const PRIVATE =
-  "packages/daemon/test/user-requests.test.ts › sessions the user shared or holds are not other agents' to reach";
+  "packages/daemon/test/actions/user-requests.test.ts › sessions the user shared or holds are not other agents' to reach";
 const SHARED_UNREACHED = `${PRIVATE} › a shared tab: its unguessable id is listed to no other agent, which cannot drive it; the agent it was handed to can`;
 const HELD_UNREACHED = `${PRIVATE} › a session the user took over: unlisted to others, neither driven, re-bound nor re-paced until they resume`;
 
@@ -29,7 +29,7 @@ export const MUTANTS = [
     protects: 'closing a shared session releases the tab, which stays open',
     edits: [
       {
-        file: 'packages/daemon/src/routes/session-actions.ts',
+        file: 'packages/daemon/src/actions/session-actions.ts',
         find: '    if (tab.adopted) {',
         replace: '    if (false) {',
       },
@@ -57,7 +57,7 @@ export const MUTANTS = [
     protects: 'a session the user took over stays theirs until their Resume',
     edits: [
       {
-        file: 'packages/daemon/src/routes/session-actions.ts',
+        file: 'packages/daemon/src/actions/session-actions.ts',
         find: '  if (session.heldByUser !== true) return null;',
         replace: '  if (session.heldByUser !== false) return null;',
       },
@@ -83,7 +83,7 @@ export const MUTANTS = [
     protects: 'a shared session has a long unguessable id',
     edits: [
       {
-        file: 'packages/daemon/src/session-identifiers.ts',
+        file: 'packages/daemon/src/sessions/session-identifiers.ts',
         find: "    const length = kind === 'shared' ? SHARED_SESSION_ID_LENGTH : 6;",
         replace: '    const length = 6;',
       },
@@ -95,7 +95,7 @@ export const MUTANTS = [
     protects: 'no agent changes the pacing of a tab the user shared',
     edits: [
       {
-        file: 'packages/daemon/src/routes/session-actions.ts',
+        file: 'packages/daemon/src/actions/session-actions.ts',
         find: '  if (params.pacing !== undefined && params.pacing !== session.pacing && session.sharedByUser === true)',
         replace: '  if (false)',
       },
@@ -119,7 +119,7 @@ export const MUTANTS = [
     protects: 'a session the user holds is neither re-bound nor re-paced',
     edits: [
       {
-        file: 'packages/daemon/src/routes/session-actions.ts',
+        file: 'packages/daemon/src/actions/session-actions.ts',
         find: '  const held = heldByUser(session);\n  if (held) return held;\n  if (params.pacing',
         replace: '  if (params.pacing',
       },
@@ -131,13 +131,13 @@ export const MUTANTS = [
     protects: 'the activity feed names each action by its target',
     edits: [
       {
-        file: 'packages/daemon/src/routes/activity-trail.ts',
+        file: 'packages/daemon/src/actions/activity-trail.ts',
         find: '  if (ref !== undefined) entry.target = name === undefined ? { ref } : { ref, name };',
         replace: '',
       },
     ],
     kills: [
-      'packages/daemon/test/user-requests.test.ts › what the daemon pushes to the browser › records every action in its tab, named by its target, with its outcome and pacing wait',
+      'packages/daemon/test/actions/user-requests.test.ts › what the daemon pushes to the browser › records every action in its tab, named by its target, with its outcome and pacing wait',
     ],
   },
   {
@@ -146,7 +146,7 @@ export const MUTANTS = [
     build: true,
     edits: [
       {
-        file: 'packages/daemon/src/routes/activity-trail.ts',
+        file: 'packages/daemon/src/actions/activity-trail.ts',
         find: "  if (typeof target === 'string') ref = target;",
         replace:
           "  if (typeof target === 'string') ref = typeof request.params.value === 'string' ? request.params.value : target;",
@@ -162,7 +162,7 @@ export const MUTANTS = [
     build: true,
     edits: [
       {
-        file: 'packages/daemon/src/routes/page-actions.ts',
+        file: 'packages/daemon/src/actions/page-actions.ts',
         find: "    if (outcome.error.code === 'HUMAN_REQUIRED')\n      return pauseForHuman(",
         replace:
           "    if (outcome.error.code === 'HUMAN_REQUIRED' && outcome.ok)\n      return pauseForHuman(",

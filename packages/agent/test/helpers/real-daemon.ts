@@ -62,7 +62,7 @@ export async function startRealDaemon(): Promise<RealDaemon> {
         kind: 'launched',
         async start() {
           const [daemonEnd, driverEnd] = createLinkedTransportPair<DriverMessage, DaemonMessage>();
-          await startCdpDriver(
+          const driver = await startCdpDriver(
             {
               mode: 'launch',
               headless: true,
@@ -72,7 +72,7 @@ export async function startRealDaemon(): Promise<RealDaemon> {
             },
             driverEnd,
           );
-          return daemonEnd;
+          return { link: daemonEnd, stop: () => driver.close() };
         },
       },
     ],

@@ -19,7 +19,7 @@ import {
   parseDuration,
   parseMaxBrowsers,
 } from '@bproxy/client/lifecycle';
-import type { BrowserLauncher, DriverTransport, LaunchOptions } from '../server-options';
+import type { BrowserLauncher, LaunchOptions, StartedBrowser } from '../server-options';
 
 /** A browser with no tab for this long is closed (a launched one, or a session's farm browser). */
 export const DEFAULT_BROWSER_IDLE_MS = 5 * 60_000;
@@ -102,13 +102,13 @@ function remoteOptions(url: string): CdpDriverOptions {
   return { mode: 'remote', wsUrl: url };
 }
 
-/** Starts the CDP driver in-process on `options`; the daemon's end of its transport is the result. */
-async function startDriver(options: CdpDriverOptions, launch: LaunchOptions): Promise<DriverTransport> {
+/** Starts the CDP driver in-process on `options`: the daemon's end of its link, and the driver's close. */
+async function startDriver(options: CdpDriverOptions, launch: LaunchOptions): Promise<StartedBrowser> {
   const [daemonEnd, driverEnd] = createLinkedTransportPair<DriverMessage, DaemonMessage>();
   // Loaded on first use: a daemon serving only the extension never pays for the CDP driver.
   const { startCdpDriver } = await import('@bproxy/cdp');
   // The driver says hello once its browser is up; the daemon's end keeps it until accepted.
-  await startCdpDriver(
+  const driver = await startCdpDriver(
     {
       ...options,
       name: launch.name,
@@ -117,7 +117,8 @@ async function startDriver(options: CdpDriverOptions, launch: LaunchOptions): Pr
     },
     driverEnd,
   );
-  return daemonEnd;
+  // The driver closes its browser when the daemon closes the link; its close() is that same close.
+  return { link: daemonEnd, stop: () => driver.close() };
 }
 
 export function browserLaunchers(choice: BrowserChoice, home: string): BrowserLauncher[] {

@@ -5,8 +5,8 @@
  * undoes what this process created (never what it found) and surfaces as a LifecycleError.
  * Stopping drains the server, then removes the transient files and finally the lock.
  */
-import type { Logger, LoggerOptions, DailyFileDestination } from '../logger';
-import type { DaemonServer } from '../server';
+import type { Logger, LoggerOptions, DailyFileDestination } from '../logs/logger';
+import type { DaemonServer } from '../http/server';
 import type { BrowserLauncher, ServerOptions } from '../server-options';
 import {
   acquireLock,

@@ -17,6 +17,8 @@ import type { BrowserLauncher, LaunchOptions, LauncherKind } from '../../src/ser
 
 export interface ScriptedDriver {
   readonly name: string;
+  /** Whether the daemon called stop() (ended the browser and waited for it to be gone). */
+  stopCalled: boolean;
   readonly launch: LaunchOptions;
   /** Why the daemon closed it, once it did. */
   closedBecause: string | null;
@@ -31,6 +33,8 @@ export interface ScriptedLauncher {
   open(): ScriptedDriver[];
   /** Makes the next starts fail with this error (a farm refusing), or succeed again with null. */
   failStarts(error: Error | null): void;
+  /** Holds every browser's stop() until the returned release is called (never called: a browser that will not exit). */
+  holdStops(): () => void;
   /** Holds tab.open answers until the returned release is called. */
   holdTabOpens(): () => void;
 }
@@ -39,10 +43,17 @@ export function scriptedLauncher(name: string, kind: LauncherKind, maxBrowsers =
   const drivers: ScriptedDriver[] = [];
   let failure: Error | null = null;
   let held: Promise<void> | null = null;
+  let stopsHeld: Promise<void> | null = null;
   const start = async (launch: LaunchOptions) => {
     if (failure !== null) throw failure;
     const [daemonEnd, driverEnd] = createLinkedTransportPair<DriverMessage, DaemonMessage>();
-    const driver: ScriptedDriver = { name: launch.name, launch, closedBecause: null, received: [] };
+    const driver: ScriptedDriver = {
+      name: launch.name,
+      stopCalled: false,
+      launch,
+      closedBecause: null,
+      received: [],
+    };
     drivers.push(driver);
     serve(driverEnd, driver, () => held);
     driverEnd.send({
@@ -54,7 +65,11 @@ export function scriptedLauncher(name: string, kind: LauncherKind, maxBrowsers =
         name: launch.name,
       },
     });
-    return daemonEnd;
+    const stop = async () => {
+      driver.stopCalled = true;
+      await stopsHeld;
+    };
+    return { link: daemonEnd, stop };
   };
   return {
     launcher: kind === 'per-session' ? { name, kind, maxBrowsers, start } : { name, kind, start },
@@ -62,6 +77,11 @@ export function scriptedLauncher(name: string, kind: LauncherKind, maxBrowsers =
     open: () => drivers.filter((d) => d.closedBecause === null),
     failStarts(error) {
       failure = error;
+    },
+    holdStops() {
+      let release = () => {};
+      stopsHeld = new Promise<void>((resolve) => (release = resolve));
+      return release;
     },
     holdTabOpens() {
       let release = () => {};

@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DaemonConfig } from '@bproxy/client/lifecycle';
 import { FileExtensionTokenStore } from '../../src/lifecycle/extension-token-store';
 import { startDaemon, type StartDeps } from '../../src/lifecycle/start-daemon';
-import { createLogger } from '../../src/logger';
-import type { DaemonServer } from '../../src/server';
+import { createLogger } from '../../src/logs/logger';
+import type { DaemonServer } from '../../src/http/server';
 import type { ServerOptions } from '../../src/server-options';
 
 let home: string;

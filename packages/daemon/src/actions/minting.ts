@@ -1,0 +1,98 @@
+/** Turns a read's driver result (refs + selectors) into the agent's result (handles). */
+import {
+  SNAPSHOT_REF_CLOSE,
+  SNAPSHOT_REF_OPEN,
+  type ElementHandle,
+  type ElementsDriverResult,
+  type LinksDriverResult,
+  type SnapshotDriverResult,
+} from '@bproxy/protocol';
+import { ElementHandles } from '../sessions/element-handles';
+import type { SessionRecord, TabRecord } from '../sessions/sessions';
+import type { CommandRouteDeps } from './types';
+
+const target = (item: { ref: string; selector: string }) => ({ ref: item.ref, selector: item.selector });
+
+type Scope = { session: SessionRecord['id']; tab: TabRecord['handle']; pageKey: string };
+
+export function mintFromResult(
+  deps: CommandRouteDeps,
+  session: SessionRecord,
+  tab: TabRecord,
+  action: 'links' | 'elements' | 'snapshot',
+  data: Record<string, unknown>,
+): Record<string, unknown> {
+  const pageKey = ElementHandles.pageKey(tab.clientKey, tab.rawTabId);
+  const scope: Scope = { session: session.id, tab: tab.handle, pageKey };
+  if (typeof data.url === 'string') deps.handles.observePage(pageKey, data.url);
+  if (action === 'links') return mintLinks(deps, scope, data as LinksDriverResult);
+  if (action === 'elements') return mintElements(deps, scope, data as ElementsDriverResult);
+  return mintSnapshot(deps, scope, data as SnapshotDriverResult);
+}
+
+function mintLinks(deps: CommandRouteDeps, scope: Scope, result: LinksDriverResult): Record<string, unknown> {
+  const handles = deps.handles.mint(
+    scope,
+    'links',
+    'ln',
+    result.links.map(target),
+    result.links.map((l) => `link "${l.text}"`),
+  );
+  const links = handles.map((handle, i) => {
+    const link = result.links[i];
+    return { handle, text: link?.text ?? '', href: link?.href ?? '' };
+  });
+  return { ...result, links, truncated: result.truncated || links.length < result.links.length };
+}
+
+function mintElements(
+  deps: CommandRouteDeps,
+  scope: Scope,
+  result: ElementsDriverResult,
+): Record<string, unknown> {
+  const handles = deps.handles.mint(
+    scope,
+    'elements',
+    'el',
+    result.elements.map(target),
+    result.elements.map((e) => `${e.role} "${e.name}"`),
+  );
+  const elements = handles.map((handle, i) => {
+    const {
+      ref: _ref,
+      selector: _selector,
+      ...rest
+    } = result.elements[i] ?? { ref: '', selector: '', role: '', name: '', tag: '' };
+    return { handle, ...rest };
+  });
+  return { ...result, elements, truncated: result.truncated || elements.length < result.elements.length };
+}
+
+/** The snapshot's refs become handles (elements, then links), written into its text where they stood. */
+function mintSnapshot(
+  deps: CommandRouteDeps,
+  scope: Scope,
+  result: SnapshotDriverResult,
+): Record<string, unknown> {
+  const names = new Map<number, ElementHandle>();
+  for (const kind of ['el', 'ln'] as const) {
+    const items = result.refs.map((r, i) => ({ r, i })).filter((x) => x.r.kind === kind);
+    const minted = deps.handles.mint(
+      scope,
+      'snapshot',
+      kind,
+      items.map((x) => target(x.r)),
+    );
+    minted.forEach((handle, j) => {
+      const item = items[j];
+      if (item) names.set(item.i, handle);
+    });
+  }
+  const pattern = new RegExp(`${SNAPSHOT_REF_OPEN}(\\d+)${SNAPSHOT_REF_CLOSE}`, 'g');
+  const snapshot = result.snapshot.replace(pattern, (_m, index: string) => {
+    const handle = names.get(Number(index));
+    return handle ? `[${handle}]` : '';
+  });
+  const { refs: _refs, ...rest } = result;
+  return { ...rest, snapshot };
+}

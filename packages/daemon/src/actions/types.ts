@@ -1,0 +1,53 @@
+/** What every command handler gets: the object graph built once by buildServer. */
+import type { BproxyRequest, PairingCodeKind } from '@bproxy/protocol';
+import type { ActivityLog } from '../logs/activity';
+import type { BrowserState } from '../browsers/browser-state';
+import type { ClientRegistry } from '../browsers/clients';
+import type { Clock } from '../clock';
+import type { DriverConnections } from '../browsers/drivers';
+import type { ElementHandles } from '../sessions/element-handles';
+import type { IdleExit } from '../idle-exit';
+import type { Launchers } from '../browsers/launchers';
+import type { Logger } from '../logs/logger';
+import type { ForwardedRequests } from '../browsers/forwarded-requests';
+import type { SessionRegistry, TabRecord } from '../sessions/sessions';
+import type { TabQueues } from '../sessions/tab-queues';
+import type { TraceRing } from '../logs/traces';
+
+export interface CommandRouteDeps {
+  sessions: SessionRegistry;
+  clients: ClientRegistry;
+  drivers: DriverConnections;
+  pending: ForwardedRequests;
+  queues: TabQueues;
+  handles: ElementHandles;
+  launchers: Launchers;
+  /** Present when the daemon was started implicitly: it stops once no agent has used it for a while. */
+  idleExit: IdleExit | null;
+  traces: TraceRing;
+  logger: Logger;
+  clock: Clock;
+  random: () => number;
+  graceMs: number;
+  tmpRoot: string;
+  startedMono: number;
+  port(): number;
+  paired(): boolean;
+  /** A fresh one-time pairing code (the previous one is retired). */
+  issuePairingCode(kind?: PairingCodeKind): { code: string; issuedAt: number; expiresAt: number };
+  /** What browsers are shown of agents' work (the side panel's feed). */
+  activity: ActivityLog;
+  /** Pushes each extension the sessions holding its tabs when they change. */
+  browserState: BrowserState;
+}
+
+/** One request on its way through the daemon. */
+export interface CommandContext {
+  request: BproxyRequest;
+  /** The request's deadline on the monotonic clock. */
+  deadlineMono: number;
+  /** When the request arrived, on the monotonic clock. */
+  receivedMono: number;
+  /** Filled in on the way, for the activity feed: the tab it ran in and how long pacing held it. */
+  trail?: { tab?: TabRecord; waitedMs?: number };
+}
