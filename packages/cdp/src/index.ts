@@ -13,6 +13,7 @@ export type { LogEntry } from './driver/driver-log';
 export { CdpDriver } from './driver/cdp-driver';
 export { findChrome, chromeCandidates } from './browser/find-chrome';
 export { readDevToolsActivePort, resolveBrowserWsUrl } from './browser/endpoint';
+export { CLOSE_BOUNDS } from './browser/launch';
 export { loadPageBundle } from './page-bundle';
 
 /**

@@ -1,4 +1,6 @@
+import { CLOSE_BOUNDS } from '@bproxy/cdp';
 import { describe, expect, it } from 'vitest';
+import { BROWSER_STOP_MS } from '../src/http/server';
 import { FakeExtension, startDaemon, until } from './harness';
 import { scriptedLauncher } from './helpers/scripted-launcher';
 
@@ -57,4 +59,10 @@ describe('shutdown and the browsers the daemon started', () => {
     const note = daemon.logLines.find((l) => l.includes('browser_stop_timeout'));
     expect(note).toContain('"browsers":["headless"]');
   }, 3_000);
+
+  it('waits longer than a launched browser can take to close, kill included, so that none is left behind', () => {
+    expect(BROWSER_STOP_MS).toBeGreaterThan(
+      CLOSE_BOUNDS.exitMs + CLOSE_BOUNDS.killMs + CLOSE_BOUNDS.removeMs,
+    );
+  });
 });
