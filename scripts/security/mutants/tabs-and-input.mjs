@@ -55,7 +55,10 @@ export const MUTANTS = [
       },
     ],
     run: BOTH_DRIVERS,
-    kills: ['packages/daemon/test/sessions/opened-tabs.test.ts › tabs a page opens', 'tests/kit/suites/gestures.ts'],
+    kills: [
+      'packages/daemon/test/sessions/opened-tabs.test.ts › tabs a page opens',
+      'tests/kit/suites/gestures.ts',
+    ],
   },
   {
     id: 'trusted-says-synthetic',
