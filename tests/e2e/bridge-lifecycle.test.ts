@@ -90,13 +90,19 @@ describe('ws mode: a lost browser comes back on the next request', () => {
     );
     expect(log.find((l) => l.recoveryBootstrap === 'acknowledged')).toMatchObject({ queued: 1 });
 
-    // The tool's next command on its new session works, without reconnecting.
+    // The tool's next command on its new session works, without reconnecting — once the page has its
+    // execution context, which a tool waits for as it would after any attach (the target was resumed
+    // from its start-up pause a moment ago; on a loaded machine its context may not exist yet).
+    await cdp.send('Runtime.enable', {}, fresh as string);
+    await until('the new session has an execution context', () =>
+      cdp.received.find((m) => m.method === 'Runtime.executionContextCreated' && m.sessionId === fresh),
+    );
     const evaluated = await cdp.send(
       'Runtime.evaluate',
       { expression: '6 * 7', returnByValue: true },
       fresh as string,
     );
-    expect(evaluated.result).toMatchObject({ result: { value: 42 } });
+    expect(evaluated).toMatchObject({ result: { result: { value: 42 } } });
     expect(browserPids(profile)).toHaveLength(1);
     expect(browserPids(profile)[0]).not.toBe(browserPid);
 
