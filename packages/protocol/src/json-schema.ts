@@ -10,3 +10,9 @@ import { ACTIONS } from './actions';
 export function paramsJsonSchema(action: ActionName): Record<string, unknown> {
   return z.toJSONSchema(ACTIONS[action].params, { io: 'input', unrepresentable: 'any' });
 }
+
+/** The names of an action's top-level params, read off its schema (no JSON Schema built). */
+export function paramNames(action: ActionName): readonly string[] {
+  const params = ACTIONS[action].params;
+  return params instanceof z.ZodObject ? Object.keys(params.shape) : [];
+}

@@ -7,7 +7,7 @@
 import {
   ACTION_NAMES,
   actionDef,
-  paramsJsonSchema,
+  paramNames,
   type ActionName,
   type DriverOpenedTab,
   type TabHandle,
@@ -28,11 +28,7 @@ import { urlForClient } from './url-check';
  * read off the protocol's action table: the daemon resolves the handle, and the driver gets no params.
  */
 const TAB_MANAGEMENT: ReadonlySet<ActionName> = new Set(
-  ACTION_NAMES.filter((action) => {
-    if (actionDef(action).routing !== 'tab') return false;
-    const properties = paramsJsonSchema(action).properties;
-    return typeof properties === 'object' && properties !== null && 'tab' in properties;
-  }),
+  ACTION_NAMES.filter((action) => actionDef(action).routing === 'tab' && paramNames(action).includes('tab')),
 );
 
 export async function runTabAction(
