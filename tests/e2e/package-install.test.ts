@@ -8,7 +8,7 @@
  * The tarball holds only what ships (no sources, tests or fixtures) and stays within its size budgets.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -169,6 +169,25 @@ describe('the bproxy package, packed and installed', () => {
       `[package] packed ${packed.size} B, unpacked ${packed.unpackedSize} B, installed ${installed} B in ${installSeconds.toFixed(1)} s`,
     );
     expect(installed).toBeLessThanOrEqual(INSTALLED_BUDGET);
+  });
+
+  it('installs no model SDK, and `agent config` says which to install for the provider chosen', async () => {
+    for (const sdk of ['@anthropic-ai/sdk', 'openai', '@github/copilot-sdk'])
+      expect(existsSync(join(prefix, 'lib', 'node_modules', sdk))).toBe(false);
+    const result = await cli.run([
+      'agent',
+      'config',
+      '--provider',
+      'openai',
+      '--base-url',
+      'http://127.0.0.1:9/v1',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.json).toMatchObject({
+      provider: 'openai',
+      sdk: { package: 'openai', installed: false, install: 'npm i -g openai@^7.57.0' },
+    });
+    expect(result.stderr).toContain('run: npm i -g openai@^7.57.0');
   });
 
   it('answers its version and drives a tab from an unrelated folder', async () => {
