@@ -114,7 +114,16 @@ beforeAll(async () => {
   const { NODE_PATH: _nodePath, ...parentEnv } = process.env;
   await run(
     'npm',
-    ['i', '-g', '--prefix', prefix, '--no-audit', '--no-fund', join(scratch, packed.filename)],
+    [
+      'i',
+      '-g',
+      '--prefix',
+      prefix,
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      join(scratch, packed.filename),
+    ],
     {
       cwd: unrelated,
       env: { ...parentEnv, PATH, npm_config_globalconfig: globalconfig },
@@ -190,6 +199,27 @@ describe('the bproxy package, packed and installed', () => {
     expect(result.stderr).toContain('run: npm i -g openai@^7.57.0');
   });
 
+  it('finds what it runs beside it: the bridge executable, the PTY addon of the Terminal', async () => {
+    const bridge = await run(installedBin, ['bridge', '--print-path'], {
+      cwd: unrelated,
+      env: userEnv,
+      timeoutMs: 20_000,
+    });
+    expect(bridge.trim()).toBe(join(installedPackage, 'dist', 'bproxy-bridge'));
+    expect(statSync(bridge.trim()).mode & 0o111).not.toBe(0);
+    // The native host imports the PTY from its own folder: the installed package's node_modules.
+    const pty = await run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "const pty = await import('@lydell/node-pty'); console.log(typeof pty.spawn);",
+      ],
+      { cwd: join(installedPackage, 'dist'), env: userEnv, timeoutMs: 20_000 },
+    );
+    expect(pty.trim()).toBe('function');
+  });
+
   it('answers its version and drives a tab from an unrelated folder', async () => {
     const version = await run(installedBin, ['--version'], {
       cwd: unrelated,
@@ -236,6 +266,16 @@ describe('the bproxy package, packed and installed', () => {
       'chromium',
     ]);
     expect(JSON.stringify(setup)).toContain(installedPackage);
+    const status = await cli.ok<{
+      browsers: { browser: string; registered: boolean; answers: { ok: boolean } }[];
+    }>(['host', 'status', '--browser', 'chromium']);
+    expect(status.browsers).toEqual([
+      expect.objectContaining({
+        browser: 'chromium',
+        registered: true,
+        answers: expect.objectContaining({ ok: true }),
+      }),
+    ]);
     browser = await launchWithExtension({
       userDataDir: join(config, 'chromium'),
       env: cli.environment(),
