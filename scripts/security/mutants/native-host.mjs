@@ -365,6 +365,18 @@ export const MUTANTS = [
     kills: [`${WALK} › checks the bundles the host loads from beside it, once per problem`],
   },
   {
+    id: 'trust-agent-chunks',
+    protects: "the agent's chunks the host imports from agent-chunks/ are checked too",
+    edits: [
+      {
+        file: TRUST,
+        find: '  files.push(...agentChunks(bundle));\n',
+        replace: '',
+      },
+    ],
+    kills: [`${WALK} › checks the agent's chunks it imports from agent-chunks/, and that folder`],
+  },
+  {
     id: 'trust-group-write',
     protects: "group write counts unless the group is the user's alone",
     edits: [

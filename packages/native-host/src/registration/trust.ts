@@ -13,7 +13,7 @@
  *
  * POSIX only: on Windows, files carry ACLs that modes do not describe, and nothing is reported.
  */
-import { lstatSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
 import { userInfo } from 'node:os';
 import { dirname, isAbsolute, join, parse, resolve, sep } from 'node:path';
 
@@ -146,12 +146,25 @@ export function trustProblems(path: string, options: TrustOptions = {}): string[
 
 /** What the host bundle runs from its own folder: the agent it imports, the daemon it starts, the CLI of its terminals. */
 const BESIDE_BUNDLE = ['agent-runtime.mjs', 'daemon.mjs', 'bproxy.mjs'];
+/** The folder of the agent's chunks (one per model provider), which agent-runtime.mjs imports from. */
+const AGENT_CHUNKS = 'agent-chunks';
+
+/** The agent's chunk files beside `bundle` (none when the folder does not exist). */
+function agentChunks(bundle: string): string[] {
+  const folder = join(dirname(bundle), AGENT_CHUNKS);
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder)
+    .sort()
+    .map((name) => join(folder, name));
+}
 
 /**
  * trustProblems of everything a launcher running `bundle` on `node` executes — the two, and the files
- * the bundle loads from beside it (those that exist) — each sentence once.
+ * the bundle loads from beside it (those that exist), the agent's chunks in agent-chunks/ included —
+ * each sentence once.
  */
 export function launchedTrustProblems(node: string, bundle: string, options: TrustOptions = {}): string[] {
   const files = [node, bundle, ...BESIDE_BUNDLE.map((name) => join(dirname(bundle), name))];
+  files.push(...agentChunks(bundle));
   return [...new Set(files.flatMap((file) => trustProblems(file, options)))];
 }
