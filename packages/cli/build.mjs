@@ -86,6 +86,8 @@ export async function build(options = {}) {
     "#!/usr/bin/env node\nimport('./bridge.mjs').then((bridge) => bridge.bridgeMain(process.argv.slice(2)));\n",
   );
   chmodSync(bridgeExecutable, 0o755);
+  // Windows runs no extensionless script: a batch file beside it runs the same script with node.
+  writeFileSync(`${bridgeExecutable}.cmd`, BRIDGE_CMD);
   return {
     cli: join(outdir, 'bproxy.mjs'),
     bridge: bridgeExecutable,
@@ -95,5 +97,8 @@ export async function build(options = {}) {
     nativeHost: join(outdir, 'native-host.mjs'),
   };
 }
+
+/** dist/bproxy-bridge.cmd: `node` (from PATH) running the bproxy-bridge script of its own folder. */
+export const BRIDGE_CMD = '@node "%~dp0bproxy-bridge" %*\r\n';
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await build();
