@@ -90,7 +90,7 @@ from any folder and never fetches a package; run the command again after moving 
 Files --write changes: claude-code ~/.claude.json (mcpServers); claude-desktop
 claude_desktop_config.json (macOS ~/Library/Application Support/Claude, Windows %APPDATA%\\Claude,
 Linux ~/.config/Claude); cursor ~/.cursor/mcp.json; vscode the user mcp.json (macOS
-~/Library/Application Support/Code/User, Windows %APPDATA%\\Code/User, Linux ~/.config/Code/User);
+~/Library/Application Support/Code/User, Windows %APPDATA%\\Code\\User, Linux ~/.config/Code/User);
 codex $CODEX_HOME/config.toml (~/.codex). The file is copied to FILE.bproxy-backup-STAMP (0600)
 before it changes; a file that does not parse is refused and left as it was; a second run changes
 nothing. The skill (the guide of \`bproxy help agents\`) goes to ~/.claude/skills/bproxy/SKILL.md for
