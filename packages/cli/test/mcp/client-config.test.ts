@@ -15,7 +15,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   ConfigRefused,
@@ -277,5 +278,31 @@ describe('writing a configuration file', () => {
     writeMerged(join(dir, 'mcp.json'), (text) => mergeJson('cursor', text, launch), now);
     expect(JSON.parse(readFileSync(real, 'utf8'))).toEqual({ mcpServers: { bproxy: launch } });
     expect(existsSync(`${real}.bproxy-backup-20261127T030405Z`)).toBe(true);
+  });
+});
+
+describe('the README’s hand-written entries', () => {
+  const readme = readFileSync(
+    join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'README.md'),
+    'utf8',
+  );
+  const section = readme.slice(readme.indexOf('## MCP server'), readme.indexOf('### Against the peers'));
+  const blocks = [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({
+    lang: m[1],
+    body: m[2] ?? '',
+  }));
+  const installed = { command: 'bproxy', args: ['mcp'] };
+  const body = (text: string) => text.replace(/^\/\/.*\n/, '');
+
+  it('are what `mcp config` writes, with the installed `bproxy` as the command', () => {
+    const json = blocks.filter((b) => b.lang === 'jsonc').map((b) => JSON.parse(body(b.body)) as unknown);
+    expect(json).toEqual([
+      JSON.parse(snippet('cursor', installed, 'linux')),
+      JSON.parse(snippet('vscode', installed, 'linux')),
+    ]);
+    expect(blocks.find((b) => b.lang === 'toml')?.body.replace(/^#.*\n/, '')).toBe(
+      snippet('codex', installed, 'linux'),
+    );
+    expect(blocks.find((b) => b.lang === 'sh')?.body).toContain(snippet('claude-code', installed, 'linux'));
   });
 });
