@@ -87,7 +87,7 @@ export function mcpConfigCommand(context: CommandContext): Command {
       )}
 The entry runs this Node (${'`'}node${'`'} as an absolute path) with this installation's bproxy, so it works
 from any folder and never fetches a package; run the command again after moving Node or bproxy.
-Files --write changes: claude-code ~/.claude.json (mcpServers); claude-desktop
+Files --write changes: claude-code ~/.claude.json (mcpServers; $CLAUDE_CONFIG_DIR/.claude.json when set); claude-desktop
 claude_desktop_config.json (macOS ~/Library/Application Support/Claude, Windows %APPDATA%\\Claude,
 Linux ~/.config/Claude); cursor ~/.cursor/mcp.json; vscode the user mcp.json (macOS
 ~/Library/Application Support/Code/User, Windows %APPDATA%\\Code\\User, Linux ~/.config/Code/User);

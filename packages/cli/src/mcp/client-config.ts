@@ -8,7 +8,8 @@
  *
  * Where the files are (each client's own documentation):
  * - Claude Code: ~/.claude.json, top-level "mcpServers" (the user scope of `claude mcp add -s user`),
- *   every platform; skills in ~/.claude/skills/NAME/SKILL.md.
+ *   every platform; skills in ~/.claude/skills/NAME/SKILL.md. With CLAUDE_CONFIG_DIR set, Claude
+ *   Code keeps both in that folder instead ($CLAUDE_CONFIG_DIR/.claude.json, …/skills).
  * - Claude Desktop: claude_desktop_config.json in ~/Library/Application Support/Claude (macOS),
  *   %APPDATA%\Claude (Windows); on Linux, where there is no official build, $XDG_CONFIG_HOME/Claude.
  * - Cursor: ~/.cursor/mcp.json (global), every platform.
@@ -87,8 +88,10 @@ function appSettings(place: Place, name: string): string {
 export function configFile(client: McpClient, place: Place): string {
   const p = pathOf(place.platform);
   switch (client) {
-    case 'claude-code':
-      return p.join(place.home, '.claude.json');
+    case 'claude-code': {
+      const dir = place.env.CLAUDE_CONFIG_DIR;
+      return p.join(nonEmpty(dir) ? dir : place.home, '.claude.json');
+    }
     case 'claude-desktop':
       return p.join(appSettings(place, 'Claude'), 'claude_desktop_config.json');
     case 'cursor':
@@ -105,7 +108,10 @@ export function configFile(client: McpClient, place: Place): string {
 /** Where the skill goes for a client that loads skills, else undefined. */
 export function skillFile(client: McpClient, place: Place): string | undefined {
   const p = pathOf(place.platform);
-  if (client === 'claude-code') return p.join(place.home, '.claude', 'skills', ENTRY_NAME, 'SKILL.md');
+  if (client === 'claude-code') {
+    const dir = place.env.CLAUDE_CONFIG_DIR;
+    return p.join(nonEmpty(dir) ? dir : p.join(place.home, '.claude'), 'skills', ENTRY_NAME, 'SKILL.md');
+  }
   if (client === 'codex') return p.join(place.home, '.agents', 'skills', ENTRY_NAME, 'SKILL.md');
   return undefined;
 }

@@ -65,6 +65,9 @@ describe('where each client keeps its configuration', () => {
     expect(configFile('vscode', xdg)).toBe('/cfg/Code/User/mcp.json');
     expect(configFile('claude-desktop', xdg)).toBe('/cfg/Claude/claude_desktop_config.json');
     expect(configFile('codex', xdg)).toBe('/cx/config.toml');
+    const claudeDir: Place = { ...linux, env: { CLAUDE_CONFIG_DIR: '/work/claude' } };
+    expect(configFile('claude-code', claudeDir)).toBe('/work/claude/.claude.json');
+    expect(skillFile('claude-code', claudeDir)).toBe('/work/claude/skills/bproxy/SKILL.md');
   });
 
   it('macOS: Application Support', () => {
