@@ -2,3 +2,4 @@
 export declare function build(options?: {
   outdir?: string;
 }): Promise<{ cli: string; daemon: string; bridge: string; mcp: string; agent: string; nativeHost: string }>;
+export declare const BRIDGE_CMD: string;

@@ -98,6 +98,8 @@ export async function build(options = {}) {
     "#!/usr/bin/env node\nimport('./bridge.mjs').then((bridge) => bridge.bridgeMain(process.argv.slice(2)));\n",
   );
   chmodSync(bridgeExecutable, 0o755);
+  // Windows runs no extensionless script: a batch file beside it runs the same script with node.
+  writeFileSync(`${bridgeExecutable}.cmd`, BRIDGE_CMD);
   // The unpacked extension ships inside the package (dist/extension/, see src/extension-folder.ts), so
   // "Load unpacked" has a folder wherever bproxy is installed. scripts/build.mjs builds it first.
   const extension = join(here, '..', 'extension', 'dist', 'unpacked');
@@ -113,5 +115,8 @@ export async function build(options = {}) {
     nativeHost: join(outdir, 'native-host.mjs'),
   };
 }
+
+/** dist/bproxy-bridge.cmd: `node` (from PATH) running the bproxy-bridge script of its own folder. */
+export const BRIDGE_CMD = '@node "%~dp0bproxy-bridge" %*\r\n';
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await build();
