@@ -190,3 +190,36 @@ describe('trusted extension ids', () => {
     expect(start.stderr).toMatch(/extensions\.json: its mode is 0644/);
   }, 30_000);
 });
+
+describe('bproxy extension path', () => {
+  it('prints the built extension folder shipped beside the CLI alone, and setup names it for "Load unpacked"', async () => {
+    const folder = join(dirname(h.cli), 'extension');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'manifest.json'), '{}');
+    try {
+      const run = await h.run(['extension', 'path']);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe(`${folder}\n`);
+      const { env } = user();
+      const setup = await h.run(['setup', '--browser', 'chromium'], { env });
+      expect(setup.code).toBe(0);
+      const report = JSON.parse(setup.stdout) as { extension: unknown; next: string[] };
+      expect(report.extension).toBe(folder);
+      expect(report.next).toContain(`Click "Load unpacked" and choose ${folder}`);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it('says where it looked when the built extension is missing, exiting non-zero', async () => {
+    const run = await h.run(['extension', 'path']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    const error = JSON.parse(run.stderr) as { error: { code: string; message: string; hint: string } };
+    expect(error.error.code).toBe('LOCAL_ERROR');
+    expect(error.error.message).toContain(
+      `the built extension is missing: no manifest.json in ${join(dirname(h.cli), 'extension')}`,
+    );
+    expect(error.error.hint).toContain('Reinstall bproxy');
+  });
+});
