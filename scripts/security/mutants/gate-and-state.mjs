@@ -36,7 +36,9 @@ export const MUTANTS = [
         replace: "    const extensionIds = ['oajmbecmcoogehkeimcopdfcilgnicbm'];",
       },
     ],
+    build: true,
     kills: [
+      'tests/e2e/trusted-extension-ids.test.ts › a daemon started by bproxy mcp › accepts the extension ids of extensions.json and refuses any other',
       'packages/daemon/test/lifecycle/start-daemon.test.ts › startDaemon › hands the server every trusted extension id: the built-in ones and those of extensions.json',
       `${HOST_CLI} › trusted extension ids › a daemon started by the CLI accepts the extension id added with --extension-id, and still refuses any other`,
     ],
