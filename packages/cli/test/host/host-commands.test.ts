@@ -150,6 +150,13 @@ describe('trusted extension ids', () => {
       addedExtensionId: self,
     });
     expect(JSON.parse(readFileSync(join(state, 'extensions.json'), 'utf8'))).toEqual({ ids: [self] });
+    const listed = await h.run(['extension', 'ids'], { env });
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual({
+      ids: [DEFAULT_EXTENSION_ID, self],
+      builtIn: [DEFAULT_EXTENSION_ID],
+      file: join(state, 'extensions.json'),
+    });
 
     const start = await h.run(['service', 'start', '--browser', 'none'], { env });
     expect(start.code, start.stderr).toBe(0);
@@ -185,6 +192,9 @@ describe('trusted extension ids', () => {
     const install = await h.run(['host', 'install', '--browser', 'chromium'], { env });
     expect(install.code).toBe(1);
     expect(JSON.parse(install.stderr)).toMatchObject({ error: { code: 'UNSAFE_STATE_FILE' } });
+    const listed = await h.run(['extension', 'ids'], { env });
+    expect(listed.code).toBe(1);
+    expect(JSON.parse(listed.stderr)).toMatchObject({ error: { code: 'UNSAFE_STATE_FILE' } });
     const start = await h.run(['service', 'start', '--browser', 'none'], { env });
     expect(start.code).toBe(1);
     expect(start.stderr).toMatch(/extensions\.json: its mode is 0644/);
