@@ -1,7 +1,9 @@
 /**
  * The trusted extension ids as a daemon started by `bproxy mcp` sees them: the built MCP server, a real
  * process, starts the daemon implicitly in a BPROXY_HOME whose extensions.json names a self-built
- * extension; that daemon accepts the extension's Origin on /pair/claim and refuses any other id.
+ * extension; that daemon accepts the extension's Origin on /pair/claim and refuses any other id. And
+ * the popup of the built extension in a real Chromium, with no native host registered, asks for the
+ * installed command with its own id.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -9,7 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isOurDaemon, parsePidFile, processState } from '@bproxy/client/lifecycle';
+import { expectNoChromiumLeft } from '../kit/chromium';
+import { launchWithExtension } from '../kit/extension';
 import { McpClient } from '../kit/mcp';
+import { until } from '../kit/wait';
 
 const home = mkdtempSync(join(tmpdir(), 'bproxy-e2e-ids-'));
 let mcp: McpClient | undefined;
@@ -71,5 +76,26 @@ describe('a daemon started by bproxy mcp', () => {
     };
     expect(await claimAs(port, `chrome-extension://${'c'.repeat(32)}`, pairingCode)).toBe(401);
     expect(await claimAs(port, `chrome-extension://${self}`, pairingCode)).toBe(200);
+  }, 60_000);
+});
+
+describe('the popup of the built extension', () => {
+  it('asks for `bproxy setup --extension-id <its own id>` when no native host is registered, never npx', async () => {
+    const userHome = mkdtempSync(join(tmpdir(), 'bproxy-e2e-ids-user-'));
+    const browser = await launchWithExtension({ env: { ...process.env, HOME: userHome } });
+    try {
+      const popup = await browser.context.newPage();
+      await popup.goto(`chrome-extension://${browser.extensionId}/popup.html`);
+      const hint = await until('the native host hint', async () => {
+        const text = (await popup.textContent('#host-hint')) ?? '';
+        return text.includes('bproxy setup') ? text : undefined;
+      });
+      expect(hint).toContain(`\`bproxy setup --extension-id ${browser.extensionId}\``);
+      expect(hint).not.toMatch(/npx|THIS_ID/);
+    } finally {
+      await browser.close();
+      rmSync(userHome, { recursive: true, force: true });
+    }
+    await expectNoChromiumLeft([browser.userDataDir]);
   }, 60_000);
 });
