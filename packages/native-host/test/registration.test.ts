@@ -383,7 +383,7 @@ describe.each([
     ]);
   });
 
-  it('bakes no BPROXY_HOME when none was set, and names another extension id when one was given', async () => {
+  it('bakes no BPROXY_HOME when none was set, and trusts another extension id when one was given', async () => {
     const box = sandbox();
     profiles(box, ['chrome']);
     const context = registrationContext({
@@ -397,16 +397,49 @@ describe.each([
     expect(report.launcher).toBe(join(box.home, '.bproxy', 'host', 'bproxy-host'));
     const text = readFileSync(report.launcher, 'utf8');
     expect(text).not.toContain('BPROXY_HOME');
-    expect(text).toContain(`BPROXY_EXTENSION_ID='${id}'`);
+    expect(text).not.toContain('BPROXY_EXTENSION_ID');
+    // The id joins the one setting every part reads, beside the built-in one; the manifest allows both.
+    const setting = join(box.home, '.bproxy', 'extensions.json');
+    expect(json(setting)).toEqual({ ids: [id] });
+    expect(statSync(setting).mode & 0o777).toBe(0o600);
+    expect(report.extensionIds).toEqual([DEFAULT_EXTENSION_ID, id]);
+    expect(report.addedExtensionId).toBe(id);
     const path = join(box.home, layout.chrome ?? '', 'NativeMessagingHosts', MANIFEST);
-    expect(json(path).allowed_origins).toEqual([`chrome-extension://${id}/`]);
-    // Checked against the installed id by default; against ours it is stale.
+    expect(json(path).allowed_origins).toEqual([
+      `chrome-extension://${DEFAULT_EXTENSION_ID}/`,
+      `chrome-extension://${id}/`,
+    ]);
     expect((await hostStatus({ context, probe: false })).browsers[0]).toMatchObject({
       browser: 'chrome',
       stale: false,
     });
-    const ours = await hostStatus({ context, probe: false, extensionId: DEFAULT_EXTENSION_ID });
-    expect(ours.browsers[0]?.problems.join()).toContain('wrong origin');
+    // Installing again without the flag keeps it: the setting, not the command line, holds it.
+    const again = await installHost({ context, node: box.node, bundle: box.bundle });
+    expect(again.extensionIds).toEqual([DEFAULT_EXTENSION_ID, id]);
+    expect(again.addedExtensionId).toBeNull();
+    // A manifest that allows fewer than the trusted set is stale, and says which ones it should allow.
+    writeFileSync(setting, JSON.stringify({ ids: [id, 'b'.repeat(32)] }), { mode: 0o600 });
+    const behind = await hostStatus({ context, probe: false });
+    expect(behind.browsers[0]?.problems.join()).toContain('wrong origin');
+  });
+
+  it('refuses to install when extensions.json is open to others, writing nothing', async () => {
+    const box = sandbox();
+    profiles(box, ['chrome']);
+    const context = registrationContext({
+      platform,
+      home: box.home,
+      env: {},
+      systemRoot: join(box.root, 'system'),
+    });
+    mkdirSync(join(box.home, '.bproxy'), { recursive: true, mode: 0o700 });
+    const setting = join(box.home, '.bproxy', 'extensions.json');
+    writeFileSync(setting, JSON.stringify({ ids: [] }), { mode: 0o600 });
+    chmodSync(setting, 0o666);
+    await expect(
+      installHost({ context, node: box.node, bundle: box.bundle, extensionId: 'b'.repeat(32) }),
+    ).rejects.toMatchObject({ unsafeState: true, message: expect.stringContaining('its mode is 0666') });
+    expect(existsSync(join(box.home, layout.chrome ?? '', 'NativeMessagingHosts', MANIFEST))).toBe(false);
   });
   it("bakes the Terminal's program into the launcher, from the option or BPROXY_TERMINAL_COMMAND, quoted for sh", async () => {
     const box = sandbox();

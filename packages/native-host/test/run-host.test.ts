@@ -4,7 +4,7 @@
  * daemon access, the hand-off to the agent and terminal handlers, chunking of large replies, and the
  * caller-origin gate before stdin is touched. The real process over real pipes: host-process.test.ts.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -447,15 +447,38 @@ describe('the caller-origin gate', () => {
     expect(log.events()).toEqual(['caller_refused']);
   });
 
-  it('accepts the extension id the launcher names in BPROXY_EXTENSION_ID, with Windows arguments after it', async () => {
+  it('accepts an extension id trusted in BPROXY_HOME/extensions.json, with Windows arguments after it', async () => {
     const id = 'abcdefghijklmnopabcdefghijklmnop';
+    const home = tempHome();
+    writeFileSync(join(home, 'extensions.json'), JSON.stringify({ ids: [id] }), { mode: 0o600 });
     const host = start({
       argv: [`chrome-extension://${id}/`, '--parent-window=0'],
-      env: { BPROXY_HOME: tempHome(), BPROXY_EXTENSION_ID: id },
+      env: { BPROXY_HOME: home },
     });
     host.browser.send(HELLO);
     expect(await host.browser.next()).toMatchObject({ type: 'welcome' });
     host.stdin.end();
     expect(await host.exit).toBe(0);
+  });
+
+  it('refuses every caller, ours included, when extensions.json is open to others', async () => {
+    const home = tempHome();
+    const file = join(home, 'extensions.json');
+    writeFileSync(file, JSON.stringify({ ids: ['abcdefghijklmnopabcdefghijklmnop'] }), { mode: 0o600 });
+    chmodSync(file, 0o644);
+    const stdin = untouchable();
+    const log = new MemoryLog();
+    const code = await runHost({
+      argv: [`chrome-extension://${DEFAULT_EXTENSION_ID}/`],
+      stdin: stdin.stream,
+      stdout: new PassThrough(),
+      env: { BPROXY_HOME: home },
+      log,
+      daemonScript: 'unused',
+      daemon: fakeDaemon(),
+    });
+    expect(code).toBe(1);
+    expect(stdin.touched).toEqual([]);
+    expect(log.events()).toEqual(['caller_refused']);
   });
 });

@@ -46,7 +46,7 @@ export const MUTANTS = [
     edits: [
       {
         file: 'packages/native-host/src/origin.ts',
-        find: '  if (caller !== expected)\n',
+        find: '  if (!expected.includes(caller))\n',
         replace: '  if (caller === "\\u0000")\n',
       },
       {
@@ -62,17 +62,31 @@ export const MUTANTS = [
     ],
   },
   {
-    id: 'host-caller-configured-id',
-    protects: 'the launcher names the extension id the host accepts',
+    id: 'host-caller-trusted-ids',
+    protects: "the host accepts the trusted ids of BPROXY_HOME's extensions.json",
     edits: [
       {
         file: 'packages/native-host/src/origin.ts',
-        find: '    expected = extensionOrigin(parseExtensionId(env.BPROXY_EXTENSION_ID));',
-        replace: '    expected = extensionOrigin(parseExtensionId(undefined));',
+        find: '    expected = trustedExtensionIds(statePaths(resolveHome(env))).map(extensionOrigin);',
+        replace: "    expected = [extensionOrigin('oajmbecmcoogehkeimcopdfcilgnicbm')];",
       },
     ],
     kills: [
-      `${RUN_HOST} › the caller-origin gate › accepts the extension id the launcher names in BPROXY_EXTENSION_ID, with Windows arguments after it`,
+      `${RUN_HOST} › the caller-origin gate › accepts an extension id trusted in BPROXY_HOME/extensions.json, with Windows arguments after it`,
+    ],
+  },
+  {
+    id: 'host-caller-unsafe-setting',
+    protects: 'an unsafe extensions.json refuses every caller of the host',
+    edits: [
+      {
+        file: 'packages/native-host/src/origin.ts',
+        find: '    return { ok: false, reason: error instanceof Error ? error.message : String(error) };\n  }\n  const caller',
+        replace: "    expected = [extensionOrigin('oajmbecmcoogehkeimcopdfcilgnicbm')];\n  }\n  const caller",
+      },
+    ],
+    kills: [
+      `${RUN_HOST} › the caller-origin gate › refuses every caller, ours included, when extensions.json is open to others`,
     ],
   },
   {
@@ -81,9 +95,9 @@ export const MUTANTS = [
     edits: [
       {
         file: 'packages/native-host/src/registration/manifest.ts',
-        find: '    allowed_origins: [extensionOrigin(extensionId)],',
+        find: '    allowed_origins: extensionIds.map(extensionOrigin),',
         replace:
-          "    allowed_origins: [extensionOrigin(extensionId), 'chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/'],",
+          "    allowed_origins: [...extensionIds.map(extensionOrigin), 'chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/'],",
       },
     ],
     kills: [
@@ -101,17 +115,18 @@ export const MUTANTS = [
     ],
   },
   {
-    id: 'host-launcher-extension-id',
-    protects: 'a chosen extension id is baked into the launcher',
+    id: 'host-install-trusts-id',
+    protects: '--extension-id is added to the one trusted-ids setting, which the manifests allow',
     edits: [
       {
-        file: 'packages/native-host/src/registration/launcher.ts',
-        find: "  if (spec.extensionId !== DEFAULT_EXTENSION_ID) env.push(['BPROXY_EXTENSION_ID', spec.extensionId]);",
-        replace: '',
+        file: 'packages/native-host/src/registration/install.ts',
+        find: '      added = addTrustedExtensionId(statePaths(context.stateHome), extensionId);',
+        replace: '      added = false;',
       },
     ],
     kills: [
-      `${REGISTRATION} › bakes no BPROXY_HOME when none was set, and names another extension id when one was given`,
+      `${REGISTRATION} › bakes no BPROXY_HOME when none was set, and trusts another extension id when one was given`,
+      'packages/cli/test/host/host-commands.test.ts › trusted extension ids › a daemon started by the CLI accepts the extension id added with --extension-id, and still refuses any other',
     ],
   },
   {
@@ -120,8 +135,8 @@ export const MUTANTS = [
     edits: [
       {
         file: 'packages/native-host/src/registration/manifest.ts',
-        find: '  if (!Array.isArray(origins) || origins.length !== 1 || origins[0] !== origin)',
-        replace: '  if (!Array.isArray(origins))',
+        find: '  if (!same)\n',
+        replace: '  if (!Array.isArray(origins))\n',
       },
     ],
     kills: [

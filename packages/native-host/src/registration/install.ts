@@ -8,7 +8,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute } from 'node:path';
-import { parseExtensionId } from '@bproxy/client/lifecycle';
+import {
+  addTrustedExtensionId,
+  checkExtensionId,
+  isLifecycleError,
+  statePaths,
+  trustedExtensionIds,
+} from '@bproxy/client/lifecycle';
 import { TERMINAL_COMMAND_VAR } from '../terminal/terminal-command';
 import { BROWSERS, BROWSER_IDS, browserSpec, type BrowserSpec } from './browsers';
 import { hostFiles, hostLocation, isInstalled, type HostLocation, type RegistrationContext } from './context';
@@ -26,6 +32,8 @@ export class RegistrationError extends Error {
     message: string,
     /** The command line asked for something that does not exist (a usage error), rather than a failure. */
     readonly usage = false,
+    /** A state file in BPROXY_HOME is not safe to trust (extensions.json): UNSAFE_STATE_FILE. */
+    readonly unsafeState = false,
   ) {
     super(message);
   }
@@ -39,7 +47,7 @@ export interface InstallOptions {
   readonly bundle: string;
   /** Register with these browsers, installed or not; default: every browser installed here. */
   readonly browsers?: readonly string[];
-  /** Default: BPROXY_EXTENSION_ID, else the protocol's DEFAULT_EXTENSION_ID. */
+  /** An extension id to trust besides the built-in ones (`--extension-id`): added to extensions.json. */
   readonly extensionId?: string;
   /** The side panel Terminal's program and arguments; default: BPROXY_TERMINAL_COMMAND, else none. */
   readonly terminalCommand?: string;
@@ -49,7 +57,10 @@ export interface InstallReport {
   readonly launcher: string;
   readonly node: string;
   readonly bundle: string;
-  readonly extensionId: string;
+  /** Every trusted extension id, which the manifests allow (BPROXY_HOME/extensions.json + built-in). */
+  readonly extensionIds: readonly string[];
+  /** The id --extension-id added to extensions.json, or null (none given, or already trusted). */
+  readonly addedExtensionId: string | null;
   /** The BPROXY_HOME baked into the launcher, or null (the host uses ~/.bproxy). */
   readonly stateHome: string | null;
   /** The Terminal's program baked into the launcher, or null (claude when on PATH, else the shell). */
@@ -82,16 +93,23 @@ export function selectBrowsers(names: readonly string[] | undefined): {
   return { specs: [...new Set(specs)], explicit: true };
 }
 
-/** The extension id given (--extension-id, else BPROXY_EXTENSION_ID), checked; default ours. */
-export function chosenExtensionId(raw: string | undefined): string {
+/** An extension id given on the command line, checked (a usage error when it is not one). */
+export function chosenExtensionId(raw: string): string {
   try {
-    return parseExtensionId(raw);
+    return checkExtensionId(raw);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new RegistrationError(
-      message.replace('BPROXY_EXTENSION_ID must be', 'the extension id must be'),
-      true,
-    );
+    throw new RegistrationError(error instanceof Error ? error.message : String(error), true);
+  }
+}
+
+/** The trusted ids (one setting in BPROXY_HOME); an unsafe or malformed extensions.json is refused. */
+export function trustedIds(stateHome: string): readonly string[] {
+  try {
+    return trustedExtensionIds(statePaths(stateHome));
+  } catch (error) {
+    if (isLifecycleError(error))
+      throw new RegistrationError(error.message, false, error.kind === 'unsafe-state');
+    throw error;
   }
 }
 
@@ -150,7 +168,9 @@ function readTextOrNull(path: string): string | null {
 export async function installHost(options: InstallOptions): Promise<InstallReport> {
   const { context } = options;
   checkInputs(options);
-  const extensionId = chosenExtensionId(options.extensionId ?? context.env.BPROXY_EXTENSION_ID);
+  const extensionId = options.extensionId === undefined ? null : chosenExtensionId(options.extensionId);
+  // Read (and so checked) before anything is written: an unsafe extensions.json stops the install.
+  trustedIds(context.stateHome);
   const terminalCommand = chosenTerminalCommand(
     options.terminalCommand ?? context.env[TERMINAL_COMMAND_VAR],
     context.platform,
@@ -175,11 +195,24 @@ export async function installHost(options: InstallOptions): Promise<InstallRepor
       skipped.push({ browser: spec.id, name: spec.name, reason: 'not installed' });
     else targets.push({ spec, location });
   }
+  // --extension-id is kept in the one setting every part reads, even with no browser to register.
+  let added = false;
+  if (extensionId !== null) {
+    try {
+      added = addTrustedExtensionId(statePaths(context.stateHome), extensionId);
+    } catch (error) {
+      if (isLifecycleError(error))
+        throw new RegistrationError(error.message, false, error.kind === 'unsafe-state');
+      throw error;
+    }
+  }
+  const extensionIds = trustedIds(context.stateHome);
   const report = {
     launcher: files.launcher,
     node: options.node,
     bundle: options.bundle,
-    extensionId,
+    extensionIds,
+    addedExtensionId: added ? extensionId : null,
     stateHome,
     terminalCommand,
   };
@@ -192,12 +225,11 @@ export async function installHost(options: InstallOptions): Promise<InstallRepor
       node: options.node,
       bundle: options.bundle,
       stateHome,
-      extensionId,
       terminalCommand,
     }),
     0o755,
   );
-  const manifest = manifestText(buildManifest(files.launcher, extensionId));
+  const manifest = manifestText(buildManifest(files.launcher, extensionIds));
   if (targets.some((target) => target.location.kind === 'registry'))
     writeFileAtomic(files.sharedManifest, manifest, 0o644);
 
@@ -225,6 +257,7 @@ export async function installHost(options: InstallOptions): Promise<InstallRepor
   const earlier = (readRecord(files.record)?.entries ?? []).filter(
     (entry) => !written.has(`${entry.browser} ${entryLocation(entry)}`),
   );
-  writeRecord(files.record, { version: 1, ...report, entries: [...earlier, ...entries] });
+  const { addedExtensionId: _added, ...recorded } = report;
+  writeRecord(files.record, { version: 1, ...recorded, entries: [...earlier, ...entries] });
   return { ...report, registered, skipped };
 }

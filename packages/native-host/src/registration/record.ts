@@ -16,7 +16,8 @@ export interface InstallRecord {
   readonly launcher: string;
   readonly node: string;
   readonly bundle: string;
-  readonly extensionId: string;
+  /** The trusted extension ids the manifests allowed when written (informative; extensions.json rules). */
+  readonly extensionIds: readonly string[];
   /** BPROXY_HOME baked into the launcher, or null. */
   readonly stateHome: string | null;
   readonly entries: readonly RecordEntry[];
@@ -45,8 +46,8 @@ export function readRecord(path: string): InstallRecord | null {
   if (value === null || typeof value !== 'object') return null;
   const record = value as Record<string, unknown>;
   if (record.version !== 1 || !Array.isArray(record.entries)) return null;
-  const { launcher, node, bundle, extensionId, stateHome } = record;
-  if (!isString(launcher) || !isString(node) || !isString(bundle) || !isString(extensionId)) return null;
+  const { launcher, node, bundle, extensionIds, stateHome } = record;
+  if (!isString(launcher) || !isString(node) || !isString(bundle)) return null;
   if (stateHome !== null && !isString(stateHome)) return null;
   const entries = record.entries.map(readEntry);
   if (entries.some((entry) => entry === null)) return null;
@@ -55,7 +56,7 @@ export function readRecord(path: string): InstallRecord | null {
     launcher,
     node,
     bundle,
-    extensionId,
+    extensionIds: Array.isArray(extensionIds) ? extensionIds.filter(isString) : [],
     stateHome,
     entries: entries.filter((entry): entry is RecordEntry => entry !== null),
   };

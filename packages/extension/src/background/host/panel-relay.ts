@@ -25,6 +25,7 @@ import { messageOf } from '../driver/errors';
 import type { WorkerLog } from '../log';
 import type { NativeHost } from './native-host';
 import { TerminalAttachments } from './terminal-attachments';
+import { setupCommand } from '../../common/user-commands';
 
 export interface PanelRelayOptions {
   chrome: Pick<ChromeApi, 'runtime' | 'tabs' | 'windows'>;
@@ -240,7 +241,7 @@ export class PanelRelay {
         message: {
           type: 'error',
           code: 'NO_NATIVE_HOST',
-          message: `the native host is not available (${host.status().state}): run \`npx bproxy setup\``,
+          message: `the native host is not available (${host.status().state}): run \`${setupCommand()}\``,
           ...ref,
         },
       });
