@@ -21,7 +21,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { DEFAULT_EXTENSION_ID } from '@bproxy/protocol';
+import { BPROXY_VERSION, DEFAULT_EXTENSION_ID } from '@bproxy/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   BROWSER_IDS,
@@ -78,6 +78,9 @@ function contextFor(
 }
 
 const MANIFEST = 'com.bproxy.host.json';
+
+/** The host bundle the launcher runs: install's copy in BPROXY_HOME/host/<version>. */
+const copied = (box: Sandbox) => join(box.stateHome, 'host', BPROXY_VERSION, 'native-host.mjs');
 
 /** Each browser's profile folder and NativeMessagingHosts folder, relative to HOME. */
 const LINUX: Record<string, string> = {
@@ -144,7 +147,8 @@ describe.each([
     }
     expect(mode(launcher)).toBe(0o755);
     expect(mode(dirname(launcher))).toBe(0o700);
-    expect(readLauncher(readFileSync(launcher, 'utf8'))).toEqual({ node: box.node, bundle: box.bundle });
+    // The launcher runs the host's own copy (copy.test.ts), not the folder it was installed from.
+    expect(readLauncher(readFileSync(launcher, 'utf8'))).toEqual({ node: box.node, bundle: copied(box) });
     expect(readFileSync(launcher, 'utf8')).toContain(`BPROXY_HOME='${box.stateHome}'`);
     expect(mode(join(box.stateHome, 'host', 'install.json'))).toBe(0o600);
   });
@@ -357,7 +361,7 @@ describe.each([
     const fresh = await hostStatus({ context, probe: false });
     expect(fresh.browsers.filter((b) => b.registered).every((b) => !b.stale)).toBe(true);
 
-    const dist = dirname(box.bundle);
+    const dist = dirname(copied(box));
     chmodSync(dist, 0o777);
     // Group-writable, for a group others are in (nogroup stands in for a shared one).
     chownSync(join(box.root, 'cellar', 'node-22'), process.getuid?.() ?? 0, 65534);
@@ -487,8 +491,8 @@ describe('registration on Windows (a scripted registry)', () => {
     const bat = readFileSync(launcher, 'utf8');
     expect(bat).toMatch(/^@echo off\r\n/);
     expect(bat).toContain(`set "BPROXY_HOME=${box.stateHome}"\r\n`);
-    expect(bat).toContain(`"${box.node}" "${box.bundle}" %*\r\n`);
-    expect(readLauncher(bat)).toEqual({ node: box.node, bundle: box.bundle });
+    expect(bat).toContain(`"${box.node}" "${copied(box)}" %*\r\n`);
+    expect(readLauncher(bat)).toEqual({ node: box.node, bundle: copied(box) });
     expect(registry.calls[0]).toEqual(['query', CHROME, '/ve']);
     expect(registry.calls).toContainEqual(['add', CHROME, '/ve', '/t', 'REG_SZ', '/d', manifest, '/f']);
 
