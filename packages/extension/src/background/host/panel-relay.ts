@@ -29,7 +29,7 @@ import { TerminalAttachments } from './terminal-attachments';
 export interface PanelRelayOptions {
   chrome: Pick<ChromeApi, 'runtime' | 'tabs' | 'windows'>;
   log: WorkerLog;
-  connection: Pick<Connection, 'userRequest'> & { status(): Pick<ConnectionStatus, 'state'> };
+  connection: Pick<Connection, 'userRequest'> & { status(): Pick<ConnectionStatus, 'state' | 'stopReason'> };
   host: Pick<NativeHost, 'onMessage' | 'request' | 'send' | 'status' | 'ensure' | 'connected'>;
   view: Pick<BrowserView, 'listen'>;
   share: ShareFn;
@@ -249,7 +249,14 @@ export class PanelRelay {
 
   private status(): WorkerToPanel {
     const state = this.opts.connection.status();
-    const hostState = this.opts.host.status().state;
+    const host = this.opts.host.status();
+    const hostState = host.state;
+    const problem =
+      state.state === 'stopped' && state.stopReason !== null
+        ? state.stopReason
+        : hostState === 'failed' && host.lastError !== null
+          ? host.lastError
+          : null;
     return {
       type: 'status',
       daemon:
@@ -261,6 +268,7 @@ export class PanelRelay {
               ? 'connecting'
               : 'down',
       host: hostState === 'connected' ? 'connected' : hostState === 'missing' ? 'missing' : 'unavailable',
+      ...(problem === null ? {} : { problem: problem.slice(0, 2000) }),
     };
   }
 }
