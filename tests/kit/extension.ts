@@ -50,12 +50,17 @@ export interface LaunchOptions {
   env?: NodeJS.ProcessEnv;
   /** Load the frame extension too (FRAME_EXTENSION_PAGE). */
   frameExtension?: boolean;
+  /** The unpacked extension to load (default EXTENSION_DIR, the built one). */
+  extensionDir?: string;
 }
 
 export async function launchWithExtension(options: LaunchOptions = {}): Promise<ExtensionBrowser> {
   if (!existsSync(join(EXTENSION_DIR, 'manifest.json')))
     throw new Error('build the extension first: node scripts/build.mjs');
-  const extensions = [EXTENSION_DIR, ...(options.frameExtension === true ? [FRAME_EXTENSION_DIR] : [])];
+  const extensions = [
+    options.extensionDir ?? EXTENSION_DIR,
+    ...(options.frameExtension === true ? [FRAME_EXTENSION_DIR] : []),
+  ];
   const userDataDir = options.userDataDir ?? mkdtempSync(join(tmpdir(), 'bproxy-ext-e2e-'));
   const { context, close } = await launchChromium({
     userDataDir,

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isOurDaemon, parsePidFile, processState } from '@bproxy/client/lifecycle';
-import { BPROXY_VERSION, DEFAULT_EXTENSION_ID } from '@bproxy/protocol';
+import { DEFAULT_EXTENSION_ID } from '@bproxy/protocol';
 import { build } from '../../../cli/build.mjs';
 import { browserEnd, type BrowserEnd } from './port';
 
@@ -32,17 +32,7 @@ export async function buildBundles(): Promise<Bundles> {
   return { dir, nativeHost: built.nativeHost, daemon: built.daemon };
 }
 
-/**
- * A built bundle as another version of bproxy would have built it: the one place the bundle defines
- * BPROXY_VERSION, rewritten. Tests only — no hook in the product: the version is a constant of the build.
- */
-export function withVersion(bundleText: string, version: string): string {
-  const definition = `BPROXY_VERSION = ${JSON.stringify(BPROXY_VERSION)}`;
-  const parts = bundleText.split(definition);
-  if (parts.length !== 2)
-    throw new Error(`expected one "${definition}" in the bundle, found ${parts.length - 1}`);
-  return parts.join(`BPROXY_VERSION = ${JSON.stringify(version)}`);
-}
+export { withVersion } from '../../../../tests/kit/versions';
 
 export interface HostProcess {
   readonly child: ChildProcessWithoutNullStreams;
