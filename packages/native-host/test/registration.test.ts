@@ -385,6 +385,17 @@ describe.each([
     expect(loose.browsers.find((b) => b.browser === 'chrome')?.problems).toEqual([
       `the folder ${box.stateHome} is writable by group or others (mode 0757), so they can change what the browser runs as you (fix: chmod go-w ${box.stateHome})`,
     ]);
+    // The launcher itself: the one file above which the host's copy does not lie.
+    chmodSync(box.stateHome, 0o755);
+    const launcher = join(box.stateHome, 'host', 'bproxy-host');
+    chmodSync(launcher, 0o777);
+    const looseLauncher = await hostStatus({ context, probeTimeoutMs: 5_000 });
+    expect(looseLauncher.browsers.find((b) => b.browser === 'chrome')).toMatchObject({
+      answers: null,
+      problems: [
+        `the file ${launcher} is writable by group or others (mode 0777), so they can change what the browser runs as you (fix: chmod go-w ${launcher})`,
+      ],
+    });
   });
 
   it('bakes no BPROXY_HOME when none was set, and names another extension id when one was given', async () => {
