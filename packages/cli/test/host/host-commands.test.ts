@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { BROWSER_IDS } from '@bproxy/native-host/registration';
+import { BPROXY_VERSION } from '@bproxy/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_NAMES_HELP } from '../../src/commands/host';
 import { createHarness, type Harness } from '../helpers/cli-harness';
@@ -44,7 +45,10 @@ describe('bproxy host', () => {
     expect(installed).toMatchObject({
       launcher: join(state, 'host', 'bproxy-host'),
       node: process.execPath,
-      bundle: join(dirname(h.cli), 'native-host.mjs'),
+      // The host's own copy, made from the bundle beside the CLI.
+      bundle: join(state, 'host', BPROXY_VERSION, 'native-host.mjs'),
+      installedFrom: join(dirname(h.cli), 'native-host.mjs'),
+      version: BPROXY_VERSION,
       registered: [{ browser: 'chromium', location: manifestOf(home), replaced: false }],
     });
     expect(existsSync(manifestOf(home))).toBe(true);
@@ -63,6 +67,7 @@ describe('bproxy host', () => {
     });
     expect(existsSync(manifestOf(home))).toBe(false);
     expect(existsSync(join(state, 'host', 'bproxy-host'))).toBe(false);
+    expect(existsSync(join(state, 'host', BPROXY_VERSION))).toBe(false);
   }, 30_000);
 
   it('refuses an unknown browser as a usage error that lists the names', async () => {
