@@ -319,6 +319,18 @@ export const MUTANTS = [
     kills: [COPY_LINKS],
   },
   {
+    id: 'host-copy-inside-host-folder',
+    protects: "a copy's removal stays inside BPROXY_HOME/host, whatever install.json says",
+    edits: [
+      {
+        file: 'packages/native-host/src/registration/copy.ts',
+        find: '  if (dirname(copy.dir) !== hostDir) return [];',
+        replace: '',
+      },
+    ],
+    kills: [`${COPY} › removes nothing outside BPROXY_HOME/host on the word of a record edited by hand`],
+  },
+  {
     id: 'host-copy-uninstall-only-recorded',
     protects: "uninstall removes only the files and links install recorded in the host's copy",
     edits: [

@@ -185,6 +185,19 @@ describe("the host's own copy in BPROXY_HOME", () => {
     expect(readdirSync(copy)).toEqual(['mine.txt']);
   });
 
+  it('removes nothing outside BPROXY_HOME/host on the word of a record edited by hand', async () => {
+    const box = sandbox();
+    await installHost({ context: box.context, node: box.node, bundle: box.bundle, version: '1.0.0' });
+    const record = join(box.stateHome, 'host', 'install.json');
+    const elsewhere = join(box.root, 'elsewhere');
+    mkdirSync(elsewhere);
+    writeFileSync(join(elsewhere, 'native-host.mjs'), 'not the copy');
+    const edited = JSON.parse(readFileSync(record, 'utf8')) as { copy: { dir: string } };
+    writeFileSync(record, JSON.stringify({ ...edited, copy: { ...edited.copy, dir: elsewhere } }));
+    await uninstallHost({ context: box.context });
+    expect(readFileSync(join(elsewhere, 'native-host.mjs'), 'utf8')).toBe('not the copy');
+  });
+
   it('refuses a version that is not a folder name, and a linked package others can change', async () => {
     const box = sandbox();
     await expect(
