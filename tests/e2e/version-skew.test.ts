@@ -96,8 +96,8 @@ describe('version skew between the extension, the native host and the daemon', (
     expect(await panelSays(m, expected)).toContain('run `bproxy setup`');
     const status = await m.cli.ok<HostStatusAnswer>(['host', 'status', '--browser', 'chromium']);
     expect(status.ok).toBe(false);
-    expect(status.browsers[0]?.answers?.reason).toContain(
-      'the native host is the older one — run `bproxy setup`',
+    expect(status.browsers[0]?.answers?.reason).toBe(
+      `the native host is version 0.0.9, older than this bproxy ${BPROXY_VERSION}, and they do not work together: run \`bproxy setup\``,
     );
     // The fix, as named: `bproxy setup` (here its registration step) puts this release's host back.
     await m.cli.ok(['host', 'install', '--browser', 'chromium']);

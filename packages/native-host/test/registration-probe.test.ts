@@ -74,6 +74,7 @@ describe('status running the installed launcher', () => {
   it.each([
     ['0.1.99', true],
     ['0.0.9', false],
+    ['99.0.0', false],
   ])(
     'probes a host of version %s with this bproxy and names an incompatible one with `bproxy setup`',
     async (version, works) => {
@@ -89,9 +90,9 @@ describe('status running the installed launcher', () => {
         expect(answers).toEqual({
           ok: false,
           reason:
-            `the native host refused bproxy ${BPROXY_VERSION}: the native host is version ${version} ` +
-            `and the extension ${BPROXY_VERSION}: they do not work together, and the native host is the older one — ` +
-            'run `bproxy setup`',
+            version === '0.0.9'
+              ? `the native host is version 0.0.9, older than this bproxy ${BPROXY_VERSION}, and they do not work together: run \`bproxy setup\``
+              : `the native host is version 99.0.0, newer than this bproxy ${BPROXY_VERSION}, and they do not work together: update bproxy, then run \`bproxy setup\``,
         });
         expect(status.ok).toBe(false);
       }

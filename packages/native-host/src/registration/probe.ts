@@ -85,9 +85,16 @@ export function probeLauncher(launcher: string, origin: string, options: ProbeOp
         const welcome = NativeWelcomeSchema.safeParse(event.value);
         const refusal = NativeErrorSchema.safeParse(event.value);
         if (refusal.success && refusal.data.code === 'VERSION_MISMATCH') {
+          // Its message names its version beside ours (compatibility.ts words it); the fix is said
+          // for this program, which installs the host, rather than for the extension it took us for.
+          const named = /the native host (?:is version )?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)[: ]/.exec(
+            refusal.data.message,
+          )?.[1];
           done({
             ok: false,
-            reason: `the native host refused bproxy ${BPROXY_VERSION}: ${refusal.data.message}`,
+            reason:
+              (named === undefined ? null : hostVersionProblem(named)) ??
+              `the native host refused bproxy ${BPROXY_VERSION}: ${refusal.data.message}`,
           });
         } else if (!welcome.success) {
           done({
