@@ -12,6 +12,8 @@ const STATUS = 'packages/native-host/src/registration/status.ts';
 const WALK = 'packages/native-host/test/registration-trust.test.ts › what the browser would run';
 const INSTALL_REFUSES = `${REGISTRATION} › install refuses a Node, bundle or folder above them that others can change, naming the path and the fix`;
 const STATUS_UNSAFE = `${REGISTRATION} › status calls a launcher unsafe when what it runs, or a folder above, became writable by others, and does not run it`;
+const COPY = "packages/native-host/test/registration/copy.test.ts › the host's own copy in BPROXY_HOME";
+const COPY_LINKS = `${COPY} › refuses a version that is not a folder name, and a linked package others can change`;
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
@@ -281,6 +283,82 @@ export const MUTANTS = [
     kills: [INSTALL_REFUSES],
   },
   {
+    id: 'host-install-linked-packages-trust',
+    protects:
+      "install refuses when a package the host's copy would link to, or a folder above it, is others' to change",
+    edits: [
+      {
+        file: 'packages/native-host/src/registration/install.ts',
+        find: '    return found === null ? [] : trustProblems(found);',
+        replace: '    return found === null ? [] : [];',
+      },
+    ],
+    kills: [COPY_LINKS],
+  },
+  {
+    id: 'host-copy-modes',
+    protects: "the host's copy is 0644 files in a 0700 folder",
+    edits: [
+      {
+        file: 'packages/native-host/src/registration/copy.ts',
+        find: "  files.forEach((name, index) => writeFileAtomic(join(dir, name), texts[index] ?? '', 0o644));",
+        replace:
+          "  files.forEach((name, index) => writeFileAtomic(join(dir, name), texts[index] ?? '', 0o666));",
+      },
+      {
+        file: 'packages/native-host/src/registration/copy.ts',
+        find: '  ensureFolder(dir, 0o700);',
+        replace: '  ensureFolder(dir, 0o777);',
+      },
+    ],
+    kills: [
+      `${COPY} › install copies every bundle into BPROXY_HOME/host/<version>, links the externals, and the launcher runs the copy`,
+    ],
+  },
+  {
+    id: 'host-copy-links-walked',
+    protects: "status walks the links in the host copy's node_modules and the folders to what they name",
+    edits: [{ file: TRUST, find: '    ...packagesBeside(bundle),\n', replace: '' }],
+    kills: [COPY_LINKS],
+  },
+  {
+    id: 'host-copy-version-folder',
+    protects: "the host's copy is named by a version only, inside BPROXY_HOME/host",
+    edits: [
+      {
+        file: 'packages/native-host/src/registration/copy.ts',
+        find: "  if (!VERSION_FOLDER.test(version) || version.includes('..'))",
+        replace: '  if (false)',
+      },
+    ],
+    kills: [COPY_LINKS],
+  },
+  {
+    id: 'host-copy-inside-host-folder',
+    protects: "a copy's removal stays inside BPROXY_HOME/host, whatever install.json says",
+    edits: [
+      {
+        file: 'packages/native-host/src/registration/copy.ts',
+        find: '  if (dirname(copy.dir) !== hostDir) return [];',
+        replace: '',
+      },
+    ],
+    kills: [`${COPY} › removes nothing outside BPROXY_HOME/host on the word of a record edited by hand`],
+  },
+  {
+    id: 'host-copy-uninstall-only-recorded',
+    protects: "uninstall removes only the files and links install recorded in the host's copy",
+    edits: [
+      {
+        file: 'packages/native-host/src/registration/uninstall.ts',
+        find: '    if (record.copy !== undefined) removedFiles.push(...removeHostCopy(record.copy, files.dir));',
+        replace:
+          "    if (record.copy !== undefined) (await import('node:fs')).rmSync(record.copy.dir, { recursive: true, force: true });",
+      },
+    ],
+    kills: [`${COPY} › uninstall removes the copy with the launcher, and leaves what it did not write`],
+  },
+  {
     id: 'host-status-what-it-runs',
     protects: 'status checks the Node and bundle the launcher runs, and the folders above them',
     edits: [
@@ -373,8 +451,8 @@ export const MUTANTS = [
     edits: [
       {
         file: TRUST,
-        find: '  const files = [node, bundle, ...BESIDE_BUNDLE.map((name) => join(dirname(bundle), name))];',
-        replace: '  const files = [node, bundle];',
+        find: '    ...BESIDE_BUNDLE.map((name) => join(dirname(bundle), name)),\n',
+        replace: '',
       },
     ],
     kills: [`${WALK} › checks the bundles the host loads from beside it, once per problem`],
@@ -385,7 +463,7 @@ export const MUTANTS = [
     edits: [
       {
         file: TRUST,
-        find: '  files.push(...agentChunks(bundle));\n',
+        find: '    ...agentChunks(bundle),\n',
         replace: '',
       },
     ],

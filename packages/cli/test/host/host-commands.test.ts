@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { request } from 'node:http';
 import { DAEMON_PROOF_PATH, DEFAULT_EXTENSION_ID, freshNonce } from '@bproxy/protocol';
 import { BROWSER_IDS } from '@bproxy/native-host/registration';
+import { BPROXY_VERSION } from '@bproxy/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_NAMES_HELP } from '../../src/commands/host';
 import { createHarness, type Harness } from '../helpers/cli-harness';
@@ -46,7 +47,10 @@ describe('bproxy host', () => {
     expect(installed).toMatchObject({
       launcher: join(state, 'host', 'bproxy-host'),
       node: process.execPath,
-      bundle: join(dirname(h.cli), 'native-host.mjs'),
+      // The host's own copy, made from the bundle beside the CLI.
+      bundle: join(state, 'host', BPROXY_VERSION, 'native-host.mjs'),
+      installedFrom: join(dirname(h.cli), 'native-host.mjs'),
+      version: BPROXY_VERSION,
       registered: [{ browser: 'chromium', location: manifestOf(home), replaced: false }],
     });
     expect(existsSync(manifestOf(home))).toBe(true);
@@ -65,6 +69,7 @@ describe('bproxy host', () => {
     });
     expect(existsSync(manifestOf(home))).toBe(false);
     expect(existsSync(join(state, 'host', 'bproxy-host'))).toBe(false);
+    expect(existsSync(join(state, 'host', BPROXY_VERSION))).toBe(false);
   }, 30_000);
 
   it('refuses an unknown browser as a usage error that lists the names', async () => {

@@ -48,10 +48,11 @@ link.on((message) => {
   const problems = [
     message.daemon === 'connected' ? '' : message.daemon === 'unpaired' ? 'not paired' : 'bproxy not running',
     message.host === 'missing' ? `native host not installed (${setupCommand()})` : '',
+    message.problem ?? '',
     tabProblem,
   ].filter((p) => p !== '');
   status.textContent = problems.length === 0 ? 'connected' : problems.join(' · ');
-  status.className = `status${message.daemon === 'connected' && tabProblem === '' ? '' : ' bad'}`;
+  status.className = `status${message.daemon === 'connected' && tabProblem === '' && message.problem === undefined ? '' : ' bad'}`;
 });
 
 const follow = (tabId: number) => {

@@ -1,13 +1,14 @@
 /**
  * `bproxy host install`: registers com.bproxy.host with every Chromium-family browser installed for
- * this user (or the ones named), pointing at a launcher in BPROXY_HOME/host that runs the host bundle
- * with the absolute Node given. Writes the launcher (0755 in a 0700 folder), one manifest per browser
+ * this user (or the ones named), pointing at a launcher in BPROXY_HOME/host that runs the host's own
+ * copy of its bundle, BPROXY_HOME/host/<version>/ (copy.ts), with the absolute Node given. Installing
+ * another version replaces the copy the launcher ran, and removes the older one. Writes the launcher (0755 in a 0700 folder), one manifest per browser
  * folder (0644) or, on Windows, one manifest and a registry key per browser brand, then records all of
  * it in install.json so that `uninstall` removes exactly this. Installing again updates in place.
  * Refused when others could change what the launcher runs (trust.ts): the browser runs it as the user.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, isAbsolute } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import {
   addTrustedExtensionId,
   checkExtensionId,
@@ -15,9 +16,11 @@ import {
   statePaths,
   trustedExtensionIds,
 } from '@bproxy/client/lifecycle';
+import { BPROXY_VERSION } from '@bproxy/protocol';
 import { TERMINAL_COMMAND_VAR } from '../terminal/terminal-command';
 import { BROWSERS, BROWSER_IDS, browserSpec, type BrowserSpec } from './browsers';
 import { hostFiles, hostLocation, isInstalled, type HostLocation, type RegistrationContext } from './context';
+import { HOST_EXTERNALS, copyFolder, findPackage, removeHostCopy, writeHostCopy } from './copy';
 import { ensureFolder, writeFileAtomic } from './files';
 import { launcherText } from './launcher';
 import { buildManifest, manifestText } from './manifest';
@@ -43,8 +46,10 @@ export interface InstallOptions {
   readonly context: RegistrationContext;
   /** The absolute Node binary the launcher runs. */
   readonly node: string;
-  /** The absolute host bundle (dist/native-host.mjs). */
+  /** The absolute host bundle to install (dist/native-host.mjs): it and its sibling bundles are copied. */
   readonly bundle: string;
+  /** The version the copy's folder is named after; default this program's BPROXY_VERSION. */
+  readonly version?: string;
   /** Register with these browsers, installed or not; default: every browser installed here. */
   readonly browsers?: readonly string[];
   /** An extension id to trust besides the built-in ones (`--extension-id`): added to extensions.json. */
@@ -56,7 +61,13 @@ export interface InstallOptions {
 export interface InstallReport {
   readonly launcher: string;
   readonly node: string;
+  /** The host bundle the launcher runs: the copy's, in BPROXY_HOME/host/<version>. */
   readonly bundle: string;
+  /** The bundle the copy was made from. */
+  readonly installedFrom: string;
+  readonly version: string;
+  /** The copies of other versions this install removed (their folders). */
+  readonly removedCopies: readonly string[];
   /** Every trusted extension id, which the manifests allow (BPROXY_HOME/extensions.json + built-in). */
   readonly extensionIds: readonly string[];
   /** The id --extension-id added to extensions.json, or null (none given, or already trusted). */
@@ -145,10 +156,16 @@ function checkInputs(options: InstallOptions): void {
  * creates or tightens itself), must be the user's or root's and closed to writes by others.
  */
 function checkTrust(options: InstallOptions, hostFolder: string): void {
+  // The packages the copy will link to: the folders above each (and its link chain), as for the bundle.
+  const externals = HOST_EXTERNALS.flatMap((name) => {
+    const found = findPackage(dirname(options.bundle), name);
+    return found === null ? [] : trustProblems(found);
+  });
   const problems = [
     ...new Set([
       ...launchedTrustProblems(options.node, options.bundle),
       ...trustProblems(dirname(hostFolder)),
+      ...externals,
     ]),
   ];
   if (problems.length > 0)
@@ -177,6 +194,13 @@ export async function installHost(options: InstallOptions): Promise<InstallRepor
   );
   const { specs, explicit } = selectBrowsers(options.browsers);
   const files = hostFiles(context);
+  const version = options.version ?? BPROXY_VERSION;
+  let copyDir: string;
+  try {
+    copyDir = copyFolder(files.dir, version);
+  } catch (error) {
+    throw new RegistrationError(error instanceof Error ? error.message : String(error));
+  }
   checkTrust(options, files.dir);
   const rawHome = context.env.BPROXY_HOME;
   const stateHome = rawHome !== undefined && rawHome !== '' ? context.stateHome : null;
@@ -210,20 +234,24 @@ export async function installHost(options: InstallOptions): Promise<InstallRepor
   const report = {
     launcher: files.launcher,
     node: options.node,
-    bundle: options.bundle,
+    bundle: join(copyDir, basename(options.bundle)),
+    installedFrom: options.bundle,
+    version,
     extensionIds,
     addedExtensionId: added ? extensionId : null,
     stateHome,
     terminalCommand,
   };
-  if (targets.length === 0) return { ...report, registered: [], skipped };
+  if (targets.length === 0) return { ...report, removedCopies: [], registered: [], skipped };
 
   ensureFolder(files.dir, 0o700);
+  const previous = readRecord(files.record);
+  const copy = writeHostCopy(options.bundle, copyDir, version);
   writeFileAtomic(
     files.launcher,
     launcherText(context.platform, {
       node: options.node,
-      bundle: options.bundle,
+      bundle: report.bundle,
       stateHome,
       terminalCommand,
     }),
@@ -257,7 +285,21 @@ export async function installHost(options: InstallOptions): Promise<InstallRepor
   const earlier = (readRecord(files.record)?.entries ?? []).filter(
     (entry) => !written.has(`${entry.browser} ${entryLocation(entry)}`),
   );
-  const { addedExtensionId: _added, ...recorded } = report;
-  writeRecord(files.record, { version: 1, ...recorded, entries: [...earlier, ...entries] });
-  return { ...report, registered, skipped };
+  writeRecord(files.record, {
+    version: 2,
+    launcher: report.launcher,
+    node: report.node,
+    bundle: report.bundle,
+    extensionIds,
+    stateHome,
+    copy,
+    entries: [...earlier, ...entries],
+  });
+  // The copy the launcher ran before, when it was another version's: nothing names it any more.
+  const removedCopies: string[] = [];
+  if (previous?.copy !== undefined && previous.copy.dir !== copy.dir) {
+    removeHostCopy(previous.copy, files.dir);
+    removedCopies.push(previous.copy.dir);
+  }
+  return { ...report, removedCopies, registered, skipped };
 }

@@ -111,7 +111,7 @@ function launcherProblems(launcher: string, record: InstallRecord | null): Launc
   if (!existsSync(runs.node))
     problems.push(`wrong node: ${runs.node} does not exist: run \`bproxy host install\` again`);
   if (!existsSync(runs.bundle))
-    problems.push(`the host bundle ${runs.bundle} is missing: run \`npm run build\``);
+    problems.push(`the host bundle ${runs.bundle} is missing: run \`bproxy setup\``);
   // What the launcher executes, and the folders above it, as install checked them.
   const runsTrust = launchedTrustProblems(runs.node, runs.bundle);
   return { problems: [...problems, ...runsTrust], unsafe: runsTrust.length > 0 };

@@ -30,7 +30,7 @@ import { setupCommand } from '../../common/user-commands';
 export interface PanelRelayOptions {
   chrome: Pick<ChromeApi, 'runtime' | 'tabs' | 'windows'>;
   log: WorkerLog;
-  connection: Pick<Connection, 'userRequest'> & { status(): Pick<ConnectionStatus, 'state'> };
+  connection: Pick<Connection, 'userRequest'> & { status(): Pick<ConnectionStatus, 'state' | 'stopReason'> };
   host: Pick<NativeHost, 'onMessage' | 'request' | 'send' | 'status' | 'ensure' | 'connected'>;
   view: Pick<BrowserView, 'listen'>;
   share: ShareFn;
@@ -250,7 +250,14 @@ export class PanelRelay {
 
   private status(): WorkerToPanel {
     const state = this.opts.connection.status();
-    const hostState = this.opts.host.status().state;
+    const host = this.opts.host.status();
+    const hostState = host.state;
+    const problem =
+      state.state === 'stopped' && state.stopReason !== null
+        ? state.stopReason
+        : hostState === 'failed' && host.lastError !== null
+          ? host.lastError
+          : null;
     return {
       type: 'status',
       daemon:
@@ -262,6 +269,7 @@ export class PanelRelay {
               ? 'connecting'
               : 'down',
       host: hostState === 'connected' ? 'connected' : hostState === 'missing' ? 'missing' : 'unavailable',
+      ...(problem === null ? {} : { problem: problem.slice(0, 2000) }),
     };
   }
 }
