@@ -301,9 +301,9 @@ export const MUTANTS = [
     edits: [
       {
         file: 'packages/native-host/src/registration/copy.ts',
-        find: "  files.forEach((name, index) => writeFileAtomic(join(dir, name), texts[index] ?? '', 0o644));",
+        find: "  files.forEach((name, index) => writeFileAtomic(join(dir, ...name.split('/')), texts[index] ?? '', 0o644));",
         replace:
-          "  files.forEach((name, index) => writeFileAtomic(join(dir, name), texts[index] ?? '', 0o666));",
+          "  files.forEach((name, index) => writeFileAtomic(join(dir, ...name.split('/')), texts[index] ?? '', 0o666));",
       },
       {
         file: 'packages/native-host/src/registration/copy.ts',
@@ -320,6 +320,21 @@ export const MUTANTS = [
     protects: "status walks the links in the host copy's node_modules and the folders to what they name",
     edits: [{ file: TRUST, find: '    ...packagesBeside(bundle),\n', replace: '' }],
     kills: [COPY_LINKS],
+  },
+  {
+    id: 'host-copy-agent-chunks',
+    protects:
+      "the host's copy carries the agent's chunks, so the copy never imports them from the installing package",
+    edits: [
+      {
+        file: 'packages/native-host/src/registration/copy.ts',
+        find: '  return [basename(bundle), ...others, ...chunks];',
+        replace: '  return [basename(bundle), ...others];',
+      },
+    ],
+    kills: [
+      `${COPY} › install copies every bundle into BPROXY_HOME/host/<version>, links the externals, and the launcher runs the copy`,
+    ],
   },
   {
     id: 'host-copy-version-folder',
@@ -467,7 +482,10 @@ export const MUTANTS = [
         replace: '',
       },
     ],
-    kills: [`${WALK} › checks the agent's chunks it imports from agent-chunks/, and that folder`],
+    kills: [
+      `${WALK} › checks the agent's chunks it imports from agent-chunks/, and that folder`,
+      `${COPY} › status walks the copy's agent chunks, which the host imports, and does not run a launcher whose chunk others can change`,
+    ],
   },
   {
     id: 'trust-group-write',

@@ -295,11 +295,12 @@ export async function installHost(options: InstallOptions): Promise<InstallRepor
     copy,
     entries: [...earlier, ...entries],
   });
-  // The copy the launcher ran before, when it was another version's: nothing names it any more.
+  // The copy the launcher ran before, when it was another version's: nothing names it any more. The same
+  // version's: only what this copy no longer has (an older build's agent chunks, a package gone).
   const removedCopies: string[] = [];
   if (previous?.copy !== undefined && previous.copy.dir !== copy.dir) {
     removeHostCopy(previous.copy, files.dir);
     removedCopies.push(previous.copy.dir);
-  }
+  } else if (previous?.copy !== undefined) removeHostCopy(previous.copy, files.dir, copy);
   return { ...report, removedCopies, registered, skipped };
 }

@@ -29,13 +29,18 @@ import {
   registrationContext,
   uninstallHost,
 } from '../../src/registration/index';
+import { HOST_EXTERNALS } from '../../src/registration/copy';
+import { EXTERNALS } from '../../../cli/build.mjs';
 
 const roots: string[] = [];
 afterEach(() => {
   for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
 });
 
-/** An installed package: bin/node, pkg/dist/*.mjs, pkg/node_modules/@lydell/node-pty and openai. */
+/**
+ * An installed package: bin/node, pkg/dist/*.mjs and the agent's chunks in pkg/dist/agent-chunks/,
+ * pkg/node_modules/@lydell/node-pty and openai (the other SDKs, optional, not installed).
+ */
 function sandbox() {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'bproxy-copy-')));
   roots.push(root);
@@ -48,6 +53,8 @@ function sandbox() {
     [join(dist, 'agent-runtime.mjs')]: '// agent v1\n',
     [join(dist, 'bproxy.mjs')]: '// cli v1\n',
     [join(dist, 'notes.txt')]: 'not a bundle\n',
+    [join(dist, 'agent-chunks', 'openai-AAAA1111.mjs')]: '// openai chunk v1\n',
+    [join(dist, 'agent-chunks', 'chunk-BBBB2222.mjs')]: '// shared chunk v1\n',
     [join(root, 'pkg', 'node_modules', '@lydell', 'node-pty', 'package.json')]: '{}',
     [join(root, 'pkg', 'node_modules', 'openai', 'package.json')]: '{}',
   };
@@ -86,6 +93,7 @@ describe("the host's own copy in BPROXY_HOME", () => {
       version: '0.3.1',
     });
     expect(readdirSync(copy).sort()).toEqual([
+      'agent-chunks',
       'agent-runtime.mjs',
       'bproxy.mjs',
       'daemon.mjs',
@@ -93,8 +101,18 @@ describe("the host's own copy in BPROXY_HOME", () => {
       'node_modules',
     ]);
     expect(readFileSync(join(copy, 'native-host.mjs'), 'utf8')).toBe('// host v1\n');
+    // agent-runtime.mjs imports its provider from ./agent-chunks/: the folder comes with it.
+    expect(readdirSync(join(copy, 'agent-chunks')).sort()).toEqual([
+      'chunk-BBBB2222.mjs',
+      'openai-AAAA1111.mjs',
+    ]);
+    expect(readFileSync(join(copy, 'agent-chunks', 'openai-AAAA1111.mjs'), 'utf8')).toBe(
+      '// openai chunk v1\n',
+    );
     expect(mode(copy)).toBe(0o700);
+    expect(mode(join(copy, 'agent-chunks'))).toBe(0o700);
     expect(mode(join(copy, 'daemon.mjs'))).toBe(0o644);
+    expect(mode(join(copy, 'agent-chunks', 'openai-AAAA1111.mjs'))).toBe(0o644);
     const pty = join(copy, 'node_modules', '@lydell', 'node-pty');
     expect(lstatSync(pty).isSymbolicLink()).toBe(true);
     expect(readlinkSync(pty)).toBe(join(box.root, 'pkg', 'node_modules', '@lydell', 'node-pty'));
@@ -110,7 +128,14 @@ describe("the host's own copy in BPROXY_HOME", () => {
     expect(record?.copy).toEqual({
       dir: copy,
       version: '0.3.1',
-      files: ['native-host.mjs', 'agent-runtime.mjs', 'bproxy.mjs', 'daemon.mjs'],
+      files: [
+        'native-host.mjs',
+        'agent-runtime.mjs',
+        'bproxy.mjs',
+        'daemon.mjs',
+        'agent-chunks/chunk-BBBB2222.mjs',
+        'agent-chunks/openai-AAAA1111.mjs',
+      ],
       modules: [
         { name: '@lydell/node-pty', target: join(box.root, 'pkg', 'node_modules', '@lydell', 'node-pty') },
         { name: 'openai', target: join(box.root, 'pkg', 'node_modules', 'openai') },
@@ -138,6 +163,26 @@ describe("the host's own copy in BPROXY_HOME", () => {
     });
     expect(again.removedCopies).toEqual([]);
     expect(readFileSync(join(old, 'native-host.mjs'), 'utf8')).toBe('// host v2\n');
+
+    // A new build of the same version (other chunk names, an SDK uninstalled): the copy follows it and
+    // drops what the build no longer has; nothing it did not write goes.
+    rmSync(join(box.dist, 'agent-chunks', 'openai-AAAA1111.mjs'));
+    writeFileSync(join(box.dist, 'agent-chunks', 'openai-CCCC3333.mjs'), '// openai chunk v2\n');
+    rmSync(join(box.root, 'pkg', 'node_modules', 'openai'), { recursive: true });
+    writeFileSync(join(old, 'agent-chunks', 'mine.txt'), '');
+    await installHost({ context: box.context, node: box.node, bundle: box.bundle, version: '0.1.0' });
+    expect(readdirSync(join(old, 'agent-chunks')).sort()).toEqual([
+      'chunk-BBBB2222.mjs',
+      'mine.txt',
+      'openai-CCCC3333.mjs',
+    ]);
+    expect(existsSync(join(old, 'node_modules', 'openai'))).toBe(false);
+    expect(readRecord(join(box.stateHome, 'host', 'install.json'))?.copy?.modules.map((m) => m.name)).toEqual(
+      ['@lydell/node-pty'],
+    );
+    rmSync(join(old, 'agent-chunks', 'mine.txt'));
+    mkdirSync(join(box.root, 'pkg', 'node_modules', 'openai'));
+    writeFileSync(join(box.root, 'pkg', 'node_modules', 'openai', 'package.json'), '{}');
 
     // Something not ours in the old folder stays, and so does its folder.
     const upgrade = await installHost({
@@ -172,7 +217,11 @@ describe("the host's own copy in BPROXY_HOME", () => {
     const copy = join(box.stateHome, 'host', '1.0.0');
     const report = await uninstallHost({ context: box.context });
     expect(report.removedFiles).toEqual(
-      expect.arrayContaining([join(copy, 'native-host.mjs'), join(copy, 'node_modules', 'openai')]),
+      expect.arrayContaining([
+        join(copy, 'native-host.mjs'),
+        join(copy, 'agent-chunks', 'openai-AAAA1111.mjs'),
+        join(copy, 'node_modules', 'openai'),
+      ]),
     );
     expect(existsSync(copy)).toBe(false);
     expect(readdirSync(join(box.stateHome, 'host'))).toEqual([]);
@@ -218,5 +267,25 @@ describe("the host's own copy in BPROXY_HOME", () => {
     expect(chromium?.problems.join()).toContain(
       `the folder ${join(box.root, 'pkg', 'node_modules')} is writable`,
     );
+  });
+
+  it("status walks the copy's agent chunks, which the host imports, and does not run a launcher whose chunk others can change", async () => {
+    const box = sandbox();
+    await installHost({ context: box.context, node: box.node, bundle: box.bundle, version: '1.0.0' });
+    const chunk = join(box.stateHome, 'host', '1.0.0', 'agent-chunks', 'openai-AAAA1111.mjs');
+    expect(
+      (await hostStatus({ context: box.context, probe: false })).browsers.find(
+        (b) => b.browser === 'chromium',
+      ),
+    ).toMatchObject({ stale: false });
+    chmodSync(chunk, 0o666);
+    const status = await hostStatus({ context: box.context });
+    const chromium = status.browsers.find((b) => b.browser === 'chromium');
+    expect(chromium).toMatchObject({ stale: true, answers: null });
+    expect(chromium?.problems.join()).toContain(`the file ${chunk} is writable by group or others`);
+  });
+
+  it("links exactly the packages the CLI's build leaves out of the bundles", () => {
+    expect([...HOST_EXTERNALS].sort()).toEqual([...EXTERNALS].sort());
   });
 });
