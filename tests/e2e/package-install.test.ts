@@ -196,7 +196,7 @@ describe('the bproxy package, packed and installed', () => {
       provider: 'openai',
       sdk: { package: 'openai', installed: false, install: 'npm i -g openai@^7.57.0' },
     });
-    expect(result.stderr).toContain('run: npm i -g openai@^7.57.0');
+    expect(result.stderr).toContain('run: npm i -g openai@^7.57.0, then bproxy setup');
   });
 
   it('finds what it runs beside it: the bridge executable, the PTY addon of the Terminal', async () => {

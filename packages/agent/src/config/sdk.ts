@@ -3,6 +3,8 @@
  * `npm i -g bproxy` installs none of them (the Copilot runtime alone weighs over 100 MB) and a user
  * installs the one their provider needs beside bproxy (`npm i -g openai@…`), where the agent's
  * bundle finds it (Node looks in every node_modules folder above the bundle, the global one included).
+ * The native host runs its own copy in BPROXY_HOME/host/<version>/, which reaches the SDKs through links
+ * made when it is installed: after installing an SDK, `bproxy setup` links it.
  * The ranges here are the package's peerDependencies; packages/agent/test/config/sdk.test.ts checks they agree.
  */
 import { existsSync } from 'node:fs';
@@ -31,7 +33,7 @@ export function sdkInstallCommand(sdk: SdkPackage): string {
 
 /** The sentence a user reads when `provider`'s SDK is not installed. */
 export function missingSdkMessage(provider: ProviderName, sdk: SdkPackage): string {
-  return `the ${provider} provider needs the ${sdk.name} package, which is not installed beside bproxy: run \`${sdkInstallCommand(sdk)}\``;
+  return `the ${provider} provider needs the ${sdk.name} package, which is not installed beside bproxy: run \`${sdkInstallCommand(sdk)}\`, then \`bproxy setup\` (the native host's copy links the SDKs found when it is installed)`;
 }
 
 /**

@@ -70,14 +70,14 @@ try {
     });
   }
 
-  it('missing, make the provider fail with AGENT_NOT_CONFIGURED and the command that installs it', async () => {
+  it('missing, make the provider fail with AGENT_NOT_CONFIGURED and the commands that install it and link it into the host', async () => {
     // A provider module as the bundle has it, importing an SDK no folder above it holds.
     const module = join(root, 'chunk', 'openai-provider.mjs');
     mkdirSync(join(root, 'chunk'), { recursive: true });
     writeFileSync(module, "import OpenAI from 'openai';\nexport const Model = OpenAI;\n");
     const failure = await loadIn(module);
     expect(failure).toMatchObject({ name: 'AgentError', code: 'AGENT_NOT_CONFIGURED' });
-    expect(failure.message).toContain('run `npm i -g openai@^7.57.0`');
+    expect(failure.message).toContain('run `npm i -g openai@^7.57.0`, then `bproxy setup`');
   }, 40_000);
 
   it('leave every other failure of a provider module as it is', async () => {

@@ -120,7 +120,9 @@ async function runConfig(opts: ConfigOptions): Promise<void> {
       : new CliError(outcome.code, outcome.message, EXIT.failure);
   const sdk = outcome.shown.sdk;
   if (sdk !== null && typeof sdk === 'object' && 'install' in sdk && typeof sdk.install === 'string')
-    process.stderr.write(`bproxy: this provider's SDK is not installed beside bproxy; run: ${sdk.install}\n`);
+    process.stderr.write(
+      `bproxy: this provider's SDK is not installed beside bproxy; run: ${sdk.install}, then bproxy setup (for the native host)\n`,
+    );
   printJson(outcome.shown, true);
 }
 
