@@ -59,8 +59,8 @@ describe('finding a browser', () => {
     expect(found(['C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe'], {})).toBe(
       'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe',
     );
-    expect(chromeCandidates('win32', { USERPROFILE: 'C:\\Users\\v' })[0]).toBe(
-      'C:\\Users\\v\\AppData\\Local\\Google\\Chrome\\Application\\chrome.exe',
+    expect(chromeCandidates('win32', { USERPROFILE: 'C:\\Users\\user' })[0]).toBe(
+      'C:\\Users\\user\\AppData\\Local\\Google\\Chrome\\Application\\chrome.exe',
     );
   });
 

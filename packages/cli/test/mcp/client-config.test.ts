@@ -45,58 +45,58 @@ const scratch = (): string => {
 };
 
 describe('where each client keeps its configuration', () => {
-  const linux: Place = { platform: 'linux', env: {}, home: '/home/ann' };
-  const mac: Place = { platform: 'darwin', env: {}, home: '/Users/ann' };
+  const linux: Place = { platform: 'linux', env: {}, home: '/home/user' };
+  const mac: Place = { platform: 'darwin', env: {}, home: '/Users/user' };
   const windows: Place = {
     platform: 'win32',
-    env: { APPDATA: 'C:\\Users\\ann\\AppData\\Roaming' },
-    home: 'C:\\Users\\ann',
+    env: { APPDATA: 'C:\\Users\\user\\AppData\\Roaming' },
+    home: 'C:\\Users\\user',
   };
 
   it('Linux: home and XDG folders', () => {
     expect(MCP_CLIENTS.map((client) => configFile(client, linux))).toEqual([
-      '/home/ann/.claude.json',
-      '/home/ann/.config/Claude/claude_desktop_config.json',
-      '/home/ann/.cursor/mcp.json',
-      '/home/ann/.config/Code/User/mcp.json',
-      '/home/ann/.codex/config.toml',
+      '/home/user/.claude.json',
+      '/home/user/.config/Claude/claude_desktop_config.json',
+      '/home/user/.cursor/mcp.json',
+      '/home/user/.config/Code/User/mcp.json',
+      '/home/user/.codex/config.toml',
     ]);
     const xdg: Place = { ...linux, env: { XDG_CONFIG_HOME: '/cfg', CODEX_HOME: '/cx' } };
     expect(configFile('vscode', xdg)).toBe('/cfg/Code/User/mcp.json');
     expect(configFile('claude-desktop', xdg)).toBe('/cfg/Claude/claude_desktop_config.json');
     expect(configFile('codex', xdg)).toBe('/cx/config.toml');
-    const claudeDir: Place = { ...linux, env: { CLAUDE_CONFIG_DIR: '/work/claude' } };
-    expect(configFile('claude-code', claudeDir)).toBe('/work/claude/.claude.json');
-    expect(skillFile('claude-code', claudeDir)).toBe('/work/claude/skills/bproxy/SKILL.md');
+    const claudeDir: Place = { ...linux, env: { CLAUDE_CONFIG_DIR: '/opt/claude' } };
+    expect(configFile('claude-code', claudeDir)).toBe('/opt/claude/.claude.json');
+    expect(skillFile('claude-code', claudeDir)).toBe('/opt/claude/skills/bproxy/SKILL.md');
   });
 
   it('macOS: Application Support', () => {
     expect(MCP_CLIENTS.map((client) => configFile(client, mac))).toEqual([
-      '/Users/ann/.claude.json',
-      '/Users/ann/Library/Application Support/Claude/claude_desktop_config.json',
-      '/Users/ann/.cursor/mcp.json',
-      '/Users/ann/Library/Application Support/Code/User/mcp.json',
-      '/Users/ann/.codex/config.toml',
+      '/Users/user/.claude.json',
+      '/Users/user/Library/Application Support/Claude/claude_desktop_config.json',
+      '/Users/user/.cursor/mcp.json',
+      '/Users/user/Library/Application Support/Code/User/mcp.json',
+      '/Users/user/.codex/config.toml',
     ]);
   });
 
   it('Windows: %APPDATA% and backslashes', () => {
     expect(MCP_CLIENTS.map((client) => configFile(client, windows))).toEqual([
-      'C:\\Users\\ann\\.claude.json',
-      'C:\\Users\\ann\\AppData\\Roaming\\Claude\\claude_desktop_config.json',
-      'C:\\Users\\ann\\.cursor\\mcp.json',
-      'C:\\Users\\ann\\AppData\\Roaming\\Code\\User\\mcp.json',
-      'C:\\Users\\ann\\.codex\\config.toml',
+      'C:\\Users\\user\\.claude.json',
+      'C:\\Users\\user\\AppData\\Roaming\\Claude\\claude_desktop_config.json',
+      'C:\\Users\\user\\.cursor\\mcp.json',
+      'C:\\Users\\user\\AppData\\Roaming\\Code\\User\\mcp.json',
+      'C:\\Users\\user\\.codex\\config.toml',
     ]);
     expect(configFile('vscode', { ...windows, env: {} })).toBe(
-      'C:\\Users\\ann\\AppData\\Roaming\\Code\\User\\mcp.json',
+      'C:\\Users\\user\\AppData\\Roaming\\Code\\User\\mcp.json',
     );
   });
 
   it('skills: Claude Code and Codex only', () => {
-    expect(skillFile('claude-code', linux)).toBe('/home/ann/.claude/skills/bproxy/SKILL.md');
-    expect(skillFile('codex', mac)).toBe('/Users/ann/.agents/skills/bproxy/SKILL.md');
-    expect(skillFile('claude-code', windows)).toBe('C:\\Users\\ann\\.claude\\skills\\bproxy\\SKILL.md');
+    expect(skillFile('claude-code', linux)).toBe('/home/user/.claude/skills/bproxy/SKILL.md');
+    expect(skillFile('codex', mac)).toBe('/Users/user/.agents/skills/bproxy/SKILL.md');
+    expect(skillFile('claude-code', windows)).toBe('C:\\Users\\user\\.claude\\skills\\bproxy\\SKILL.md');
     for (const client of ['claude-desktop', 'cursor', 'vscode'] as const)
       expect(skillFile(client, linux)).toBeUndefined();
   });
