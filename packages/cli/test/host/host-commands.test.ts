@@ -90,6 +90,8 @@ describe('bproxy host', () => {
 
 describe('bproxy setup', () => {
   it('registers the host for the browsers found, proves it answers, and says what to do next', async () => {
+    // The harness's build copies the extension beside the CLI when the extension is built: here, none.
+    rmSync(join(dirname(h.cli), 'extension'), { recursive: true, force: true });
     const { env, home } = user();
     const run = await h.run(['setup', '--browser', 'chromium'], { env });
     expect(run.code).toBe(0);
@@ -227,6 +229,7 @@ describe('bproxy extension path', () => {
   }, 30_000);
 
   it('says where it looked when the built extension is missing, exiting non-zero', async () => {
+    rmSync(join(dirname(h.cli), 'extension'), { recursive: true, force: true });
     const run = await h.run(['extension', 'path']);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
