@@ -18,7 +18,7 @@ const { logger } = createLogger({ level: 'silent' });
 const server = await buildServer({
   port: 0,
   daemonToken: token,
-  extensionId: DEFAULT_EXTENSION_ID,
+  extensionIds: [DEFAULT_EXTENSION_ID],
   extensionTokens: { get: () => extensionToken, set: async () => undefined },
   logger,
   tmpRoot: mkdtempSync(join(tmpdir(), 'bproxy-bench-')),

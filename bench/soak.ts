@@ -48,7 +48,7 @@ const log = createLogger({ dir: join(home, 'logs'), level: 'info' });
 const server = await buildServer({
   port: 0,
   daemonToken: token,
-  extensionId: DEFAULT_EXTENSION_ID,
+  extensionIds: [DEFAULT_EXTENSION_ID],
   extensionTokens: { get: () => extensionToken, set: async () => undefined },
   logger: log.logger,
   tmpRoot: home,

@@ -3,11 +3,16 @@
 // `service start` finds the daemon at new URL('./daemon.mjs', import.meta.url) and each command (and
 // the host) finds its bundle the same way.
 import { build as esbuild } from 'esbuild';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
+
+/** The model SDKs the agent imports for its provider only; never bundled (package.json lists them). */
+export const AGENT_SDKS = ['@anthropic-ai/sdk', 'openai', '@github/copilot-sdk'];
+/** What the bundles leave out and import at run time (package.json declares each). */
+export const EXTERNALS = ['@lydell/node-pty', ...AGENT_SDKS];
 
 // CommonJS dependencies (commander, fastify, pino) call require(); ESM output has none of its own.
 const banner = {
@@ -17,6 +22,7 @@ const banner = {
 /** @param {{ outdir?: string }} [options] `outdir` lets tests build into a temporary directory. */
 export async function build(options = {}) {
   const outdir = options.outdir ?? join(here, 'dist');
+  rmSync(join(outdir, 'agent-chunks'), { recursive: true, force: true });
   // The daemon embeds the page script for its CDP driver, so one file carries everything it injects.
   const pageBundle = join(here, '..', 'page', 'dist', 'page.js');
   if (!existsSync(pageBundle)) await (await import('../page/build.mjs')).build();
@@ -65,11 +71,17 @@ export async function build(options = {}) {
       outfile: join(outdir, 'native-host.mjs'),
       external: ['@lydell/node-pty'],
     }),
+    // Split so that each provider (and the SDK it imports) is its own chunk, loaded when that provider
+    // is chosen: the SDKs are optional (the package declares them as optional peers), so
+    // agent-runtime.mjs must load without any of them.
     esbuild({
       ...common,
-      entryPoints: [join(here, '..', 'agent', 'src', 'index.ts')],
-      outfile: join(outdir, 'agent-runtime.mjs'),
-      external: ['@anthropic-ai/sdk', 'openai', '@github/copilot-sdk'],
+      entryPoints: { 'agent-runtime': join(here, '..', 'agent', 'src', 'index.ts') },
+      outdir,
+      splitting: true,
+      outExtension: { '.js': '.mjs' },
+      chunkNames: 'agent-chunks/[name]-[hash]',
+      external: AGENT_SDKS,
     }),
     esbuild({
       ...common,
@@ -86,6 +98,14 @@ export async function build(options = {}) {
     "#!/usr/bin/env node\nimport('./bridge.mjs').then((bridge) => bridge.bridgeMain(process.argv.slice(2)));\n",
   );
   chmodSync(bridgeExecutable, 0o755);
+  // Windows runs no extensionless script: a batch file beside it runs the same script with node.
+  writeFileSync(`${bridgeExecutable}.cmd`, BRIDGE_CMD);
+  // The unpacked extension ships inside the package (dist/extension/, see src/extension-folder.ts), so
+  // "Load unpacked" has a folder wherever bproxy is installed. scripts/build.mjs builds it first.
+  const extension = join(here, '..', 'extension', 'dist', 'unpacked');
+  const extensionCopy = join(outdir, 'extension');
+  rmSync(extensionCopy, { recursive: true, force: true });
+  if (existsSync(join(extension, 'manifest.json'))) cpSync(extension, extensionCopy, { recursive: true });
   return {
     cli: join(outdir, 'bproxy.mjs'),
     bridge: bridgeExecutable,
@@ -95,5 +115,8 @@ export async function build(options = {}) {
     nativeHost: join(outdir, 'native-host.mjs'),
   };
 }
+
+/** dist/bproxy-bridge.cmd: `node` (from PATH) running the bproxy-bridge script of its own folder. */
+export const BRIDGE_CMD = '@node "%~dp0bproxy-bridge" %*\r\n';
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await build();

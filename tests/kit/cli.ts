@@ -42,13 +42,31 @@ function parse(text: string): unknown {
   }
 }
 
+export interface CliOptions {
+  /** The program and its first arguments (default: node on the clone's packages/cli/bin/bproxy.mjs). */
+  command?: readonly [string, ...string[]];
+  /** The folder commands run in (default: the temporary BPROXY_HOME). */
+  cwd?: string;
+  /** The environment to start from (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+}
+
 export class Cli {
   readonly home: string;
   private env: NodeJS.ProcessEnv;
+  private readonly command: readonly [string, ...string[]];
+  private readonly cwd: string;
 
-  constructor(prefix = 'bproxy-e2e-home-') {
+  constructor(prefix = 'bproxy-e2e-home-', options: CliOptions = {}) {
     this.home = mkdtempSync(join(tmpdir(), prefix));
-    this.env = { ...process.env, BPROXY_HOME: this.home, BPROXY_PORT: '0', BPROXY_SESSION: '' };
+    this.env = {
+      ...(options.env ?? process.env),
+      BPROXY_HOME: this.home,
+      BPROXY_PORT: '0',
+      BPROXY_SESSION: '',
+    };
+    this.command = options.command ?? ['node', CLI];
+    this.cwd = options.cwd ?? this.home;
   }
 
   /** Environment for every later command and the daemon it starts (BPROXY_CDP_URL, …). */
@@ -68,10 +86,11 @@ export class Cli {
 
   run(args: string[], timeoutMs = 45_000): Promise<CliResult> {
     return new Promise((resolve) => {
+      const [program, ...first] = this.command;
       execFile(
-        'node',
-        [CLI, ...args],
-        { env: this.env, timeout: timeoutMs, cwd: this.home },
+        program,
+        [...first, ...args],
+        { env: this.env, timeout: timeoutMs, cwd: this.cwd },
         (error, stdout, stderr) => {
           const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
           resolve({ code, stdout, stderr, json: code === 0 ? parse(stdout) : parse(stderr) });

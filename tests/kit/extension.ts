@@ -50,12 +50,15 @@ export interface LaunchOptions {
   env?: NodeJS.ProcessEnv;
   /** Load the frame extension too (FRAME_EXTENSION_PAGE). */
   frameExtension?: boolean;
+  /** The unpacked extension to load (default: the clone's build, EXTENSION_DIR). */
+  extensionDir?: string;
 }
 
 export async function launchWithExtension(options: LaunchOptions = {}): Promise<ExtensionBrowser> {
-  if (!existsSync(join(EXTENSION_DIR, 'manifest.json')))
-    throw new Error('build the extension first: node scripts/build.mjs');
-  const extensions = [EXTENSION_DIR, ...(options.frameExtension === true ? [FRAME_EXTENSION_DIR] : [])];
+  const extensionDir = options.extensionDir ?? EXTENSION_DIR;
+  if (!existsSync(join(extensionDir, 'manifest.json')))
+    throw new Error(`no extension in ${extensionDir}: build it first (node scripts/build.mjs)`);
+  const extensions = [extensionDir, ...(options.frameExtension === true ? [FRAME_EXTENSION_DIR] : [])];
   const userDataDir = options.userDataDir ?? mkdtempSync(join(tmpdir(), 'bproxy-ext-e2e-'));
   const { context, close } = await launchChromium({
     userDataDir,

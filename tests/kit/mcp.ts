@@ -24,12 +24,20 @@ export class McpClient {
     readonly stderr: () => string,
   ) {}
 
-  static async start(env: NodeJS.ProcessEnv, args: string[] = [], name = 'vitest'): Promise<McpClient> {
+  /** `command`: the program and its first arguments (default: node on the clone's bproxy.mjs). */
+  static async start(
+    env: NodeJS.ProcessEnv,
+    args: string[] = [],
+    name = 'vitest',
+    options: { command?: readonly [string, ...string[]]; cwd?: string } = {},
+  ): Promise<McpClient> {
+    const [program, ...first] = options.command ?? [process.execPath, CLI];
     const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp', ...args],
+      command: program,
+      args: [...first, 'mcp', ...args],
       env: { ...env } as Record<string, string>,
       stderr: 'pipe',
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     });
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));

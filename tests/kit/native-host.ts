@@ -25,10 +25,21 @@ export interface NativeMachine {
   close(): Promise<void>;
 }
 
+export interface NativeMachineOptions {
+  /** Runs after `host install`, before the browser starts (a test changes what was installed). */
+  beforeLaunch?: (
+    cli: Cli,
+    installed: NativeMachine['installed'] & { bundle: string },
+  ) => Promise<void> | void;
+  /** The unpacked extension to load (default the built one). */
+  extensionDir?: string;
+}
+
 /** `env`: more environment for the browser, which hands it to the host (e.g. BPROXY_TERMINAL_COMMAND). */
 export async function launchWithNativeHost(
   prefix = 'bproxy-e2e-native-',
   env: Record<string, string> = {},
+  options: NativeMachineOptions = {},
 ): Promise<NativeMachine> {
   const cli = new Cli(prefix);
   const root = mkdtempSync(join(tmpdir(), `${prefix}user-`));
@@ -36,8 +47,18 @@ export async function launchWithNativeHost(
   const userDataDir = join(config, 'chromium');
   mkdirSync(userDataDir, { recursive: true });
   cli.setEnv({ ...env, HOME: root, XDG_CONFIG_HOME: config });
-  const installed = await cli.ok<NativeMachine['installed']>(['host', 'install', '--browser', 'chromium']);
-  const browser = await launchWithExtension({ userDataDir, env: cli.environment() });
+  const installed = await cli.ok<NativeMachine['installed'] & { bundle: string }>([
+    'host',
+    'install',
+    '--browser',
+    'chromium',
+  ]);
+  await options.beforeLaunch?.(cli, installed);
+  const browser = await launchWithExtension({
+    userDataDir,
+    env: cli.environment(),
+    ...(options.extensionDir === undefined ? {} : { extensionDir: options.extensionDir }),
+  });
   return {
     cli,
     browser,

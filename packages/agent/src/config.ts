@@ -20,5 +20,12 @@ export {
   type ProviderName,
   type ProviderInfo,
 } from './config/provider-names';
+export {
+  PROVIDER_SDKS,
+  missingSdkMessage,
+  sdkInstallCommand,
+  sdkInstalled,
+  type SdkPackage,
+} from './config/sdk';
 export { agentPaths, type AgentPaths } from './paths';
 export { AgentError, isAgentError } from './errors';

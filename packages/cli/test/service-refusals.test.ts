@@ -103,7 +103,11 @@ describe('service start refuses unsafe state and reports why', () => {
       'verbose',
       /BPROXY_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"/,
     ],
-    ['BPROXY_EXTENSION_ID', 'abc', /BPROXY_EXTENSION_ID must be a Chrome extension id \(32 letters a-p\)/],
+    [
+      'BPROXY_EXTENSION_ID',
+      'a'.repeat(32),
+      /BPROXY_EXTENSION_ID is no longer read: trust an extension id with `bproxy host install --extension-id ID`/,
+    ],
     ['BPROXY_IDLE_EXIT', '900', /BPROXY_IDLE_EXIT must be a period like 500ms, 30s, 5m or 2h.*got "900"/],
     ['BPROXY_BROWSER_IDLE', '5 minutes', /BPROXY_BROWSER_IDLE must be a period like/],
     ['BPROXY_CDP_MODE', 'pool', /BPROXY_CDP_MODE must be shared or per-session, got "pool"/],

@@ -65,8 +65,8 @@ export interface ServerOptions {
   port: number;
   host?: '127.0.0.1';
   daemonToken: string;
-  /** Chrome extension id whose Origin is accepted (exact match). */
-  extensionId: string;
+  /** Chrome extension ids whose Origin is accepted (exact match): the trusted set, read at start. */
+  extensionIds: readonly string[];
   extensionTokens: ExtensionTokenStore;
   logger: Logger;
   /** Directory under which `session.create` makes each session's tmpDir. */

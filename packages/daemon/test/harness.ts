@@ -50,7 +50,7 @@ export async function startDaemon(overrides: Partial<ServerOptions> = {}): Promi
   const server = await buildServer({
     port: 0,
     daemonToken: token,
-    extensionId: DEFAULT_EXTENSION_ID,
+    extensionIds: [DEFAULT_EXTENSION_ID],
     extensionTokens: {
       get: () => extensionToken,
       set: async (t) => {

@@ -82,7 +82,7 @@ beforeAll(async () => {
   daemon = await buildServer({
     port: 0,
     daemonToken: token,
-    extensionId: DEFAULT_EXTENSION_ID,
+    extensionIds: [DEFAULT_EXTENSION_ID],
     extensionTokens: { get: () => null, set: async () => {} },
     logger,
     tmpRoot: root,

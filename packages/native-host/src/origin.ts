@@ -1,12 +1,12 @@
 /**
  * The native port's gate. Chrome starts the host with the caller's origin as its first argument
  * (`chrome-extension://<id>/`, trailing slash included; Windows adds `--parent-window=N` after it).
- * Only our extension may talk to the host: the id is the protocol's DEFAULT_EXTENSION_ID, or the one
- * `bproxy host install --extension-id` baked into the launcher as BPROXY_EXTENSION_ID (which the
- * daemon the host starts inherits, so it accepts the same extension's Origin). Compared as an exact
- * string; the host refuses before it reads a byte of stdin.
+ * Only a trusted extension may talk to the host: the built-in ids and those in BPROXY_HOME's
+ * extensions.json — the one setting the daemon the host starts reads too, so both accept the same
+ * set. Compared as exact strings; an unsafe or malformed extensions.json refuses every caller; the
+ * host refuses before it reads a byte of stdin.
  */
-import { parseExtensionId, type Env } from '@bproxy/client/lifecycle';
+import { resolveHome, statePaths, trustedExtensionIds, type Env } from '@bproxy/client/lifecycle';
 
 export function extensionOrigin(extensionId: string): string {
   return `chrome-extension://${extensionId}/`;
@@ -16,15 +16,18 @@ export type OriginCheck =
   { readonly ok: true; readonly origin: string } | { readonly ok: false; readonly reason: string };
 
 export function checkCaller(argv: readonly string[], env: Env): OriginCheck {
-  let expected: string;
+  let expected: readonly string[];
   try {
-    expected = extensionOrigin(parseExtensionId(env.BPROXY_EXTENSION_ID));
+    expected = trustedExtensionIds(statePaths(resolveHome(env))).map(extensionOrigin);
   } catch (error) {
     return { ok: false, reason: error instanceof Error ? error.message : String(error) };
   }
   const caller = argv[0];
   if (caller === undefined) return { ok: false, reason: 'no caller origin argument' };
-  if (caller !== expected)
-    return { ok: false, reason: `the caller ${JSON.stringify(caller.slice(0, 120))} is not ${expected}` };
+  if (!expected.includes(caller))
+    return {
+      ok: false,
+      reason: `the caller ${JSON.stringify(caller.slice(0, 120))} is not a trusted extension (${expected.join(', ')})`,
+    };
   return { ok: true, origin: caller };
 }

@@ -9,6 +9,7 @@ import {
   BPROXY_VERSION,
   ExtensionToHostSchema,
   NATIVE_PROTOCOL_VERSION,
+  versionSkew,
   formatIssues,
   type ErrorCode,
   type ExtensionToHost,
@@ -136,6 +137,17 @@ export class PortSession {
           'update the extension and bproxy to the same release, then run `bproxy setup` again',
       );
       this.options.onFatal('protocol mismatch');
+      return;
+    }
+    // The product versions, by the protocol's one rule: refused with the older part and its fix.
+    const skew = versionSkew(
+      { part: 'extension', version: extensionVersion },
+      { part: 'native host', version: BPROXY_VERSION },
+    );
+    if (skew !== null) {
+      log.error('version_mismatch', { extensionVersion, hostVersion: BPROXY_VERSION });
+      this.fail({}, 'VERSION_MISMATCH', skew.message);
+      this.options.onFatal('version mismatch');
       return;
     }
     this.welcomed = true;

@@ -2,13 +2,13 @@
  * `status` really runs the installed launcher, as a browser does (our origin, no PATH to find Node
  * on): a fresh install answers hello; a missing bundle or Node is named as stale and does not answer.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { BPROXY_VERSION } from '@bproxy/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostStatus, installHost, registrationContext } from '../src/registration/index';
-import { buildBundles, cleanup, type Bundles } from './helpers/host-process';
+import { buildBundles, cleanup, withVersion, type Bundles } from './helpers/host-process';
 
 let bundles: Bundles | null = null;
 const homes: string[] = [];
@@ -32,13 +32,13 @@ async function installed(options: { bakeHome: boolean }) {
     copyFileSync(join(bundles.dir, file), join(dist, file));
   const env = options.bakeHome ? { BPROXY_HOME: join(root, 'state') } : {};
   const context = registrationContext({ platform: 'linux', home, env, systemRoot: join(root, 'system') });
-  await installHost({
+  const report = await installHost({
     context,
     node: process.execPath,
     bundle: join(dist, 'native-host.mjs'),
     browsers: ['chromium'],
   });
-  return { context, dist };
+  return { context, dist, copy: dirname(report.bundle) };
 }
 
 describe('status running the installed launcher', () => {
@@ -59,8 +59,8 @@ describe('status running the installed launcher', () => {
   );
 
   it('calls a registration whose bundle is gone stale, and says the host does not answer', async () => {
-    const { context, dist } = await installed({ bakeHome: true });
-    renameSync(join(dist, 'native-host.mjs'), join(dist, 'moved.mjs'));
+    const { context, copy } = await installed({ bakeHome: true });
+    renameSync(join(copy, 'native-host.mjs'), join(copy, 'moved.mjs'));
     const status = await hostStatus({ context, browsers: ['chromium'] });
     const [chromium] = status.browsers;
     expect(chromium?.problems.join()).toContain('the host bundle');
@@ -70,4 +70,33 @@ describe('status running the installed launcher', () => {
     });
     expect(status.ok).toBe(false);
   }, 30_000);
+
+  it.each([
+    ['0.1.99', true],
+    ['0.0.9', false],
+    ['99.0.0', false],
+  ])(
+    'probes a host of version %s with this bproxy and names an incompatible one with `bproxy setup`',
+    async (version, works) => {
+      const { context, copy } = await installed({ bakeHome: true });
+      const file = join(copy, 'native-host.mjs');
+      writeFileSync(file, withVersion(readFileSync(file, 'utf8'), version));
+      const status = await hostStatus({ context, browsers: ['chromium'] });
+      const answers = status.browsers[0]?.answers;
+      if (works) {
+        expect(answers).toMatchObject({ ok: true, hostVersion: version });
+        expect(status.ok).toBe(true);
+      } else {
+        expect(answers).toEqual({
+          ok: false,
+          reason:
+            version === '0.0.9'
+              ? `the native host is version 0.0.9, older than this bproxy ${BPROXY_VERSION}, and they do not work together: run \`bproxy setup\``
+              : `the native host is version 99.0.0, newer than this bproxy ${BPROXY_VERSION}, and they do not work together: update bproxy, then run \`bproxy setup\``,
+        });
+        expect(status.ok).toBe(false);
+      }
+    },
+    30_000,
+  );
 });

@@ -113,6 +113,21 @@ describe('what the browser would run', () => {
     chmodSync(root, 0o700);
   });
 
+  it("checks the agent's chunks it imports from agent-chunks/, and that folder", () => {
+    const node = file('bin', 'node');
+    const bundle = file('dist', 'native-host.mjs');
+    const chunk = file('dist', 'agent-chunks', 'openai-ABC.mjs');
+    expect(launchedTrustProblems(node, bundle)).toEqual([]);
+    chmodSync(chunk, 0o666);
+    chmodSync(join(root, 'dist', 'agent-chunks'), 0o777);
+    expect(launchedTrustProblems(node, bundle)).toEqual([
+      expect.stringContaining(`the folder ${join(root, 'dist', 'agent-chunks')} is writable`),
+      expect.stringContaining(`the file ${chunk} is writable`),
+    ]);
+    chmodSync(join(root, 'dist', 'agent-chunks'), 0o755);
+    chmodSync(chunk, 0o755);
+  });
+
   it("accepts group write when the group is the user's alone (a user private group), not when others can be in it", () => {
     const node = file('home', 'me', '.nvm', 'bin', 'node');
     chownSync(join(root, 'home', 'me', '.nvm'), uid, 4242);

@@ -21,7 +21,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { DEFAULT_EXTENSION_ID } from '@bproxy/protocol';
+import { BPROXY_VERSION, DEFAULT_EXTENSION_ID } from '@bproxy/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   BROWSER_IDS,
@@ -78,6 +78,9 @@ function contextFor(
 }
 
 const MANIFEST = 'com.bproxy.host.json';
+
+/** The host bundle the launcher runs: install's copy in BPROXY_HOME/host/<version>. */
+const copied = (box: Sandbox) => join(box.stateHome, 'host', BPROXY_VERSION, 'native-host.mjs');
 
 /** Each browser's profile folder and NativeMessagingHosts folder, relative to HOME. */
 const LINUX: Record<string, string> = {
@@ -144,7 +147,8 @@ describe.each([
     }
     expect(mode(launcher)).toBe(0o755);
     expect(mode(dirname(launcher))).toBe(0o700);
-    expect(readLauncher(readFileSync(launcher, 'utf8'))).toEqual({ node: box.node, bundle: box.bundle });
+    // The launcher runs the host's own copy (copy.test.ts), not the folder it was installed from.
+    expect(readLauncher(readFileSync(launcher, 'utf8'))).toEqual({ node: box.node, bundle: copied(box) });
     expect(readFileSync(launcher, 'utf8')).toContain(`BPROXY_HOME='${box.stateHome}'`);
     expect(mode(join(box.stateHome, 'host', 'install.json'))).toBe(0o600);
   });
@@ -357,7 +361,7 @@ describe.each([
     const fresh = await hostStatus({ context, probe: false });
     expect(fresh.browsers.filter((b) => b.registered).every((b) => !b.stale)).toBe(true);
 
-    const dist = dirname(box.bundle);
+    const dist = dirname(copied(box));
     chmodSync(dist, 0o777);
     // Group-writable, for a group others are in (nogroup stands in for a shared one).
     chownSync(join(box.root, 'cellar', 'node-22'), process.getuid?.() ?? 0, 65534);
@@ -381,9 +385,20 @@ describe.each([
     expect(loose.browsers.find((b) => b.browser === 'chrome')?.problems).toEqual([
       `the folder ${box.stateHome} is writable by group or others (mode 0757), so they can change what the browser runs as you (fix: chmod go-w ${box.stateHome})`,
     ]);
+    // The launcher itself: the one file above which the host's copy does not lie.
+    chmodSync(box.stateHome, 0o755);
+    const launcher = join(box.stateHome, 'host', 'bproxy-host');
+    chmodSync(launcher, 0o777);
+    const looseLauncher = await hostStatus({ context, probeTimeoutMs: 5_000 });
+    expect(looseLauncher.browsers.find((b) => b.browser === 'chrome')).toMatchObject({
+      answers: null,
+      problems: [
+        `the file ${launcher} is writable by group or others (mode 0777), so they can change what the browser runs as you (fix: chmod go-w ${launcher})`,
+      ],
+    });
   });
 
-  it('bakes no BPROXY_HOME when none was set, and names another extension id when one was given', async () => {
+  it('bakes no BPROXY_HOME when none was set, and trusts another extension id when one was given', async () => {
     const box = sandbox();
     profiles(box, ['chrome']);
     const context = registrationContext({
@@ -397,16 +412,49 @@ describe.each([
     expect(report.launcher).toBe(join(box.home, '.bproxy', 'host', 'bproxy-host'));
     const text = readFileSync(report.launcher, 'utf8');
     expect(text).not.toContain('BPROXY_HOME');
-    expect(text).toContain(`BPROXY_EXTENSION_ID='${id}'`);
+    expect(text).not.toContain('BPROXY_EXTENSION_ID');
+    // The id joins the one setting every part reads, beside the built-in one; the manifest allows both.
+    const setting = join(box.home, '.bproxy', 'extensions.json');
+    expect(json(setting)).toEqual({ ids: [id] });
+    expect(statSync(setting).mode & 0o777).toBe(0o600);
+    expect(report.extensionIds).toEqual([DEFAULT_EXTENSION_ID, id]);
+    expect(report.addedExtensionId).toBe(id);
     const path = join(box.home, layout.chrome ?? '', 'NativeMessagingHosts', MANIFEST);
-    expect(json(path).allowed_origins).toEqual([`chrome-extension://${id}/`]);
-    // Checked against the installed id by default; against ours it is stale.
+    expect(json(path).allowed_origins).toEqual([
+      `chrome-extension://${DEFAULT_EXTENSION_ID}/`,
+      `chrome-extension://${id}/`,
+    ]);
     expect((await hostStatus({ context, probe: false })).browsers[0]).toMatchObject({
       browser: 'chrome',
       stale: false,
     });
-    const ours = await hostStatus({ context, probe: false, extensionId: DEFAULT_EXTENSION_ID });
-    expect(ours.browsers[0]?.problems.join()).toContain('wrong origin');
+    // Installing again without the flag keeps it: the setting, not the command line, holds it.
+    const again = await installHost({ context, node: box.node, bundle: box.bundle });
+    expect(again.extensionIds).toEqual([DEFAULT_EXTENSION_ID, id]);
+    expect(again.addedExtensionId).toBeNull();
+    // A manifest that allows fewer than the trusted set is stale, and says which ones it should allow.
+    writeFileSync(setting, JSON.stringify({ ids: [id, 'b'.repeat(32)] }), { mode: 0o600 });
+    const behind = await hostStatus({ context, probe: false });
+    expect(behind.browsers[0]?.problems.join()).toContain('wrong origin');
+  });
+
+  it('refuses to install when extensions.json is open to others, writing nothing', async () => {
+    const box = sandbox();
+    profiles(box, ['chrome']);
+    const context = registrationContext({
+      platform,
+      home: box.home,
+      env: {},
+      systemRoot: join(box.root, 'system'),
+    });
+    mkdirSync(join(box.home, '.bproxy'), { recursive: true, mode: 0o700 });
+    const setting = join(box.home, '.bproxy', 'extensions.json');
+    writeFileSync(setting, JSON.stringify({ ids: [] }), { mode: 0o600 });
+    chmodSync(setting, 0o666);
+    await expect(
+      installHost({ context, node: box.node, bundle: box.bundle, extensionId: 'b'.repeat(32) }),
+    ).rejects.toMatchObject({ unsafeState: true, message: expect.stringContaining('its mode is 0666') });
+    expect(existsSync(join(box.home, layout.chrome ?? '', 'NativeMessagingHosts', MANIFEST))).toBe(false);
   });
   it("bakes the Terminal's program into the launcher, from the option or BPROXY_TERMINAL_COMMAND, quoted for sh", async () => {
     const box = sandbox();
@@ -487,8 +535,8 @@ describe('registration on Windows (a scripted registry)', () => {
     const bat = readFileSync(launcher, 'utf8');
     expect(bat).toMatch(/^@echo off\r\n/);
     expect(bat).toContain(`set "BPROXY_HOME=${box.stateHome}"\r\n`);
-    expect(bat).toContain(`"${box.node}" "${box.bundle}" %*\r\n`);
-    expect(readLauncher(bat)).toEqual({ node: box.node, bundle: box.bundle });
+    expect(bat).toContain(`"${box.node}" "${copied(box)}" %*\r\n`);
+    expect(readLauncher(bat)).toEqual({ node: box.node, bundle: copied(box) });
     expect(registry.calls[0]).toEqual(['query', CHROME, '/ve']);
     expect(registry.calls).toContainEqual(['add', CHROME, '/ve', '/t', 'REG_SZ', '/d', manifest, '/f']);
 

@@ -4,12 +4,17 @@
  * daemon access, the hand-off to the agent and terminal handlers, chunking of large replies, and the
  * caller-origin gate before stdin is touched. The real process over real pipes: host-process.test.ts.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { PassThrough } from 'node:stream';
-import { DEFAULT_EXTENSION_ID, NATIVE_MAX_FROM_BROWSER, NATIVE_MAX_TO_BROWSER } from '@bproxy/protocol';
+import {
+  BPROXY_VERSION,
+  DEFAULT_EXTENSION_ID,
+  NATIVE_MAX_FROM_BROWSER,
+  NATIVE_MAX_TO_BROWSER,
+} from '@bproxy/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DaemonAccess, DaemonState } from '../src/daemon/daemon-access';
 import { HostFailure } from '../src/failure';
@@ -97,6 +102,31 @@ describe('hello', () => {
     expect(error).toMatchObject({ type: 'error', code: 'PROTOCOL_MISMATCH' });
     expect(error.type === 'error' && error.message).toContain('native protocol 2 and this host 1');
     expect(await host.exit).toBe(1);
+  });
+
+  it('from an extension of a version that does not work with this host is refused, naming the older part and its fix', async () => {
+    const older = start();
+    older.browser.send({ ...HELLO, extensionVersion: '0.0.1' });
+    expect(await older.browser.next()).toEqual({
+      type: 'error',
+      code: 'VERSION_MISMATCH',
+      message: `the extension is version 0.0.1 and the native host ${BPROXY_VERSION}: they do not work together, and the extension is the older one — update the extension: reload it in chrome://extensions (the unpacked folder \`bproxy setup\` names), or update it from the store`,
+    });
+    expect(await older.exit).toBe(1);
+    const newer = start();
+    newer.browser.send({ ...HELLO, extensionVersion: '99.0.0' });
+    const error = await newer.browser.next();
+    expect(error.type === 'error' && error.message).toContain(
+      'the native host is the older one — run `bproxy setup`',
+    );
+    expect(await newer.exit).toBe(1);
+    // Another patch release of the same minor works.
+    const [major = '0', minor = '0'] = BPROXY_VERSION.split('.');
+    const patch = start();
+    patch.browser.send({ ...HELLO, extensionVersion: `${major}.${minor}.999` });
+    expect(await patch.browser.next()).toMatchObject({ type: 'welcome' });
+    patch.stdin.end();
+    expect(await patch.exit).toBe(0);
   });
 
   it('must come first: anything before it is refused, and the host waits for it', async () => {
@@ -447,15 +477,38 @@ describe('the caller-origin gate', () => {
     expect(log.events()).toEqual(['caller_refused']);
   });
 
-  it('accepts the extension id the launcher names in BPROXY_EXTENSION_ID, with Windows arguments after it', async () => {
+  it('accepts an extension id trusted in BPROXY_HOME/extensions.json, with Windows arguments after it', async () => {
     const id = 'abcdefghijklmnopabcdefghijklmnop';
+    const home = tempHome();
+    writeFileSync(join(home, 'extensions.json'), JSON.stringify({ ids: [id] }), { mode: 0o600 });
     const host = start({
       argv: [`chrome-extension://${id}/`, '--parent-window=0'],
-      env: { BPROXY_HOME: tempHome(), BPROXY_EXTENSION_ID: id },
+      env: { BPROXY_HOME: home },
     });
     host.browser.send(HELLO);
     expect(await host.browser.next()).toMatchObject({ type: 'welcome' });
     host.stdin.end();
     expect(await host.exit).toBe(0);
+  });
+
+  it('refuses every caller, ours included, when extensions.json is open to others', async () => {
+    const home = tempHome();
+    const file = join(home, 'extensions.json');
+    writeFileSync(file, JSON.stringify({ ids: ['abcdefghijklmnopabcdefghijklmnop'] }), { mode: 0o600 });
+    chmodSync(file, 0o644);
+    const stdin = untouchable();
+    const log = new MemoryLog();
+    const code = await runHost({
+      argv: [`chrome-extension://${DEFAULT_EXTENSION_ID}/`],
+      stdin: stdin.stream,
+      stdout: new PassThrough(),
+      env: { BPROXY_HOME: home },
+      log,
+      daemonScript: 'unused',
+      daemon: fakeDaemon(),
+    });
+    expect(code).toBe(1);
+    expect(stdin.touched).toEqual([]);
+    expect(log.events()).toEqual(['caller_refused']);
   });
 });

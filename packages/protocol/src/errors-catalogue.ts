@@ -312,6 +312,13 @@ export const ERROR_CATALOGUE = {
     when: 'A driver connected with another PROTOCOL_VERSION',
     hint: 'Update the extension and the daemon to the same release',
   },
+  VERSION_MISMATCH: {
+    category: 'internal',
+    retry: false,
+    status: 409,
+    when: 'The extension, the native host or the daemon met another part of a version it does not work with',
+    hint: 'The message names the older part and its fix: `bproxy setup` (host), reload the extension, or `bproxy service stop && bproxy service start` (daemon)',
+  },
   INTERNAL_ERROR: {
     category: 'internal',
     retry: true,

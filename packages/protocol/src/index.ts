@@ -3,6 +3,7 @@
  * so nothing here may import a `node:` module (lint enforces it).
  */
 export * from './version';
+export * from './compatibility';
 export * from './ids';
 export * from './errors';
 export * from './targets';

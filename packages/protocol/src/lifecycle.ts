@@ -27,3 +27,16 @@ export const PairingFileSchema = z.strictObject({
   issuedAt: z.number(),
 });
 export type PairingFile = z.infer<typeof PairingFileSchema>;
+
+/** A Chrome extension id: 32 letters a-p (Chrome's base16 alphabet, shifted). */
+export const ExtensionIdSchema = z.string().regex(/^[a-p]{32}$/);
+
+/**
+ * extensions.json in BPROXY_HOME: the extension ids trusted besides the ones built in (the development
+ * id and, once published, the store id). Written by `bproxy setup|host install --extension-id`; read
+ * by the daemon, the native host and the CLI.
+ */
+export const ExtensionsFileSchema = z.strictObject({
+  ids: z.array(ExtensionIdSchema).max(64),
+});
+export type ExtensionsFile = z.infer<typeof ExtensionsFileSchema>;

@@ -8,10 +8,14 @@ export const BPROXY_VERSION = '0.1.0';
 export const DEFAULT_PORT = 9615;
 
 /**
- * The id Chrome derives from the `key` in packages/extension/manifest.json. The daemon accepts this
- * extension's Origin by default; `BPROXY_EXTENSION_ID` overrides it (for a self-built extension).
+ * The id Chrome derives from the `key` in packages/extension/manifest.json (the development id, the
+ * one "Load unpacked" gives the folder `bproxy extension path` prints). Always trusted; other ids are
+ * added to BPROXY_HOME/extensions.json with `--extension-id` (see @bproxy/client/lifecycle).
  */
 export const DEFAULT_EXTENSION_ID = 'oajmbecmcoogehkeimcopdfcilgnicbm';
+
+/** The Chrome Web Store id, always trusted once the extension is published there; null until then. */
+export const STORE_EXTENSION_ID: string | null = null;
 
 /** The WebSocket subprotocol the daemon negotiates; the auth token travels as a second, never echoed, entry. */
 export const WS_SUBPROTOCOL = 'bproxy.v1';

@@ -4,9 +4,83 @@ const SEC = 'packages/daemon/test/security.test.ts';
 const PAIR = 'packages/daemon/test/pairing/pairing.test.ts';
 const AUTH = 'packages/daemon/src/http/auth.ts';
 const SECURE = 'packages/client/src/lifecycle/secure-file.ts';
+const START = 'packages/daemon/src/lifecycle/start-daemon.ts';
+const IDS = 'packages/client/src/lifecycle/extension-ids.ts';
+const HOST_CLI = 'packages/cli/test/host/host-commands.test.ts';
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
+  // 4. Which extension the daemon and the native host accept: one setting, BPROXY_HOME/extensions.json
+  {
+    id: 'trusted-ids-gate-set',
+    protects: 'the gate accepts every trusted extension id, not only the first',
+    edits: [
+      {
+        file: AUTH,
+        find: '  return ids.some((id) => origin === `chrome-extension://${id}`);',
+        replace: '  return ids.slice(0, 1).some((id) => origin === `chrome-extension://${id}`);',
+      },
+    ],
+    kills: [
+      'packages/daemon/test/http/gate.test.ts › gate (unit) › accepts the Origin of every trusted extension id and refuses any other, even a near one',
+      `${HOST_CLI} › trusted extension ids › a daemon started by the CLI accepts the extension id added with --extension-id, and still refuses any other`,
+    ],
+  },
+  {
+    id: 'trusted-ids-daemon-reads-setting',
+    protects: 'the daemon reads the trusted ids from extensions.json whoever starts it',
+    edits: [
+      {
+        file: START,
+        find: '    const extensionIds = trustedExtensionIds(paths);',
+        replace: "    const extensionIds = ['oajmbecmcoogehkeimcopdfcilgnicbm'];",
+      },
+    ],
+    build: true,
+    kills: [
+      'tests/e2e/trusted-extension-ids.test.ts › a daemon started by bproxy mcp › accepts the extension ids of extensions.json and refuses any other',
+      'packages/daemon/test/lifecycle/start-daemon.test.ts › startDaemon › hands the server every trusted extension id: the built-in ones and those of extensions.json',
+      `${HOST_CLI} › trusted extension ids › a daemon started by the CLI accepts the extension id added with --extension-id, and still refuses any other`,
+    ],
+  },
+  {
+    id: 'trusted-ids-file-checked',
+    protects: 'extensions.json is read with the checks of every state file, and its format is enforced',
+    edits: [
+      {
+        file: IDS,
+        find: '  const raw = readStateFile(paths.extensions);',
+        replace:
+          "  const raw = existsSync(paths.extensions) ? readFileSync(paths.extensions, 'utf8') : null;",
+      },
+      {
+        file: IDS,
+        find: "import { mkdirSync } from 'node:fs';",
+        replace: "import { existsSync, mkdirSync, readFileSync } from 'node:fs';",
+      },
+    ],
+    kills: [
+      'packages/client/test/lifecycle/extension-ids.test.ts › the trusted extension ids (BPROXY_HOME/extensions.json) › refuses a file open to others, a symlink, and content outside the format (fail closed)',
+      'packages/daemon/test/lifecycle/start-daemon.test.ts › startDaemon › refuses to start when extensions.json is open to others, and undoes what it created',
+      'packages/native-host/test/run-host.test.ts › the caller-origin gate › refuses every caller, ours included, when extensions.json is open to others',
+      'packages/native-host/test/registration.test.ts › registration on %s › refuses to install when extensions.json is open to others, writing nothing',
+      `${HOST_CLI} › trusted extension ids › an extensions.json open to others stops host install with UNSAFE_STATE_FILE and the daemon from starting`,
+    ],
+  },
+  {
+    id: 'trusted-ids-env-refused',
+    protects: 'BPROXY_EXTENSION_ID is refused, not silently ignored',
+    edits: [
+      {
+        file: 'packages/client/src/lifecycle/config.ts',
+        find: '  refuseExtensionIdVariable(env.BPROXY_EXTENSION_ID);\n',
+        replace: '',
+      },
+    ],
+    kills: [
+      'packages/client/test/lifecycle/config.test.ts › daemon configuration from the environment › refuses BPROXY_EXTENSION_ID, which is no longer read, naming the command that replaces it',
+    ],
+  },
   // 1. A web page the user visits
   {
     id: 'gate-origin-exact',
@@ -14,7 +88,7 @@ export const MUTANTS = [
     edits: [
       {
         file: AUTH,
-        find: 'if (origin !== undefined && origin !== `chrome-extension://${config.extensionId}`) return false;',
+        find: 'if (origin !== undefined && !isTrustedExtensionOrigin(config.extensionIds, origin)) return false;',
         replace: '',
       },
     ],
@@ -57,7 +131,7 @@ export const MUTANTS = [
     edits: [
       {
         file: AUTH,
-        find: 'if (origin !== undefined && origin !== `chrome-extension://${config.extensionId}`) return false;',
+        find: 'if (origin !== undefined && !isTrustedExtensionOrigin(config.extensionIds, origin)) return false;',
         replace: '',
       },
       {

@@ -7,6 +7,7 @@
 // exactly once), the references it must kill (spelled as in the doc: `file › describe › test`), and
 // `run` when the named file is a shared suite that runs through other test files.
 import { MUTANTS as AGENT } from './agent.mjs';
+import { MUTANTS as CLIENT_CONFIG } from './client-config.mjs';
 import { MUTANTS as CLIENT_PROOF } from './client-proof.mjs';
 import { MUTANTS as BRIDGE } from './bridge.mjs';
 import { MUTANTS as CHAT_MARKDOWN } from './chat-markdown.mjs';
@@ -43,4 +44,5 @@ export const MUTANTS = [
   ...HIDDEN_TEXT,
   ...URLS,
   ...CLIENT_PROOF,
+  ...CLIENT_CONFIG,
 ];

@@ -12,6 +12,8 @@ const STATUS = 'packages/native-host/src/registration/status.ts';
 const WALK = 'packages/native-host/test/registration-trust.test.ts › what the browser would run';
 const INSTALL_REFUSES = `${REGISTRATION} › install refuses a Node, bundle or folder above them that others can change, naming the path and the fix`;
 const STATUS_UNSAFE = `${REGISTRATION} › status calls a launcher unsafe when what it runs, or a folder above, became writable by others, and does not run it`;
+const COPY = "packages/native-host/test/registration/copy.test.ts › the host's own copy in BPROXY_HOME";
+const COPY_LINKS = `${COPY} › refuses a version that is not a folder name, and a linked package others can change`;
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
@@ -46,7 +48,7 @@ export const MUTANTS = [
     edits: [
       {
         file: 'packages/native-host/src/origin.ts',
-        find: '  if (caller !== expected)\n',
+        find: '  if (!expected.includes(caller))\n',
         replace: '  if (caller === "\\u0000")\n',
       },
       {
@@ -62,17 +64,31 @@ export const MUTANTS = [
     ],
   },
   {
-    id: 'host-caller-configured-id',
-    protects: 'the launcher names the extension id the host accepts',
+    id: 'host-caller-trusted-ids',
+    protects: "the host accepts the trusted ids of BPROXY_HOME's extensions.json",
     edits: [
       {
         file: 'packages/native-host/src/origin.ts',
-        find: '    expected = extensionOrigin(parseExtensionId(env.BPROXY_EXTENSION_ID));',
-        replace: '    expected = extensionOrigin(parseExtensionId(undefined));',
+        find: '    expected = trustedExtensionIds(statePaths(resolveHome(env))).map(extensionOrigin);',
+        replace: "    expected = [extensionOrigin('oajmbecmcoogehkeimcopdfcilgnicbm')];",
       },
     ],
     kills: [
-      `${RUN_HOST} › the caller-origin gate › accepts the extension id the launcher names in BPROXY_EXTENSION_ID, with Windows arguments after it`,
+      `${RUN_HOST} › the caller-origin gate › accepts an extension id trusted in BPROXY_HOME/extensions.json, with Windows arguments after it`,
+    ],
+  },
+  {
+    id: 'host-caller-unsafe-setting',
+    protects: 'an unsafe extensions.json refuses every caller of the host',
+    edits: [
+      {
+        file: 'packages/native-host/src/origin.ts',
+        find: '    return { ok: false, reason: error instanceof Error ? error.message : String(error) };\n  }\n  const caller',
+        replace: "    expected = [extensionOrigin('oajmbecmcoogehkeimcopdfcilgnicbm')];\n  }\n  const caller",
+      },
+    ],
+    kills: [
+      `${RUN_HOST} › the caller-origin gate › refuses every caller, ours included, when extensions.json is open to others`,
     ],
   },
   {
@@ -81,9 +97,9 @@ export const MUTANTS = [
     edits: [
       {
         file: 'packages/native-host/src/registration/manifest.ts',
-        find: '    allowed_origins: [extensionOrigin(extensionId)],',
+        find: '    allowed_origins: extensionIds.map(extensionOrigin),',
         replace:
-          "    allowed_origins: [extensionOrigin(extensionId), 'chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/'],",
+          "    allowed_origins: [...extensionIds.map(extensionOrigin), 'chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/'],",
       },
     ],
     kills: [
@@ -101,17 +117,18 @@ export const MUTANTS = [
     ],
   },
   {
-    id: 'host-launcher-extension-id',
-    protects: 'a chosen extension id is baked into the launcher',
+    id: 'host-install-trusts-id',
+    protects: '--extension-id is added to the one trusted-ids setting, which the manifests allow',
     edits: [
       {
-        file: 'packages/native-host/src/registration/launcher.ts',
-        find: "  if (spec.extensionId !== DEFAULT_EXTENSION_ID) env.push(['BPROXY_EXTENSION_ID', spec.extensionId]);",
-        replace: '',
+        file: 'packages/native-host/src/registration/install.ts',
+        find: '      added = addTrustedExtensionId(statePaths(context.stateHome), extensionId);',
+        replace: '      added = false;',
       },
     ],
     kills: [
-      `${REGISTRATION} › bakes no BPROXY_HOME when none was set, and names another extension id when one was given`,
+      `${REGISTRATION} › bakes no BPROXY_HOME when none was set, and trusts another extension id when one was given`,
+      'packages/cli/test/host/host-commands.test.ts › trusted extension ids › a daemon started by the CLI accepts the extension id added with --extension-id, and still refuses any other',
     ],
   },
   {
@@ -120,8 +137,8 @@ export const MUTANTS = [
     edits: [
       {
         file: 'packages/native-host/src/registration/manifest.ts',
-        find: '  if (!Array.isArray(origins) || origins.length !== 1 || origins[0] !== origin)',
-        replace: '  if (!Array.isArray(origins))',
+        find: '  if (!same)\n',
+        replace: '  if (!Array.isArray(origins))\n',
       },
     ],
     kills: [
@@ -266,6 +283,97 @@ export const MUTANTS = [
     kills: [INSTALL_REFUSES],
   },
   {
+    id: 'host-install-linked-packages-trust',
+    protects:
+      "install refuses when a package the host's copy would link to, or a folder above it, is others' to change",
+    edits: [
+      {
+        file: 'packages/native-host/src/registration/install.ts',
+        find: '    return found === null ? [] : trustProblems(found);',
+        replace: '    return found === null ? [] : [];',
+      },
+    ],
+    kills: [COPY_LINKS],
+  },
+  {
+    id: 'host-copy-modes',
+    protects: "the host's copy is 0644 files in a 0700 folder",
+    edits: [
+      {
+        file: 'packages/native-host/src/registration/copy.ts',
+        find: "  files.forEach((name, index) => writeFileAtomic(join(dir, ...name.split('/')), texts[index] ?? '', 0o644));",
+        replace:
+          "  files.forEach((name, index) => writeFileAtomic(join(dir, ...name.split('/')), texts[index] ?? '', 0o666));",
+      },
+      {
+        file: 'packages/native-host/src/registration/copy.ts',
+        find: '  ensureFolder(dir, 0o700);',
+        replace: '  ensureFolder(dir, 0o777);',
+      },
+    ],
+    kills: [
+      `${COPY} › install copies every bundle into BPROXY_HOME/host/<version>, links the externals, and the launcher runs the copy`,
+    ],
+  },
+  {
+    id: 'host-copy-links-walked',
+    protects: "status walks the links in the host copy's node_modules and the folders to what they name",
+    edits: [{ file: TRUST, find: '    ...packagesBeside(bundle),\n', replace: '' }],
+    kills: [COPY_LINKS],
+  },
+  {
+    id: 'host-copy-agent-chunks',
+    protects:
+      "the host's copy carries the agent's chunks, so the copy never imports them from the installing package",
+    edits: [
+      {
+        file: 'packages/native-host/src/registration/copy.ts',
+        find: '  return [basename(bundle), ...others, ...chunks];',
+        replace: '  return [basename(bundle), ...others];',
+      },
+    ],
+    kills: [
+      `${COPY} › install copies every bundle into BPROXY_HOME/host/<version>, links the externals, and the launcher runs the copy`,
+    ],
+  },
+  {
+    id: 'host-copy-version-folder',
+    protects: "the host's copy is named by a version only, inside BPROXY_HOME/host",
+    edits: [
+      {
+        file: 'packages/native-host/src/registration/copy.ts',
+        find: "  if (!VERSION_FOLDER.test(version) || version.includes('..'))",
+        replace: '  if (false)',
+      },
+    ],
+    kills: [COPY_LINKS],
+  },
+  {
+    id: 'host-copy-inside-host-folder',
+    protects: "a copy's removal stays inside BPROXY_HOME/host, whatever install.json says",
+    edits: [
+      {
+        file: 'packages/native-host/src/registration/copy.ts',
+        find: '  if (dirname(copy.dir) !== hostDir) return [];',
+        replace: '',
+      },
+    ],
+    kills: [`${COPY} › removes nothing outside BPROXY_HOME/host on the word of a record edited by hand`],
+  },
+  {
+    id: 'host-copy-uninstall-only-recorded',
+    protects: "uninstall removes only the files and links install recorded in the host's copy",
+    edits: [
+      {
+        file: 'packages/native-host/src/registration/uninstall.ts',
+        find: '    if (record.copy !== undefined) removedFiles.push(...removeHostCopy(record.copy, files.dir));',
+        replace:
+          "    if (record.copy !== undefined) (await import('node:fs')).rmSync(record.copy.dir, { recursive: true, force: true });",
+      },
+    ],
+    kills: [`${COPY} › uninstall removes the copy with the launcher, and leaves what it did not write`],
+  },
+  {
     id: 'host-status-what-it-runs',
     protects: 'status checks the Node and bundle the launcher runs, and the folders above them',
     edits: [
@@ -358,11 +466,26 @@ export const MUTANTS = [
     edits: [
       {
         file: TRUST,
-        find: '  const files = [node, bundle, ...BESIDE_BUNDLE.map((name) => join(dirname(bundle), name))];',
-        replace: '  const files = [node, bundle];',
+        find: '    ...BESIDE_BUNDLE.map((name) => join(dirname(bundle), name)),\n',
+        replace: '',
       },
     ],
     kills: [`${WALK} › checks the bundles the host loads from beside it, once per problem`],
+  },
+  {
+    id: 'trust-agent-chunks',
+    protects: "the agent's chunks the host imports from agent-chunks/ are checked too",
+    edits: [
+      {
+        file: TRUST,
+        find: '    ...agentChunks(bundle),\n',
+        replace: '',
+      },
+    ],
+    kills: [
+      `${WALK} › checks the agent's chunks it imports from agent-chunks/, and that folder`,
+      `${COPY} › status walks the copy's agent chunks, which the host imports, and does not run a launcher whose chunk others can change`,
+    ],
   },
   {
     id: 'trust-group-write',

@@ -18,6 +18,7 @@ import { AgentError, clip } from '../errors';
 import type { AgentLogger } from '../logger';
 import { systemPrompt } from '../system-prompt';
 import { HIDDEN_BROWSER_TOOLS, isBrowserTool } from '../tools/browser-tools';
+import { claudeProgram } from './claude-program';
 import type { Provider, TurnEnding, TurnRequest } from './provider';
 import { TOOL_SPECS } from '@bproxy/tools';
 
@@ -27,7 +28,7 @@ export interface ClaudeCodeOptions {
   /** argv that runs `bproxy`; `mcp --session ID` is appended. */
   readonly bproxyCommand: readonly string[];
   readonly logger: AgentLogger;
-  /** Default `claude`, found on the environment's PATH. */
+  /** Default `claude`, found on the environment's PATH (on Windows, npm's claude.cmd too: ./claude-program.ts). */
   readonly executable?: string;
 }
 
@@ -89,13 +90,20 @@ export class ClaudeCodeProvider implements Provider {
   constructor(private readonly options: ClaudeCodeOptions) {}
 
   runTurn(request: TurnRequest): Promise<TurnEnding> {
-    const executable = this.options.executable ?? 'claude';
+    const program =
+      this.options.executable === undefined
+        ? claudeProgram(this.options.env)
+        : { command: this.options.executable, prefix: [] };
     request.record({ role: 'user', text: request.userText });
-    const child = spawn(executable, claudeArgs(request, this.options.bproxyCommand), {
-      cwd: this.options.workingDirectory,
-      env: { ...this.options.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      program.command,
+      [...program.prefix, ...claudeArgs(request, this.options.bproxyCommand)],
+      {
+        cwd: this.options.workingDirectory,
+        env: { ...this.options.env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     this.children.add(child);
     child.stdin.on('error', () => {});
     child.stdin.end(request.userText);
@@ -216,8 +224,11 @@ export class ClaudeCodeProvider implements Provider {
         finish(() =>
           reject(
             error.code === 'ENOENT'
-              ? new AgentError('AGENT_NOT_CONFIGURED', `the Claude Code CLI (${executable}) is not on PATH`)
-              : new AgentError('MODEL_ERROR', `cannot run ${executable}: ${error.message}`),
+              ? new AgentError(
+                  'AGENT_NOT_CONFIGURED',
+                  `the Claude Code CLI (${program.command}) is not on PATH`,
+                )
+              : new AgentError('MODEL_ERROR', `cannot run ${program.command}: ${error.message}`),
           ),
         );
       });

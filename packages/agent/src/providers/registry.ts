@@ -5,6 +5,8 @@
  */
 import type { AgentConfig } from '../config/agent-config';
 import type { ProviderName } from '../config/provider-names';
+import { missingSdkMessage, PROVIDER_SDKS } from '../config/sdk';
+import { AgentError } from '../errors';
 import type { AgentLogger } from '../logger';
 import type { AgentPaths } from '../paths';
 import type { Env } from '@bproxy/client';
@@ -29,9 +31,30 @@ export function loopProvider(model: ChatModel): Provider {
   return { runTurn: (request) => runLoop(model, request), close: async () => {} };
 }
 
+/**
+ * Imports a provider's module; when the SDK it imports is not installed (the SDKs are optional, see
+ * config/sdk.ts), the user reads which package to install and how, as AGENT_NOT_CONFIGURED.
+ */
+export async function loadProviderModule<T>(provider: ProviderName, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    const sdk = PROVIDER_SDKS[provider];
+    if (
+      sdk !== null &&
+      error instanceof Error &&
+      'code' in error &&
+      error.code === 'ERR_MODULE_NOT_FOUND' &&
+      error.message.includes(`'${sdk.name}'`)
+    )
+      throw new AgentError('AGENT_NOT_CONFIGURED', missingSdkMessage(provider, sdk));
+    throw error;
+  }
+}
+
 export const DEFAULT_PROVIDERS: Readonly<Record<ProviderName, ProviderFactory>> = {
   async anthropic(context) {
-    const { AnthropicModel } = await import('./anthropic');
+    const { AnthropicModel } = await loadProviderModule('anthropic', () => import('./anthropic'));
     return loopProvider(
       new AnthropicModel({
         key: context.key,
@@ -41,7 +64,7 @@ export const DEFAULT_PROVIDERS: Readonly<Record<ProviderName, ProviderFactory>> 
     );
   },
   async openai(context) {
-    const { OpenAiModel } = await import('./openai');
+    const { OpenAiModel } = await loadProviderModule('openai', () => import('./openai'));
     return loopProvider(
       new OpenAiModel({
         key: context.key,
@@ -51,7 +74,7 @@ export const DEFAULT_PROVIDERS: Readonly<Record<ProviderName, ProviderFactory>> 
     );
   },
   async copilot(context) {
-    const { CopilotProvider } = await import('./copilot');
+    const { CopilotProvider } = await loadProviderModule('copilot', () => import('./copilot'));
     return new CopilotProvider({
       gitHubToken: context.key,
       workingDirectory: context.paths.files,

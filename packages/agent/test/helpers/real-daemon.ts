@@ -51,7 +51,7 @@ export async function startRealDaemon(): Promise<RealDaemon> {
   const server: DaemonServer = await buildServer({
     port: 0,
     daemonToken: token,
-    extensionId: DEFAULT_EXTENSION_ID,
+    extensionIds: [DEFAULT_EXTENSION_ID],
     extensionTokens: { get: () => null, set: async () => {} },
     logger,
     tmpRoot: root,

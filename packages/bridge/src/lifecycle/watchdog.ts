@@ -73,6 +73,8 @@ function startWatchdog(script: string, plan: WatchdogPlan): (news: WatchdogNews)
   };
   const child = spawn(process.execPath, [script, JSON.stringify(visible)], {
     detached: true,
+    // No console window of its own on Windows.
+    windowsHide: true,
     stdio: ['pipe', 'ignore', 'ignore'],
   });
   // The bridge must be free to exit; the pipe stays open until it does.

@@ -1,10 +1,9 @@
 /**
- * Where a Chrome, Chromium or Edge binary usually lives. CHROME_PATH wins; then the platform's
+ * Where a Chrome, Chromium, Edge or Brave binary usually lives. CHROME_PATH wins; then the platform's
  * usual places, Debian's real binary first (its /usr/bin/chromium is a shell wrapper that adds
  * flags of its own).
  */
 import { accessSync, constants } from 'node:fs';
-import { join } from 'node:path';
 
 export interface FindChromeOptions {
   env?: NodeJS.ProcessEnv;
@@ -13,27 +12,46 @@ export interface FindChromeOptions {
   isExecutable?: (path: string) => boolean;
 }
 
+/**
+ * The standard install locations, in order of preference: Chrome, Chromium, Edge, Brave (stable
+ * channels before the others). macOS: the app bundles in /Applications and ~/Applications. Windows:
+ * the per-user install (%LOCALAPPDATA%) before the machine-wide ones (%ProgramFiles%,
+ * %ProgramFiles(x86)%), with their usual defaults when the variables are missing. Linux: the
+ * distributions' and the vendors' packages.
+ */
 export function chromeCandidates(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): string[] {
   if (platform === 'darwin') {
     const apps = [
       'Google Chrome.app/Contents/MacOS/Google Chrome',
       'Chromium.app/Contents/MacOS/Chromium',
       'Microsoft Edge.app/Contents/MacOS/Microsoft Edge',
+      'Brave Browser.app/Contents/MacOS/Brave Browser',
+      'Google Chrome Beta.app/Contents/MacOS/Google Chrome Beta',
       'Google Chrome Canary.app/Contents/MacOS/Google Chrome Canary',
     ];
-    const roots = ['/Applications', ...(env.HOME === undefined ? [] : [join(env.HOME, 'Applications')])];
+    const roots = ['/Applications', ...(env.HOME === undefined ? [] : [`${env.HOME}/Applications`])];
     return roots.flatMap((root) => apps.map((app) => `${root}/${app}`));
   }
   if (platform === 'win32') {
-    const roots = [env.LOCALAPPDATA, env.PROGRAMFILES, env['PROGRAMFILES(X86)']].filter(
-      (r): r is string => r !== undefined,
-    );
+    const given = (name: string): string | undefined => {
+      const value = env[name];
+      return value === undefined || value === '' ? undefined : value;
+    };
+    const roots = [
+      given('LOCALAPPDATA') ??
+        (given('USERPROFILE') === undefined ? undefined : `${given('USERPROFILE')}\\AppData\\Local`),
+      given('PROGRAMFILES') ?? given('ProgramFiles') ?? 'C:\\Program Files',
+      given('PROGRAMFILES(X86)') ?? given('ProgramFiles(x86)') ?? 'C:\\Program Files (x86)',
+    ].filter((r): r is string => r !== undefined);
     const exes = [
       'Google\\Chrome\\Application\\chrome.exe',
       'Chromium\\Application\\chrome.exe',
       'Microsoft\\Edge\\Application\\msedge.exe',
+      'BraveSoftware\\Brave-Browser\\Application\\brave.exe',
+      'Google\\Chrome Beta\\Application\\chrome.exe',
+      'Google\\Chrome SxS\\Application\\chrome.exe',
     ];
-    return roots.flatMap((root) => exes.map((exe) => `${root}\\${exe}`));
+    return exes.flatMap((exe) => roots.map((root) => `${root}\\${exe}`));
   }
   return [
     '/usr/lib/chromium/chromium',
@@ -45,7 +63,11 @@ export function chromeCandidates(platform: NodeJS.Platform, env: NodeJS.ProcessE
     '/usr/bin/microsoft-edge',
     '/usr/bin/microsoft-edge-stable',
     '/opt/microsoft/msedge/msedge',
+    '/usr/bin/brave-browser',
+    '/usr/bin/brave',
+    '/opt/brave.com/brave/brave',
     '/snap/bin/chromium',
+    '/snap/bin/brave',
   ];
 }
 

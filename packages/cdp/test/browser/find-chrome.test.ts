@@ -23,4 +23,54 @@ describe('finding a browser', () => {
       'C:\\Program Files\\Microsoft\\Edge\\Application\\msedge.exe',
     );
   });
+
+  it('macOS: Chrome, Chromium, Edge and Brave in /Applications, then ~/Applications', () => {
+    const found = (present: string[]) =>
+      findChrome({ env: { HOME: '/Users/u' }, platform: 'darwin', isExecutable: (p) => present.includes(p) });
+    expect(found(['/Users/u/Applications/Brave Browser.app/Contents/MacOS/Brave Browser'])).toBe(
+      '/Users/u/Applications/Brave Browser.app/Contents/MacOS/Brave Browser',
+    );
+    expect(
+      found([
+        '/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge',
+        '/Applications/Brave Browser.app/Contents/MacOS/Brave Browser',
+      ]),
+    ).toBe('/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge');
+    expect(found([])).toBeUndefined();
+  });
+
+  it('Windows: the per-user install first, then Program Files, with defaults when variables are missing', () => {
+    const env = { LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local', PROGRAMFILES: 'D:\\Apps' };
+    const found = (present: string[], e: NodeJS.ProcessEnv = env) =>
+      findChrome({ env: e, platform: 'win32', isExecutable: (p) => present.includes(p) });
+    expect(
+      found([
+        'D:\\Apps\\Google\\Chrome\\Application\\chrome.exe',
+        'C:\\Users\\u\\AppData\\Local\\Google\\Chrome\\Application\\chrome.exe',
+      ]),
+    ).toBe('C:\\Users\\u\\AppData\\Local\\Google\\Chrome\\Application\\chrome.exe');
+    expect(found(['C:\\Program Files (x86)\\Microsoft\\Edge\\Application\\msedge.exe'])).toBe(
+      'C:\\Program Files (x86)\\Microsoft\\Edge\\Application\\msedge.exe',
+    );
+    expect(found(['D:\\Apps\\BraveSoftware\\Brave-Browser\\Application\\brave.exe'])).toBe(
+      'D:\\Apps\\BraveSoftware\\Brave-Browser\\Application\\brave.exe',
+    );
+    // No variables at all: the default Program Files folders.
+    expect(found(['C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe'], {})).toBe(
+      'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe',
+    );
+    expect(chromeCandidates('win32', { USERPROFILE: 'C:\\Users\\user' })[0]).toBe(
+      'C:\\Users\\user\\AppData\\Local\\Google\\Chrome\\Application\\chrome.exe',
+    );
+  });
+
+  it('Linux: Edge and Brave packages too', () => {
+    const candidates = chromeCandidates('linux', {});
+    for (const path of [
+      '/opt/microsoft/msedge/msedge',
+      '/usr/bin/brave-browser',
+      '/opt/brave.com/brave/brave',
+    ])
+      expect(candidates).toContain(path);
+  });
 });

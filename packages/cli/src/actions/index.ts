@@ -16,7 +16,7 @@ import { TAB } from './tabs';
 import { WAITING } from './waiting';
 
 /** The commands that are not one protocol action each; commands/ builds each with commander. */
-export type CustomName = 'service' | 'mcp' | 'agent' | 'help' | 'bridge' | 'setup' | 'host';
+export type CustomName = 'service' | 'mcp' | 'agent' | 'help' | 'bridge' | 'setup' | 'host' | 'extension';
 
 export interface CustomEntry {
   readonly custom: CustomName;
@@ -38,7 +38,7 @@ export const SECTIONS: readonly Section[] = [
   { heading: 'Debugging:', entries: [DEBUG, call] },
   { heading: 'Agents:', entries: [{ custom: 'mcp' }, { custom: 'agent' }, { custom: 'help' }] },
   { heading: 'CDP tools:', entries: [{ custom: 'bridge' }] },
-  { heading: 'Browser setup:', entries: [{ custom: 'setup' }, { custom: 'host' }] },
+  { heading: 'Browser setup:', entries: [{ custom: 'setup' }, { custom: 'host' }, { custom: 'extension' }] },
 ];
 
 export const isCustom = (entry: TreeEntry): entry is CustomEntry => 'custom' in entry;

@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { checkStateHome, isLifecycleError, resolveHome, type Env } from '@bproxy/client/lifecycle';
 import {
   PROVIDERS,
+  PROVIDER_SDKS,
   agentPaths,
   isAgentError,
   isConfigured,
@@ -16,6 +17,8 @@ import {
   readConfig,
   readConfigFile,
   readKey,
+  sdkInstallCommand,
+  sdkInstalled,
   writeConfigFile,
   writeKey,
 } from '@bproxy/agent/config';
@@ -98,6 +101,13 @@ function writeProviderChanges(
   if (changes.clearKey === true) writeKey(paths, provider, null);
 }
 
+function sdkShown(provider: keyof typeof PROVIDER_SDKS | null): Record<string, unknown> | null {
+  const sdk = provider === null ? null : PROVIDER_SDKS[provider];
+  if (sdk === null) return null;
+  const installed = sdkInstalled(sdk.name);
+  return { package: sdk.name, installed, ...(installed ? {} : { install: sdkInstallCommand(sdk) }) };
+}
+
 /** What `bproxy agent config` prints: the configuration, the key only as set or unset. */
 function shownConfig(paths: AgentPaths): Record<string, unknown> {
   const config = readConfig(paths);
@@ -116,6 +126,8 @@ function shownConfig(paths: AgentPaths): Record<string, unknown> {
           ? 'set'
           : 'unset',
     configured: isConfigured(config, hasKey),
+    // The model SDKs are optional (not installed with bproxy): whether this provider's is, and how.
+    sdk: sdkShown(config.provider),
     sharedNotes: config.sharedNotes,
     toolsOff: Object.entries(config.tools)
       .filter(([, on]) => !on)

@@ -79,6 +79,8 @@ const CONFIG_HELP = `${examples(
 )}
 Files: BPROXY_HOME/agent/config.json and agent/keys.json (0600; refused when others can read them).
 Keys never go to the browser: the extension only learns whether the agent is configured.
+The model SDKs are not installed with bproxy: "sdk" says whether the provider's is, and the command
+that installs it beside bproxy (e.g. npm i -g openai@…) when it is not.
 `;
 
 /** The agent's own bundle, next to this one. */
@@ -116,6 +118,11 @@ async function runConfig(opts: ConfigOptions): Promise<void> {
     throw outcome.usage
       ? usageError(outcome.message, 'Run `bproxy agent config --help`')
       : new CliError(outcome.code, outcome.message, EXIT.failure);
+  const sdk = outcome.shown.sdk;
+  if (sdk !== null && typeof sdk === 'object' && 'install' in sdk && typeof sdk.install === 'string')
+    process.stderr.write(
+      `bproxy: this provider's SDK is not installed beside bproxy; run: ${sdk.install}, then bproxy setup (for the native host)\n`,
+    );
   printJson(outcome.shown, true);
 }
 

@@ -50,3 +50,28 @@ Exit codes: 0 ok, 1 the action failed, 2 usage error (fix the command), 3 no dae
 
 Close what you opened: bproxy -s ID session close. MCP clients: use \`bproxy mcp\` instead (README).
 `;
+
+/** The skill's description: what coding agents read to decide when to load it. */
+export const SKILL_DESCRIPTION =
+  "Drive a real web browser (the user's Chrome or a headless Chromium) through the bproxy CLI: open tabs, read a page as an outline with handles, click, fill, type, wait. Use when a task needs a web page read or operated and bproxy is installed.";
+
+/**
+ * The agents' guide as a skill (Claude Code's and Codex's SKILL.md layout: a folder named after the
+ * skill with SKILL.md, YAML front matter with name and description, then the instructions). The file
+ * shipped in packages/cli/skills/bproxy/ is this text (a test keeps them equal; `node
+ * scripts/cli-reference.mjs` writes it), and `bproxy mcp config CLIENT --write` installs it.
+ */
+export function skillText(): string {
+  return `---
+name: bproxy
+description: ${JSON.stringify(SKILL_DESCRIPTION)}
+---
+
+# bproxy
+
+The same guide as \`bproxy help agents\`. Run the commands below in a shell; each prints JSON.
+
+\`\`\`text
+${AGENTS_GUIDE}\`\`\`
+`;
+}

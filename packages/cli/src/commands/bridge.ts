@@ -57,6 +57,14 @@ function runWithNode(executable: string, switches: readonly string[]): Promise<v
   });
 }
 
+/**
+ * The file tools are given as their Chrome: the bproxy-bridge script, or on Windows, which runs no
+ * extensionless script, the bproxy-bridge.cmd beside it (built with it).
+ */
+export function bridgeExecutableName(platform: NodeJS.Platform = process.platform): string {
+  return platform === 'win32' ? 'bproxy-bridge.cmd' : 'bproxy-bridge';
+}
+
 function bridgeCommand(): Command {
   return new Command('bridge')
     .description('a stand-in Chrome for CDP tools that relays to a real browser and survives its loss')
@@ -83,7 +91,7 @@ Logs: BPROXY_HOME/logs/bridge-YYYY-MM-DD.log.
       if (!existsSync(executable))
         throw usageError(`the bridge is missing (${executable})`, 'Run `npm run build`');
       if (opts.printPath === true) {
-        writeText(executable);
+        writeText(besideCli(bridgeExecutableName()));
         return;
       }
       if (IS_BUN) return runWithNode(executable, switches);

@@ -19,10 +19,14 @@ export interface RegistrationFlags {
   readonly terminalCommand?: string;
 }
 
-function withRegistrationFlags(command: Command, verb: string): Command {
+/** What --extension-id does when installing: it adds to the one trusted-ids setting. */
+const TRUST_ID_HELP =
+  'trust this extension id too (a self-built extension; kept in BPROXY_HOME/extensions.json, which the daemon, the host and the CLI read)';
+
+function withRegistrationFlags(command: Command, verb: string, idHelp = TRUST_ID_HELP): Command {
   return command
     .option('--browser <name>', `${verb} this browser only (repeatable): ${BROWSER_NAMES_HELP}`, collect, [])
-    .option('--extension-id <id>', 'the extension allowed to start the host (default: the bproxy extension)');
+    .option('--extension-id <id>', idHelp);
 }
 
 /** Baked into the launcher: a browser started from the desktop has no other way to pass it. */
@@ -48,6 +52,7 @@ function installCommand(context: CommandContext): Command {
         'bproxy host install',
         'bproxy host install --browser chrome --browser brave',
         'bproxy host install --terminal-command "bash -l"',
+        'bproxy host install --extension-id abcdefghijklmnopabcdefghijklmnop',
       )}
 Output: {"launcher":…,"node":…,"registered":[{"browser","name","location","replaced"}],"skipped":[…]}
 `,
@@ -80,6 +85,7 @@ function statusCommand(context: CommandContext): Command {
       'per browser: installed, registered, stale, and whether the host starts and answers',
     ),
     'report on',
+    'run the host as this trusted extension when checking that it answers (default: the bproxy extension)',
   )
     .addHelpText(
       'after',
@@ -139,7 +145,7 @@ After it, load the extension (it prints the folder) and the browser pairs itself
       }),
   reference: [
     {
-      usage: '`bproxy setup [--browser NAME]…`',
+      usage: '`bproxy setup [--browser NAME]… [--extension-id ID]`',
       does: 'one-time setup for your own browser: build if needed, register the native host, print where to load the extension from',
     },
   ],

@@ -8,7 +8,8 @@ import { SESSION_ID_PATTERN } from '@bproxy/protocol';
 import { Command, Option } from 'commander';
 import { usageError } from '../cli-error';
 import { examples } from '../actions/grammar';
-import type { CustomCommand } from './action-command';
+import type { CommandContext, CustomCommand } from './action-command';
+import { mcpConfigCommand } from './mcp-config';
 import { besideCli } from '../runtime';
 
 interface McpModule {
@@ -23,7 +24,7 @@ function isMcpModule(value: unknown): value is McpModule {
   );
 }
 
-function mcpCommand(): Command {
+function mcpCommand(context: CommandContext): Command {
   return new Command('mcp')
     .description('serve MCP on stdin/stdout; one session per client, starts the daemon if needed')
     .addOption(
@@ -67,7 +68,8 @@ Logs go to stderr; stdout carries only MCP messages.
         ...(opts.browser === undefined ? {} : { browser: opts.browser }),
         ...(session === undefined ? {} : { session }),
       });
-    });
+    })
+    .addCommand(mcpConfigCommand(context));
 }
 
 export const MCP: CustomCommand = {
@@ -76,6 +78,10 @@ export const MCP: CustomCommand = {
     {
       usage: '`bproxy mcp [--pacing human\\|fast] [--browser NAME]`',
       does: 'a stdio MCP server (see [MCP server](#mcp-server))',
+    },
+    {
+      usage: '`bproxy mcp config CLIENT [--write] [--no-skill]`',
+      does: "a client's MCP entry with this installation's paths; `--write` adds it to the client's file (backup first), with the skill",
     },
   ],
 };

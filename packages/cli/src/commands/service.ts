@@ -20,10 +20,12 @@ URLs: agents may open http:, https: and about:blank only; anything else (file:, 
 javascript:, browser and extension pages) is URL_NOT_ALLOWED. --allow-file-urls (or
 BPROXY_ALLOW_FILE_URLS=1) lets the launched browser, and only it, open file: URLs.
 Environment: BPROXY_HOME (default ~/.bproxy), BPROXY_PORT (default 9615, 0 = any free port),
-BPROXY_LOG_LEVEL (fatal|error|warn|info|debug|trace|silent), BPROXY_EXTENSION_ID,
+BPROXY_LOG_LEVEL (fatal|error|warn|info|debug|trace|silent),
 BPROXY_BROWSER (headless|headed|none), BPROXY_ATTACH, BPROXY_CDP_URL (keeps credentials out of argv),
 BPROXY_CDP_MODE, BPROXY_CDP_MAX_BROWSERS, BPROXY_BROWSER_IDLE, BPROXY_ALLOW_FILE_URLS (like the options above),
 CHROME_PATH (the browser binary to launch).
+Extensions: the daemon accepts the bproxy extension and the ids in BPROXY_HOME/extensions.json, read
+when it starts (add one with \`bproxy host install --extension-id ID\`).
 The daemon stays until \`bproxy service stop\`; one that \`bproxy mcp\` started stops by itself after
 BPROXY_IDLE_EXIT (default 15m, off: never) without agent requests.
 Output: {"running":true,"pid":…,"port":…,"pairingCode":"ABCD-EFGH","pairingExpiresAt":…}

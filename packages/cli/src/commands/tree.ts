@@ -19,6 +19,7 @@ import {
 import type { CustomCommand } from './action-command';
 import { AGENT } from './agent';
 import { BRIDGE } from './bridge';
+import { EXTENSION } from './extension';
 import { HELP } from './help';
 import { HOST, SETUP } from './host';
 import { MCP } from './mcp';
@@ -33,6 +34,7 @@ export const CUSTOM: { readonly [K in CustomName]: CustomCommand } = {
   bridge: BRIDGE,
   setup: SETUP,
   host: HOST,
+  extension: EXTENSION,
 };
 
 /** The protocol's actions that no hand-written command sends, as the protocol describes them. */

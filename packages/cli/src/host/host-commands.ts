@@ -55,7 +55,7 @@ export async function asCliError<T>(body: () => Promise<T>): Promise<T> {
     if (error instanceof RegistrationError)
       throw error.usage
         ? usageError(error.message)
-        : new CliError('LOCAL_ERROR', error.message, EXIT.failure);
+        : new CliError(error.unsafeState ? 'UNSAFE_STATE_FILE' : 'LOCAL_ERROR', error.message, EXIT.failure);
     throw error;
   }
 }

@@ -18,6 +18,7 @@ import type { RegistrationFlags } from '../commands/host';
 import { CliError, EXIT } from '../cli-error';
 import { printJson, writeText } from '../output';
 import { besideCli } from '../runtime';
+import { findExtensionFolder } from './extension-folder';
 import { asCliError, context, installOptions, launcherNode } from './host-commands';
 
 interface Checkout {
@@ -74,11 +75,15 @@ function nextSteps(install: InstallReport, extension: string | null, answers: Pr
   const steps = [
     'Open chrome://extensions (edge://extensions in Edge, brave://extensions in Brave) and turn on Developer mode.',
     extension === null
-      ? 'Click "Load unpacked" and choose the unpacked bproxy extension folder.'
+      ? 'Click "Load unpacked" and choose the bproxy extension folder: it is missing from this installation (reinstall bproxy; in a clone, `npm run build`).'
       : `Click "Load unpacked" and choose ${extension}`,
     'The extension asks the native host for the daemon (started when none runs) and pairs itself: no code to type.',
     'Fallback: `bproxy pair` prints a code and port to type into the extension popup.',
   ];
+  if (install.addedExtensionId !== null)
+    steps.push(
+      `Extension id ${install.addedExtensionId} is now trusted (BPROXY_HOME/extensions.json). A daemon already running read the trusted ids when it started: run \`bproxy service stop\` so that the next start accepts it.`,
+    );
   if (answers !== null && !answers.ok)
     steps.unshift(
       `The host did not answer when run as the browser runs it (${answers.reason}); see \`bproxy host status\`.`,
@@ -118,10 +123,10 @@ export async function setup(flags: RegistrationFlags, pretty: boolean): Promise<
       : await hostStatus({
           context: context(),
           browsers: install.registered.map((r) => r.browser),
-          extensionId: install.extensionId,
+          ...(install.addedExtensionId === null ? {} : { extensionId: install.addedExtensionId }),
         });
   const answers = check?.browsers.find((browser) => browser.answers !== null)?.answers ?? null;
-  const extension = checkout?.extension ?? null;
+  const extension = findExtensionFolder();
   const next = nextSteps(install, extension, answers);
   if (pretty) writeText(prettyText(install, answers, extension, next));
   else printJson({ built, host: install, answers, extension, next }, false);

@@ -3,10 +3,13 @@
  * and BPROXY_HOME: JSON on stdout, the launcher running the host bundle built beside the CLI with this
  * Node, status running it once, usage errors for unknown browsers, and help that names every browser.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { request } from 'node:http';
+import { DAEMON_PROOF_PATH, DEFAULT_EXTENSION_ID, freshNonce } from '@bproxy/protocol';
 import { BROWSER_IDS } from '@bproxy/native-host/registration';
+import { BPROXY_VERSION } from '@bproxy/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_NAMES_HELP } from '../../src/commands/host';
 import { createHarness, type Harness } from '../helpers/cli-harness';
@@ -44,7 +47,10 @@ describe('bproxy host', () => {
     expect(installed).toMatchObject({
       launcher: join(state, 'host', 'bproxy-host'),
       node: process.execPath,
-      bundle: join(dirname(h.cli), 'native-host.mjs'),
+      // The host's own copy, made from the bundle beside the CLI.
+      bundle: join(state, 'host', BPROXY_VERSION, 'native-host.mjs'),
+      installedFrom: join(dirname(h.cli), 'native-host.mjs'),
+      version: BPROXY_VERSION,
       registered: [{ browser: 'chromium', location: manifestOf(home), replaced: false }],
     });
     expect(existsSync(manifestOf(home))).toBe(true);
@@ -63,6 +69,7 @@ describe('bproxy host', () => {
     });
     expect(existsSync(manifestOf(home))).toBe(false);
     expect(existsSync(join(state, 'host', 'bproxy-host'))).toBe(false);
+    expect(existsSync(join(state, 'host', BPROXY_VERSION))).toBe(false);
   }, 30_000);
 
   it('refuses an unknown browser as a usage error that lists the names', async () => {
@@ -83,6 +90,8 @@ describe('bproxy host', () => {
 
 describe('bproxy setup', () => {
   it('registers the host for the browsers found, proves it answers, and says what to do next', async () => {
+    // The harness's build copies the extension beside the CLI when the extension is built: here, none.
+    rmSync(join(dirname(h.cli), 'extension'), { recursive: true, force: true });
     const { env, home } = user();
     const run = await h.run(['setup', '--browser', 'chromium'], { env });
     expect(run.code).toBe(0);
@@ -102,4 +111,133 @@ describe('bproxy setup', () => {
     expect(pretty.stdout).toContain('the host starts and answers');
     expect(pretty.stdout).toContain('Next:\n  1. Open chrome://extensions');
   }, 30_000);
+});
+
+/** A POST to the daemon as a browser extension sends it: its Origin, no secret header. */
+function postAs(
+  port: number,
+  origin: string,
+  path: string,
+  body: unknown,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const payload = JSON.stringify(body);
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+        timeout: 10_000,
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('no answer within 10 s')));
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+describe('trusted extension ids', () => {
+  it('a daemon started by the CLI accepts the extension id added with --extension-id, and still refuses any other', async () => {
+    const { env, state } = user();
+    const self = 'abcdefghijklmnopabcdefghijklmnop';
+    const install = await h.run(['host', 'install', '--browser', 'chromium', '--extension-id', self], {
+      env,
+    });
+    expect(install.code).toBe(0);
+    expect(JSON.parse(install.stdout)).toMatchObject({
+      extensionIds: [DEFAULT_EXTENSION_ID, self],
+      addedExtensionId: self,
+    });
+    expect(JSON.parse(readFileSync(join(state, 'extensions.json'), 'utf8'))).toEqual({ ids: [self] });
+    const listed = await h.run(['extension', 'ids'], { env });
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual({
+      ids: [DEFAULT_EXTENSION_ID, self],
+      builtIn: [DEFAULT_EXTENSION_ID],
+      file: join(state, 'extensions.json'),
+    });
+
+    const start = await h.run(['service', 'start', '--browser', 'none'], { env });
+    expect(start.code, start.stderr).toBe(0);
+    const { port, pairingCode } = JSON.parse(start.stdout) as { port: number; pairingCode: string };
+    try {
+      const stranger = await postAs(port, `chrome-extension://${'c'.repeat(32)}`, '/pair/claim', {
+        code: pairingCode,
+      });
+      expect(stranger.status).toBe(401);
+      const claimed = await postAs(port, `chrome-extension://${self}`, '/pair/claim', { code: pairingCode });
+      expect(claimed.status).toBe(200);
+      expect(JSON.parse(claimed.body)).toMatchObject({ ok: true, data: { wsUrl: expect.any(String) } });
+      // The development id stays trusted beside it, and the stranger is refused on every route.
+      const dev = await postAs(port, `chrome-extension://${DEFAULT_EXTENSION_ID}`, DAEMON_PROOF_PATH, {
+        clientNonce: freshNonce(),
+      });
+      expect(dev.status).toBe(200);
+      expect(JSON.parse(dev.body)).toMatchObject({ ok: true });
+      const proofForStranger = await postAs(port, `chrome-extension://${'c'.repeat(32)}`, DAEMON_PROOF_PATH, {
+        clientNonce: freshNonce(),
+      });
+      expect(proofForStranger.status).toBe(401);
+    } finally {
+      await h.run(['service', 'stop'], { env });
+    }
+  }, 30_000);
+
+  it('an extensions.json open to others stops host install with UNSAFE_STATE_FILE and the daemon from starting', async () => {
+    const { env, state } = user();
+    mkdirSync(state, { recursive: true, mode: 0o700 });
+    writeFileSync(join(state, 'extensions.json'), '{"ids":[]}', { mode: 0o600 });
+    chmodSync(join(state, 'extensions.json'), 0o644);
+    const install = await h.run(['host', 'install', '--browser', 'chromium'], { env });
+    expect(install.code).toBe(1);
+    expect(JSON.parse(install.stderr)).toMatchObject({ error: { code: 'UNSAFE_STATE_FILE' } });
+    const listed = await h.run(['extension', 'ids'], { env });
+    expect(listed.code).toBe(1);
+    expect(JSON.parse(listed.stderr)).toMatchObject({ error: { code: 'UNSAFE_STATE_FILE' } });
+    const start = await h.run(['service', 'start', '--browser', 'none'], { env });
+    expect(start.code).toBe(1);
+    expect(start.stderr).toMatch(/extensions\.json: its mode is 0644/);
+  }, 30_000);
+});
+
+describe('bproxy extension path', () => {
+  it('prints the built extension folder shipped beside the CLI alone, and setup names it for "Load unpacked"', async () => {
+    const folder = join(dirname(h.cli), 'extension');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'manifest.json'), '{}');
+    try {
+      const run = await h.run(['extension', 'path']);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe(`${folder}\n`);
+      const { env } = user();
+      const setup = await h.run(['setup', '--browser', 'chromium'], { env });
+      expect(setup.code).toBe(0);
+      const report = JSON.parse(setup.stdout) as { extension: unknown; next: string[] };
+      expect(report.extension).toBe(folder);
+      expect(report.next).toContain(`Click "Load unpacked" and choose ${folder}`);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it('says where it looked when the built extension is missing, exiting non-zero', async () => {
+    rmSync(join(dirname(h.cli), 'extension'), { recursive: true, force: true });
+    const run = await h.run(['extension', 'path']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    const error = JSON.parse(run.stderr) as { error: { code: string; message: string; hint: string } };
+    expect(error.error.code).toBe('LOCAL_ERROR');
+    expect(error.error.message).toContain(
+      `the built extension is missing: no manifest.json in ${join(dirname(h.cli), 'extension')}`,
+    );
+    expect(error.error.hint).toContain('Reinstall bproxy');
+  });
 });

@@ -4,7 +4,7 @@
  */
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { DEFAULT_EXTENSION_ID, DEFAULT_PORT } from '@bproxy/protocol/plain';
+import { DEFAULT_PORT } from '@bproxy/protocol/plain';
 import { parseDuration } from './duration';
 import { LifecycleError } from './errors';
 
@@ -20,7 +20,6 @@ export interface DaemonConfig {
   /** TCP port on 127.0.0.1; 0 lets the system choose (the chosen one is written to the port file). */
   readonly port: number;
   readonly logLevel: LogLevelName;
-  readonly extensionId: string;
   /**
    * A daemon started implicitly (`--implicit`: by `bproxy mcp`, a native host) stops after this long
    * with no agent request; null (`off`) keeps it up. A daemon started by `service start` ignores it.
@@ -67,16 +66,17 @@ export function parseLogLevel(raw: string | undefined): LogLevelName {
   return level;
 }
 
-/** Chrome extension ids are 32 letters from a to p (a base16 alphabet shifted by Chrome). */
-export function parseExtensionId(raw: string | undefined): string {
-  if (raw === undefined || raw === '') return DEFAULT_EXTENSION_ID;
-  if (!/^[a-p]{32}$/.test(raw)) {
-    throw new LifecycleError(
-      'config',
-      `BPROXY_EXTENSION_ID must be a Chrome extension id (32 letters a-p), got "${raw}"`,
-    );
-  }
-  return raw;
+/**
+ * BPROXY_EXTENSION_ID is no longer read: it let a daemon started by one part accept another
+ * extension than a daemon started by another. The trusted ids are one setting (extension-ids.ts);
+ * a value set here is refused rather than silently ignored.
+ */
+export function refuseExtensionIdVariable(raw: string | undefined): void {
+  if (raw === undefined || raw === '') return;
+  throw new LifecycleError(
+    'config',
+    'BPROXY_EXTENSION_ID is no longer read: trust an extension id with `bproxy host install --extension-id ID` (kept in BPROXY_HOME/extensions.json), then unset the variable',
+  );
 }
 
 export function parseIdleExit(raw: string | undefined): number | null {
@@ -85,11 +85,11 @@ export function parseIdleExit(raw: string | undefined): number | null {
 }
 
 export function loadConfig(env: Env = process.env): DaemonConfig {
+  refuseExtensionIdVariable(env.BPROXY_EXTENSION_ID);
   return {
     home: resolveHome(env),
     port: parsePort(env.BPROXY_PORT),
     logLevel: parseLogLevel(env.BPROXY_LOG_LEVEL),
-    extensionId: parseExtensionId(env.BPROXY_EXTENSION_ID),
     idleExitMs: parseIdleExit(env.BPROXY_IDLE_EXIT),
   };
 }

@@ -9,6 +9,7 @@ export * from './daemon-args';
 export * from './daemon-token';
 export * from './duration';
 export * from './errors';
+export * from './extension-ids';
 export * from './lockfile';
 export * from './pairing-file';
 export * from './paths';

@@ -16,6 +16,8 @@ export interface StatePaths {
   readonly extensionToken: string;
   /** Pairing metadata for `service start` output (0600, transient). */
   readonly pairing: string;
+  /** The extension ids trusted besides the built-in ones (0600; see extension-ids.ts). */
+  readonly extensions: string;
   /** Guard taken while a stale lockfile is removed, so two starters cannot both take over. */
   readonly takeover: string;
   readonly logs: string;
@@ -33,6 +35,7 @@ export function statePaths(home: string): StatePaths {
     token: join(home, 'token'),
     extensionToken: join(home, 'extension-token'),
     pairing: join(home, 'pairing.json'),
+    extensions: join(home, 'extensions.json'),
     takeover: join(home, 'bproxy.pid.takeover'),
     logs: join(home, 'logs'),
     tmp: join(home, 'tmp'),

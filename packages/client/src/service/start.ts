@@ -122,6 +122,12 @@ function waitForReport(child: ChildProcess, logs: string): Promise<StartReport> 
 }
 
 /**
+ * How the daemon is spawned: in a process group of its own (it outlives the command that started it)
+ * and, on Windows, without a console window of its own (a detached process gets one otherwise).
+ */
+export const DAEMON_SPAWN = { detached: true, windowsHide: true } as const;
+
+/**
  * Starts the daemon and waits until it is ready; answers the lifecycle contract's start output (what
  * `bproxy service start` prints). Throws a LifecycleError with a sentence for people.
  */
@@ -141,7 +147,7 @@ export async function startDaemon(options: StartOptions): Promise<StartOutput> {
   const argv = [daemon.script, '--status-fd', String(STATUS_FD), ...browserArgs(browser)];
   if (implicit === true) argv.push('--implicit');
   const child = spawn(daemon.runtime, argv, {
-    detached: true,
+    ...DAEMON_SPAWN,
     stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
     // The absolute home goes in the environment: the daemon and `isOurDaemon` both read it there. So
     // does a CDP URL: farm URLs carry tokens, and a long-lived daemon's argv is readable by every user.

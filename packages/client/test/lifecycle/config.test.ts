@@ -1,11 +1,10 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { DEFAULT_EXTENSION_ID, DEFAULT_PORT } from '@bproxy/protocol';
+import { DEFAULT_PORT } from '@bproxy/protocol';
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_IDLE_EXIT_MS,
   loadConfig,
-  parseExtensionId,
   parseIdleExit,
   parseLogLevel,
   parsePort,
@@ -16,12 +15,11 @@ import { parseDuration } from '../../src/lifecycle/duration';
 import { LifecycleError } from '../../src/lifecycle/errors';
 
 describe('daemon configuration from the environment', () => {
-  it('defaults to ~/.bproxy, port 9615, level info, the published extension id and a 15 min idle exit', () => {
+  it('defaults to ~/.bproxy, port 9615, level info, and a 15 min idle exit', () => {
     expect(loadConfig({})).toEqual({
       home: join(homedir(), '.bproxy'),
       port: DEFAULT_PORT,
       logLevel: 'info',
-      extensionId: DEFAULT_EXTENSION_ID,
       idleExitMs: 15 * 60_000,
     });
     expect(DEFAULT_IDLE_EXIT_MS).toBe(15 * 60_000);
@@ -58,10 +56,10 @@ describe('daemon configuration from the environment', () => {
     expect(() => parseLogLevel('INFO')).toThrow('BPROXY_LOG_LEVEL must be one of');
   });
 
-  it('accepts only 32-letter a-p extension ids', () => {
-    expect(parseExtensionId('a'.repeat(32))).toBe('a'.repeat(32));
-    expect(() => parseExtensionId('q'.repeat(32))).toThrow('32 letters a-p');
-    expect(() => parseExtensionId('a'.repeat(31))).toThrow('32 letters a-p');
+  it('refuses BPROXY_EXTENSION_ID, which is no longer read, naming the command that replaces it', () => {
+    expect(() => loadConfig({ BPROXY_EXTENSION_ID: 'a'.repeat(32) })).toThrow(
+      'BPROXY_EXTENSION_ID is no longer read: trust an extension id with `bproxy host install --extension-id ID`',
+    );
   });
 });
 

@@ -6,9 +6,11 @@
  * attached synchronously, before any await, so no early message is lost.
  */
 import {
+  BPROXY_VERSION,
   DriverMessageSchema,
   makeError,
   PROTOCOL_VERSION,
+  versionSkew,
   formatIssues,
   type DriverMessage,
   type HelloMessage,
@@ -154,6 +156,25 @@ export class DriverConnections {
           `this daemon speaks protocol ${PROTOCOL_VERSION}, the driver ${hello.protocolVersion}`,
         ),
       });
+      transport.close('protocol_mismatch');
+      return null;
+    }
+    // The extension's product version against ours, by the protocol's one rule: refused with a
+    // message naming the older part and its fix. (A CDP driver is part of this very program.)
+    const skew =
+      hello.client.kind === 'extension' && hello.client.version !== undefined
+        ? versionSkew(
+            { part: 'extension', version: hello.client.version },
+            { part: 'daemon', version: BPROXY_VERSION },
+          )
+        : null;
+    if (skew !== null) {
+      deps.logger.warn({
+        event: 'ws_version_mismatch',
+        extension: hello.client.version,
+        daemon: BPROXY_VERSION,
+      });
+      transport.send({ type: 'error', error: makeError('VERSION_MISMATCH', skew.message) });
       transport.close('protocol_mismatch');
       return null;
     }

@@ -25,7 +25,8 @@ export type RouteSecret = 'bearer' | 'pairing' | 'client-proof' | 'ws';
 export interface GateConfig {
   /** The port the daemon is reached on (read lazily: with BPROXY_PORT=0 it is known only after listen). */
   port(): number;
-  extensionId: string;
+  /** The trusted extension ids (BPROXY_HOME/extensions.json and the built-in ones), read at start. */
+  extensionIds: readonly string[];
   daemonToken: string;
   /** The active extension token, or null before the first pairing. */
   extensionToken(): string | null;
@@ -83,6 +84,11 @@ function hasRepeatedGateHeader(rawHeaders: readonly string[]): boolean {
   return false;
 }
 
+/** Whether `origin` is exactly `chrome-extension://<id>` for one of the trusted ids. */
+export function isTrustedExtensionOrigin(ids: readonly string[], origin: string): boolean {
+  return ids.some((id) => origin === `chrome-extension://${id}`);
+}
+
 /** Returns true when the request may proceed to its route. */
 export function passesGate(
   config: GateConfig,
@@ -100,10 +106,10 @@ export function passesGate(
   const port = config.port();
   if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return false;
 
-  // 2. Origin: absent (CLI) or exactly our extension. Browser-facing routes require it.
+  // 2. Origin: absent (CLI) or exactly one of the trusted extensions. Browser-facing routes require it.
   const origin = single(headers.origin);
   if (origin === null) return false;
-  if (origin !== undefined && origin !== `chrome-extension://${config.extensionId}`) return false;
+  if (origin !== undefined && !isTrustedExtensionOrigin(config.extensionIds, origin)) return false;
   if (origin === undefined && (secret === 'ws' || secret === 'pairing')) return false;
   if (origin !== undefined && secret === 'client-proof') return false;
 

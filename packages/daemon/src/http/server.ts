@@ -78,7 +78,7 @@ async function registerShell(app: FastifyInstance, opts: ServerOptions, daemon: 
   await app.register(gate, {
     config: {
       port,
-      extensionId: opts.extensionId,
+      extensionIds: opts.extensionIds,
       daemonToken: opts.daemonToken,
       extensionToken: () => opts.extensionTokens.get(),
     },

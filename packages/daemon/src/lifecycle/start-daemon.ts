@@ -20,6 +20,7 @@ import {
   removeStateFileQuietly,
   statePaths,
   type StatePaths,
+  trustedExtensionIds,
   writeDaemonToken,
   writePairingFile,
   writePortFile,
@@ -77,15 +78,18 @@ export async function startDaemon(config: DaemonConfig, deps: StartDeps): Promis
   let server: DaemonServer | null = null;
   let log: ReturnType<StartDeps['createLogger']> | null = null;
   try {
+    // The trusted extension ids, one setting: an unsafe or malformed extensions.json stops the start.
+    const extensionIds = trustedExtensionIds(paths);
     const daemonToken = writeDaemonToken(paths);
     created.push(paths.token);
     const extensionTokens = FileExtensionTokenStore.load(paths.extensionToken);
     log = deps.createLogger({ dir: paths.logs, level: config.logLevel });
     const { logger } = log;
+    logger.info({ event: 'trusted_extensions', ids: extensionIds });
     const options: ServerOptions = {
       port: config.port,
       daemonToken,
-      extensionId: config.extensionId,
+      extensionIds,
       extensionTokens,
       logger,
       tmpRoot: paths.tmp,

@@ -4,7 +4,7 @@ import { wsAuthProtocol } from '@bproxy/protocol';
 
 const config = {
   port: () => 9615,
-  extensionId: 'oajmbecmcoogehkeimcopdfcilgnicbm',
+  extensionIds: ['oajmbecmcoogehkeimcopdfcilgnicbm', 'b'.repeat(32)],
   daemonToken: 'a'.repeat(64),
   extensionToken: () => 'T'.repeat(43),
 };
@@ -24,11 +24,40 @@ describe('gate (unit)', () => {
     const unpaired = { ...config, extensionToken: () => null };
     const headers = {
       host: '127.0.0.1:9615',
-      origin: `chrome-extension://${config.extensionId}`,
+      origin: 'chrome-extension://oajmbecmcoogehkeimcopdfcilgnicbm',
       'sec-websocket-protocol': `bproxy.v1, ${wsAuthProtocol('T'.repeat(43))}`,
     };
     expect(passesGate(config, 'GET', '/ws', headers)).toBe(true);
     expect(passesGate(unpaired, 'GET', '/ws', headers)).toBe(false);
+  });
+
+  it('accepts the Origin of every trusted extension id and refuses any other, even a near one', () => {
+    const pairing = (origin: string) => ({ host: '127.0.0.1:9615', origin });
+    expect(
+      passesGate(
+        config,
+        'POST',
+        '/pair/claim',
+        pairing('chrome-extension://oajmbecmcoogehkeimcopdfcilgnicbm'),
+      ),
+    ).toBe(true);
+    expect(passesGate(config, 'POST', '/pair/claim', pairing(`chrome-extension://${'b'.repeat(32)}`))).toBe(
+      true,
+    );
+    expect(passesGate(config, 'POST', '/pair/claim', pairing(`chrome-extension://${'c'.repeat(32)}`))).toBe(
+      false,
+    );
+    expect(passesGate(config, 'POST', '/pair/claim', pairing(`chrome-extension://${'b'.repeat(32)}/`))).toBe(
+      false,
+    );
+    expect(
+      passesGate(
+        { ...config, extensionIds: [] },
+        'POST',
+        '/pair/claim',
+        pairing(`chrome-extension://${'b'.repeat(32)}`),
+      ),
+    ).toBe(false);
   });
 
   it('refuses repeated gate headers', () => {
@@ -50,7 +79,7 @@ describe('gate (unit)', () => {
     const token = 'T'.repeat(43);
     const headers = (entry: string) => ({
       host: '127.0.0.1:9615',
-      origin: `chrome-extension://${config.extensionId}`,
+      origin: 'chrome-extension://oajmbecmcoogehkeimcopdfcilgnicbm',
       'sec-websocket-protocol': `bproxy.v1, ${entry}`,
     });
     const withToken = { ...config, extensionToken: () => token };

@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { DEFAULT_EXTENSION_ID, PROTOCOL_VERSION, wsAuthProtocol, type DaemonMessage } from '@bproxy/protocol';
+import {
+  BPROXY_VERSION,
+  DEFAULT_EXTENSION_ID,
+  PROTOCOL_VERSION,
+  WS_CLOSE,
+  wsAuthProtocol,
+  type DaemonMessage,
+} from '@bproxy/protocol';
 import { createLogger } from '../../src/logs/logger';
 import { FakeExtension, startDaemon, until, type TestDaemon } from '../harness';
 
@@ -28,6 +35,42 @@ describe('GET /ws', () => {
     const ext = new FakeExtension(daemon);
     await expect(ext.connect({ protocolVersion: 99 })).rejects.toThrow('PROTOCOL_MISMATCH');
   });
+
+  it.each([
+    ['0.0.1', 'the extension is the older one — update the extension'],
+    [
+      '9.0.0',
+      'the daemon is the older one — restart the daemon: `bproxy service stop && bproxy service start`',
+    ],
+  ])(
+    'refuses an extension of version %s that does not work with it, naming the older part and its fix',
+    async (version, fix) => {
+      daemon = await startDaemon();
+      const hello = (instanceId: string, v: string) => ({
+        type: 'hello',
+        protocolVersion: PROTOCOL_VERSION,
+        client: { instanceId, kind: 'extension', version: v },
+      });
+      const refused = await rawSocket(daemon);
+      refused.ws.send(JSON.stringify(hello('skewtest01', version)));
+      expect(await refused.closed).toBe(WS_CLOSE.protocolMismatch);
+      expect(refused.messages).toEqual([
+        {
+          type: 'error',
+          error: expect.objectContaining({
+            code: 'VERSION_MISMATCH',
+            message: expect.stringContaining(fix),
+          }),
+        },
+      ]);
+      // A compatible difference (another patch release) is welcomed.
+      const [major = '0', minor = '0'] = BPROXY_VERSION.split('.');
+      const ok = await rawSocket(daemon);
+      ok.ws.send(JSON.stringify(hello('skewtest02', `${major}.${minor}.999`)));
+      await until(() => ok.messages.some((m) => m.type === 'welcome'), 'a welcome');
+      ok.ws.close();
+    },
+  );
 
   it('answers app-level pings with pongs', async () => {
     daemon = await startDaemon();

@@ -1,7 +1,17 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_EXTENSION_ID } from '@bproxy/protocol';
 import type { DaemonConfig } from '@bproxy/client/lifecycle';
 import { FileExtensionTokenStore } from '../../src/lifecycle/extension-token-store';
 import { startDaemon, type StartDeps } from '../../src/lifecycle/start-daemon';
@@ -13,7 +23,7 @@ let home: string;
 let config: DaemonConfig;
 beforeEach(() => {
   home = join(mkdtempSync(join(tmpdir(), 'bproxy-start-')), 'home');
-  config = { home, port: 0, logLevel: 'silent', extensionId: 'a'.repeat(32), idleExitMs: null };
+  config = { home, port: 0, logLevel: 'silent', idleExitMs: null };
 });
 afterEach(() => {
   rmSync(join(home, '..'), { recursive: true, force: true });
@@ -62,7 +72,7 @@ describe('startDaemon', () => {
     expect(fake.options).toMatchObject({
       port: 0,
       daemonToken: token,
-      extensionId: 'a'.repeat(32),
+      extensionIds: [DEFAULT_EXTENSION_ID],
       tmpRoot: join(home, 'tmp'),
     });
     expect(JSON.parse(readFileSync(join(home, 'pairing.json'), 'utf8'))).toEqual({
@@ -93,6 +103,31 @@ describe('startDaemon', () => {
     expect(existsSync(join(home, 'pairing.json'))).toBe(false);
     expect(existsSync(join(home, 'port'))).toBe(true);
     await daemon.stop('test');
+  });
+
+  it('hands the server every trusted extension id: the built-in ones and those of extensions.json', async () => {
+    const extra = 'c'.repeat(32);
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+    writeFileSync(join(home, 'extensions.json'), JSON.stringify({ ids: [extra] }), { mode: 0o600 });
+    const fake = fakeServer();
+    const daemon = await startDaemon(config, fake.deps);
+    expect(fake.options?.extensionIds).toEqual([DEFAULT_EXTENSION_ID, extra]);
+    await daemon.stop('test');
+  });
+
+  it('refuses to start when extensions.json is open to others, and undoes what it created', async () => {
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+    const file = join(home, 'extensions.json');
+    writeFileSync(file, JSON.stringify({ ids: ['c'.repeat(32)] }), { mode: 0o600 });
+    chmodSync(file, 0o644);
+    const fake = fakeServer();
+    await expect(startDaemon(config, fake.deps)).rejects.toMatchObject({
+      kind: 'unsafe-state',
+      message: expect.stringContaining(`refusing to use ${file}: its mode is 0644`),
+    });
+    expect(fake.events).toEqual([]);
+    for (const name of ['bproxy.pid', 'port', 'token', 'pairing.json'])
+      expect(existsSync(join(home, name)), name).toBe(false);
   });
 
   it('turns EADDRINUSE into "port N is in use" and undoes what it created', async () => {

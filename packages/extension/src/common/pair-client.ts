@@ -10,6 +10,7 @@ import {
   type PairBootstrap,
   type PairingErrorCode,
 } from '@bproxy/protocol';
+import { untrustedDaemonHint } from './user-commands';
 
 export type ClaimFailure =
   PairingErrorCode | 'CODE_FORMAT' | 'PORT' | 'NETWORK' | 'UNAUTHORIZED' | 'BAD_ANSWER';
@@ -29,8 +30,7 @@ export const FAILURE_MESSAGES: Record<ClaimFailure, string> = {
   PORT: 'The port is a number between 1 and 65535 (bproxy uses 9615 unless BPROXY_PORT says otherwise).',
   NETWORK:
     'Cannot reach bproxy on this computer at that port. Is the daemon running (`bproxy service status`), and is the port right?',
-  UNAUTHORIZED:
-    'The daemon refused this extension (HTTP 401). It only accepts the extension id it is configured for (BPROXY_EXTENSION_ID).',
+  UNAUTHORIZED: untrustedDaemonHint(),
   BAD_ANSWER:
     'The daemon answered something unexpected. Are the daemon and the extension the same bproxy version?',
 };

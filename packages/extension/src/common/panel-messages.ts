@@ -55,6 +55,11 @@ export const WorkerToPanelSchema = z.discriminatedUnion('type', [
     type: z.literal('status'),
     daemon: z.enum(['connected', 'connecting', 'unpaired', 'down']),
     host: z.enum(['connected', 'missing', 'unavailable']),
+    /**
+     * Why a part stopped and what fixes it, when retrying cannot help: the daemon connection's stop
+     * reason (a version mismatch names the older part), or the native host's failure.
+     */
+    problem: z.string().max(2000).optional(),
   }),
   z.strictObject({ type: z.literal('sessions'), sessions: z.array(BrowserSessionSchema) }),
   z.strictObject({ type: z.literal('activity'), entry: ActivityEntrySchema }),

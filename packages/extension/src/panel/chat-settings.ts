@@ -5,6 +5,7 @@
  */
 import type { HostToExtension } from '@bproxy/protocol';
 import type { HostCalls } from './chat-host';
+import { setupCommand } from '../common/user-commands';
 import { byId, el } from './dom';
 
 export class ChatSettings {
@@ -55,7 +56,7 @@ export class ChatSettings {
     this.setup.replaceChildren(
       el('strong', { text: 'The bproxy native host is not installed. ' }),
       'Run ',
-      el('code', { text: 'npx bproxy setup' }),
+      el('code', { text: setupCommand() }),
       ' once, then reload the extension.',
     );
   }

@@ -6,6 +6,7 @@
 import type { SessionStorage } from './tab-ids';
 import { ActivityView } from './activity-view';
 import { ChatView } from './chat-view';
+import { setupCommand } from '../common/user-commands';
 import { byId } from './dom';
 import { followFrontTab, type FrontTabApi } from './front-tab';
 import { HandoffView } from './handoff-view';
@@ -46,11 +47,12 @@ link.on((message) => {
   if (message.type !== 'status') return;
   const problems = [
     message.daemon === 'connected' ? '' : message.daemon === 'unpaired' ? 'not paired' : 'bproxy not running',
-    message.host === 'missing' ? 'native host not installed (npx bproxy setup)' : '',
+    message.host === 'missing' ? `native host not installed (${setupCommand()})` : '',
+    message.problem ?? '',
     tabProblem,
   ].filter((p) => p !== '');
   status.textContent = problems.length === 0 ? 'connected' : problems.join(' · ');
-  status.className = `status${message.daemon === 'connected' && tabProblem === '' ? '' : ' bad'}`;
+  status.className = `status${message.daemon === 'connected' && tabProblem === '' && message.problem === undefined ? '' : ' bad'}`;
 });
 
 const follow = (tabId: number) => {

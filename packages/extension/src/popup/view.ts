@@ -3,6 +3,7 @@
  * pairing or connections; popup.ts decides, this file only shows.
  */
 import { UNREACHABLE, type WorkerStatus } from '../common/messages';
+import { setupCommand, untrustedHostHint } from '../common/user-commands';
 
 export type Tone = 'ok' | 'bad' | 'warn' | '';
 
@@ -149,15 +150,10 @@ function hostText(status: WorkerStatus): [string, Tone, string] {
       return [
         'not installed',
         'warn',
-        'Run `npx bproxy setup` once on this computer: the browser then pairs itself and finds the daemon on its own. Pairing with a code below works without it.',
+        `Run \`${setupCommand()}\` once on this computer: the browser then pairs itself and finds the daemon on its own. Pairing with a code below works without it.`,
       ];
     case 'forbidden':
-      return [
-        'refused',
-        'bad',
-        'The native host is registered for another extension id: run `npx bproxy host install --extension-id ' +
-          'THIS_ID` (see chrome://extensions), or `npx bproxy setup` for the default id.',
-      ];
+      return ['refused', 'bad', untrustedHostHint()];
     case 'failed':
       return ['failed', 'bad', host.lastError ?? 'The native host stopped; see BPROXY_HOME/host/host.log.'];
   }

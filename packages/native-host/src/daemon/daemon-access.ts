@@ -3,12 +3,15 @@
  * (from the state files, checked like every client checks them), starting it when asked and none
  * runs, and a fresh direct pairing code through the authenticated `pairing.issue` action (32 random
  * bytes, which the daemon's failed-claim throttle does not hold: strangers cannot lock it out). The daemon token
- * stays inside the client; the pairing code passes through to the port and nowhere else.
+ * stays inside the client; the pairing code passes through to the port and nowhere else. Before a
+ * pairing is issued the daemon's version (its `debug.status`) is checked against the host's by the
+ * protocol's rule: a daemon that does not work with this host is refused, naming the older part and
+ * its fix, instead of pairing an extension to it.
  */
 import { DaemonClient, type Env } from '@bproxy/client';
 import { isLifecycleError } from '@bproxy/client/lifecycle';
 import { daemonStatus } from '@bproxy/client/service';
-import { actionDef } from '@bproxy/protocol';
+import { BPROXY_VERSION, actionDef, versionSkew } from '@bproxy/protocol';
 import { HostFailure } from '../failure';
 import { startDaemonImplicitly } from './implicit-start';
 
@@ -43,6 +46,8 @@ export interface DaemonAccessOptions {
   readonly env: Env;
   /** The daemon bundle to start (dist/daemon.mjs next to the host bundle). */
   readonly daemonScript: string;
+  /** This host's version (default BPROXY_VERSION; tests stand in another). */
+  readonly version?: string;
   /** How long a pairing.issue may take (default 10 s). */
   readonly timeoutMs?: number;
 }
@@ -92,6 +97,17 @@ export function createDaemonAccess(options: DaemonAccessOptions): DaemonAccess {
       const { started } = await locate(true);
       const client = new DaemonClient({ env });
       try {
+        const status = await client.call('debug.status', {}, { timeoutMs: options.timeoutMs ?? 10_000 });
+        if (!status.ok) throw new HostFailure(status.error.code, status.error.message);
+        const daemon = actionDef('debug.status').result.safeParse(status.data);
+        if (!daemon.success)
+          throw new HostFailure('BAD_RESPONSE', 'the daemon answered debug.status outside the protocol');
+        const { version } = daemon.data as { version: string };
+        const skew = versionSkew(
+          { part: 'daemon', version },
+          { part: 'native host', version: options.version ?? BPROXY_VERSION },
+        );
+        if (skew !== null) throw new HostFailure('VERSION_MISMATCH', skew.message);
         const answer = await client.call(
           'pairing.issue',
           { kind: 'direct' },

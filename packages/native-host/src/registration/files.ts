@@ -24,7 +24,7 @@ import { basename, dirname, join } from 'node:path';
 
 const POSIX = process.platform !== 'win32';
 
-export function writeFileAtomic(path: string, text: string, mode: number): void {
+export function writeFileAtomic(path: string, text: string | Buffer, mode: number): void {
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   const fd = openSync(
     temp,
@@ -34,7 +34,7 @@ export function writeFileAtomic(path: string, text: string, mode: number): void 
   let renamed = false;
   try {
     if (POSIX) fchmodSync(fd, mode);
-    const bytes = Buffer.from(text, 'utf8');
+    const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
     let written = 0;
     while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
     fsyncSync(fd);

@@ -18,7 +18,7 @@ export {
 export { RegistrationError, installHost, type InstallOptions, type InstallReport } from './install';
 export { launcherText, readLauncher, type LauncherSpec } from './launcher';
 export { buildManifest, type HostManifest } from './manifest';
-export { probeLauncher, type ProbeOptions, type ProbeResult } from './probe';
+export { hostVersionProblem, probeLauncher, type ProbeOptions, type ProbeResult } from './probe';
 export { readRecord, type InstallRecord, type RecordEntry } from './record';
 export { hostStatus, type BrowserStatus, type StatusOptions, type StatusReport } from './status';
 export {

@@ -3,12 +3,11 @@
  * bundle with the absolute Node binary recorded at install time. Chrome starts hosts with a minimal
  * PATH (the most reported failure of other hosts is `node: not found`), so nothing is looked up on
  * PATH. It also sets BPROXY_HOME when one was set at install time, so the host serves the daemon of
- * the user's CLI, BPROXY_EXTENSION_ID for an extension id other than the default, and
- * BPROXY_TERMINAL_COMMAND when the user chose the side panel Terminal's program at install time (a
+ * the user's CLI (and reads the trusted extension ids from there), and BPROXY_TERMINAL_COMMAND when the user chose the side panel Terminal's program at install time (a
  * browser started from the desktop has no other way to pass it). Reading one back
  * recovers the Node and bundle it runs, for `status`.
  */
-import { DEFAULT_EXTENSION_ID, NATIVE_HOST_NAME } from '@bproxy/protocol';
+import { NATIVE_HOST_NAME } from '@bproxy/protocol';
 import { TERMINAL_COMMAND_VAR } from '../terminal/terminal-command';
 import type { RegistrationPlatform } from './context';
 
@@ -19,7 +18,6 @@ export interface LauncherSpec {
   readonly bundle: string;
   /** BPROXY_HOME to bake in; null: the host resolves it as the CLI does (~/.bproxy). */
   readonly stateHome: string | null;
-  readonly extensionId: string;
   /** The Terminal's program and its arguments, or null (claude when on PATH, else the shell). */
   readonly terminalCommand: string | null;
 }
@@ -36,7 +34,6 @@ const batEscape = (word: string): string => word.replaceAll('%', '%%');
 export function launcherText(platform: RegistrationPlatform, spec: LauncherSpec): string {
   const env: [string, string][] = [];
   if (spec.stateHome !== null) env.push(['BPROXY_HOME', spec.stateHome]);
-  if (spec.extensionId !== DEFAULT_EXTENSION_ID) env.push(['BPROXY_EXTENSION_ID', spec.extensionId]);
   if (spec.terminalCommand !== null) env.push([TERMINAL_COMMAND_VAR, spec.terminalCommand]);
   if (platform === 'win32') {
     return [

@@ -1,6 +1,6 @@
 /**
- * The host manifest Chrome reads: our name, the absolute launcher path, stdio, and exactly one
- * allowed origin — our extension's. Reading one back says what is wrong with it in words `status`
+ * The host manifest Chrome reads: our name, the absolute launcher path, stdio, and exactly the
+ * trusted extensions' origins (BPROXY_HOME/extensions.json and the built-in ids). Reading one back says what is wrong with it in words `status`
  * prints, so a stale registration (moved launcher, another extension id) is named, not guessed at.
  */
 import { readFileSync } from 'node:fs';
@@ -16,13 +16,13 @@ export interface HostManifest {
   readonly allowed_origins: readonly string[];
 }
 
-export function buildManifest(launcher: string, extensionId: string): HostManifest {
+export function buildManifest(launcher: string, extensionIds: readonly string[]): HostManifest {
   return {
     name: NATIVE_HOST_NAME,
     description: 'bproxy native host: finds or starts the bproxy daemon and pairs the extension with it',
     path: launcher,
     type: 'stdio',
-    allowed_origins: [extensionOrigin(extensionId)],
+    allowed_origins: extensionIds.map(extensionOrigin),
   };
 }
 
@@ -35,8 +35,8 @@ export type ManifestReading =
   | { readonly kind: 'unreadable'; readonly reason: string }
   | { readonly kind: 'read'; readonly manifest: Partial<HostManifest>; readonly problems: readonly string[] };
 
-/** Reads a manifest and lists what keeps it from serving `extensionId` (launcher checks aside). */
-export function readManifest(path: string, extensionId: string): ManifestReading {
+/** Reads a manifest and lists what keeps it from serving exactly `extensionIds` (launcher checks aside). */
+export function readManifest(path: string, extensionIds: readonly string[]): ManifestReading {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -57,10 +57,16 @@ export function readManifest(path: string, extensionId: string): ManifestReading
   if (manifest.name !== NATIVE_HOST_NAME)
     problems.push(`its name is ${JSON.stringify(manifest.name)}, not ${NATIVE_HOST_NAME}`);
   if (manifest.type !== 'stdio') problems.push(`its type is ${JSON.stringify(manifest.type)}, not "stdio"`);
-  const origin = extensionOrigin(extensionId);
-  const origins = manifest.allowed_origins;
-  if (!Array.isArray(origins) || origins.length !== 1 || origins[0] !== origin)
-    problems.push(`wrong origin: it allows ${JSON.stringify(origins)}, not exactly ["${origin}"]`);
+  const wanted = extensionIds.map(extensionOrigin);
+  const origins: unknown = manifest.allowed_origins;
+  const same =
+    Array.isArray(origins) &&
+    origins.length === wanted.length &&
+    wanted.every((origin) => origins.includes(origin));
+  if (!same)
+    problems.push(
+      `wrong origin: it allows ${JSON.stringify(origins)}, not exactly ${JSON.stringify(wanted)} (the trusted extensions): run \`bproxy host install\``,
+    );
   if (typeof manifest.path !== 'string' || !isAbsolute(manifest.path))
     problems.push(`its path ${JSON.stringify(manifest.path)} is not an absolute path`);
   return {

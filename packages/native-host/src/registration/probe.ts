@@ -1,18 +1,35 @@
 /**
  * Does the registered host actually start and answer? Runs the launcher the way a browser does — our
  * extension's origin as the first argument, a minimal environment (no PATH to find Node on), stdio
- * pipes — sends `hello` and expects `welcome` in our native protocol version, then closes stdin and
- * waits for the host to exit. Bounded: a host that does not answer in time is killed and reported.
+ * pipes — sends `hello` in this program's version and expects `welcome` in our native protocol version
+ * and a version that works with ours (the protocol's rule: compatibility.ts), then closes stdin and
+ * waits for the host to exit. A host of a version that does not is named, with `bproxy setup`. Bounded: a host that does not answer in time is killed and reported.
  */
 import { spawn } from 'node:child_process';
 import type { Env } from '@bproxy/client';
-import { NATIVE_MAX_TO_BROWSER, NATIVE_PROTOCOL_VERSION, NativeWelcomeSchema } from '@bproxy/protocol';
+import {
+  BPROXY_VERSION,
+  NATIVE_MAX_TO_BROWSER,
+  NATIVE_PROTOCOL_VERSION,
+  NativeErrorSchema,
+  NativeWelcomeSchema,
+  compareVersions,
+  versionsCompatible,
+} from '@bproxy/protocol';
 import { FrameDecoder, encodeFrame } from '../framing';
 import type { RegistrationPlatform } from './context';
 
 export type ProbeResult =
   | { readonly ok: true; readonly hostVersion: string; readonly protocolVersion: number; readonly ms: number }
   | { readonly ok: false; readonly reason: string };
+
+/** Why a host of `hostVersion` does not work with this bproxy, and the fix; null when it does. */
+export function hostVersionProblem(hostVersion: string, ours: string = BPROXY_VERSION): string | null {
+  if (versionsCompatible(hostVersion, ours)) return null;
+  return compareVersions(hostVersion, ours) < 0
+    ? `the native host is version ${hostVersion}, older than this bproxy ${ours}, and they do not work together: run \`bproxy setup\``
+    : `the native host is version ${hostVersion}, newer than this bproxy ${ours}, and they do not work together: update bproxy, then run \`bproxy setup\``;
+}
 
 export interface ProbeOptions {
   readonly platform: RegistrationPlatform;
@@ -66,7 +83,20 @@ export function probeLauncher(launcher: string, origin: string, options: ProbeOp
           return;
         }
         const welcome = NativeWelcomeSchema.safeParse(event.value);
-        if (!welcome.success) {
+        const refusal = NativeErrorSchema.safeParse(event.value);
+        if (refusal.success && refusal.data.code === 'VERSION_MISMATCH') {
+          // Its message names its version beside ours (compatibility.ts words it); the fix is said
+          // for this program, which installs the host, rather than for the extension it took us for.
+          const named = /the native host (?:is version )?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)[: ]/.exec(
+            refusal.data.message,
+          )?.[1];
+          done({
+            ok: false,
+            reason:
+              (named === undefined ? null : hostVersionProblem(named)) ??
+              `the native host refused bproxy ${BPROXY_VERSION}: ${refusal.data.message}`,
+          });
+        } else if (!welcome.success) {
           done({
             ok: false,
             reason: `the host answered hello with ${JSON.stringify(event.value).slice(0, 200)}`,
@@ -76,6 +106,8 @@ export function probeLauncher(launcher: string, origin: string, options: ProbeOp
             ok: false,
             reason: `the host speaks native protocol ${welcome.data.protocolVersion}, not ${NATIVE_PROTOCOL_VERSION}`,
           });
+        } else if (hostVersionProblem(welcome.data.hostVersion) !== null) {
+          done({ ok: false, reason: hostVersionProblem(welcome.data.hostVersion) ?? '' });
         } else {
           done({
             ok: true,
@@ -104,7 +136,7 @@ export function probeLauncher(launcher: string, origin: string, options: ProbeOp
         JSON.stringify({
           type: 'hello',
           protocolVersion: NATIVE_PROTOCOL_VERSION,
-          extensionVersion: 'status',
+          extensionVersion: BPROXY_VERSION,
         }),
       ),
     );

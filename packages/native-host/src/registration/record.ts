@@ -1,10 +1,12 @@
 /**
  * BPROXY_HOME/host/install.json (0600): what `install` wrote — the launcher, the Node and bundle it
- * runs, and each browser's manifest file or registry key — so that `uninstall` removes exactly that,
+ * runs, the host's copy (its folder, files and node_modules links: copy.ts), and each browser's
+ * manifest file or registry key — so that `uninstall` removes exactly that,
  * and `status` can tell our registration from one that moved. Read by hand, field by field: a record
  * that does not parse is treated as no record (nothing is removed on its word).
  */
 import { readFileSync } from 'node:fs';
+import type { HostCopy } from './copy';
 import { writeFileAtomic } from './files';
 
 export type RecordEntry =
@@ -12,17 +14,37 @@ export type RecordEntry =
   | { readonly browser: string; readonly kind: 'registry'; readonly key: string; readonly manifest: string };
 
 export interface InstallRecord {
-  readonly version: 1;
+  /** 2 since the host runs from its copy; a record of 1 (no copy) is still read, to uninstall it. */
+  readonly version: 1 | 2;
   readonly launcher: string;
   readonly node: string;
   readonly bundle: string;
-  readonly extensionId: string;
+  /** The trusted extension ids the manifests allowed when written (informative; extensions.json rules). */
+  readonly extensionIds: readonly string[];
   /** BPROXY_HOME baked into the launcher, or null. */
   readonly stateHome: string | null;
   readonly entries: readonly RecordEntry[];
+  /** The host's copy in BPROXY_HOME/host/<version>; absent in a record of version 1. */
+  readonly copy?: HostCopy;
 }
 
 const isString = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+function readCopy(value: unknown): HostCopy | null {
+  if (value === null || typeof value !== 'object') return null;
+  const copy = value as Record<string, unknown>;
+  if (!isString(copy.dir) || !isString(copy.version)) return null;
+  if (!Array.isArray(copy.files) || !copy.files.every(isString)) return null;
+  if (!Array.isArray(copy.modules)) return null;
+  const modules: { name: string; target: string }[] = [];
+  for (const module of copy.modules as unknown[]) {
+    if (module === null || typeof module !== 'object') return null;
+    const { name, target } = module as Record<string, unknown>;
+    if (!isString(name) || !isString(target)) return null;
+    modules.push({ name, target });
+  }
+  return { dir: copy.dir, version: copy.version, files: copy.files, modules };
+}
 
 function readEntry(value: unknown): RecordEntry | null {
   if (value === null || typeof value !== 'object') return null;
@@ -44,20 +66,23 @@ export function readRecord(path: string): InstallRecord | null {
   }
   if (value === null || typeof value !== 'object') return null;
   const record = value as Record<string, unknown>;
-  if (record.version !== 1 || !Array.isArray(record.entries)) return null;
-  const { launcher, node, bundle, extensionId, stateHome } = record;
-  if (!isString(launcher) || !isString(node) || !isString(bundle) || !isString(extensionId)) return null;
+  if ((record.version !== 1 && record.version !== 2) || !Array.isArray(record.entries)) return null;
+  const copy = record.version === 2 ? readCopy(record.copy) : undefined;
+  if (copy === null) return null;
+  const { launcher, node, bundle, extensionIds, stateHome } = record;
+  if (!isString(launcher) || !isString(node) || !isString(bundle)) return null;
   if (stateHome !== null && !isString(stateHome)) return null;
   const entries = record.entries.map(readEntry);
   if (entries.some((entry) => entry === null)) return null;
   return {
-    version: 1,
+    version: record.version,
     launcher,
     node,
     bundle,
-    extensionId,
+    extensionIds: Array.isArray(extensionIds) ? extensionIds.filter(isString) : [],
     stateHome,
     entries: entries.filter((entry): entry is RecordEntry => entry !== null),
+    ...(copy === undefined ? {} : { copy }),
   };
 }
 

@@ -6,9 +6,10 @@
  * launcher is run once, as a browser runs it (see probe.ts), unless others could have changed it.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { DEFAULT_EXTENSION_ID } from '@bproxy/protocol';
 import { hostFiles, hostLocation, isInstalled, type RegistrationContext } from './context';
 import { modeProblem } from './files';
-import { chosenExtensionId, describeLocation, selectBrowsers } from './install';
+import { chosenExtensionId, describeLocation, selectBrowsers, trustedIds } from './install';
 import { readLauncher } from './launcher';
 import { readManifest } from './manifest';
 import { launchedTrustProblems, trustProblems } from './trust';
@@ -20,7 +21,7 @@ import { extensionOrigin } from '../origin';
 export interface StatusOptions {
   readonly context: RegistrationContext;
   readonly browsers?: readonly string[];
-  /** The extension the registration must serve; default the installed one, else BPROXY_EXTENSION_ID. */
+  /** The extension the probe calls as (a trusted one); default the development id. */
   readonly extensionId?: string;
   /** Run each registered launcher once (default true). */
   readonly probe?: boolean;
@@ -45,7 +46,8 @@ export interface BrowserStatus {
 }
 
 export interface StatusReport {
-  readonly extensionId: string;
+  /** The trusted extension ids (BPROXY_HOME/extensions.json + built-in): the manifests must allow exactly these. */
+  readonly extensionIds: readonly string[];
   readonly stateHome: string;
   /** The launcher this BPROXY_HOME's install wrote, or null. */
   readonly launcher: string | null;
@@ -109,7 +111,7 @@ function launcherProblems(launcher: string, record: InstallRecord | null): Launc
   if (!existsSync(runs.node))
     problems.push(`wrong node: ${runs.node} does not exist: run \`bproxy host install\` again`);
   if (!existsSync(runs.bundle))
-    problems.push(`the host bundle ${runs.bundle} is missing: run \`npm run build\``);
+    problems.push(`the host bundle ${runs.bundle} is missing: run \`bproxy setup\``);
   // What the launcher executes, and the folders above it, as install checked them.
   const runsTrust = launchedTrustProblems(runs.node, runs.bundle);
   return { problems: [...problems, ...runsTrust], unsafe: runsTrust.length > 0 };
@@ -119,9 +121,9 @@ export async function hostStatus(options: StatusOptions): Promise<StatusReport> 
   const { context } = options;
   const files = hostFiles(context);
   const record = readRecord(files.record);
-  const extensionId = chosenExtensionId(
-    options.extensionId ?? record?.extensionId ?? context.env.BPROXY_EXTENSION_ID,
-  );
+  const extensionIds = trustedIds(context.stateHome);
+  const extensionId =
+    options.extensionId === undefined ? DEFAULT_EXTENSION_ID : chosenExtensionId(options.extensionId);
   const { specs } = selectBrowsers(options.browsers);
   const probes = new Map<string, Promise<ProbeResult>>();
   const probe = (launcher: string) => {
@@ -149,7 +151,7 @@ export async function hostStatus(options: StatusOptions): Promise<StatusReport> 
     let launcher: string | null = null;
     let unsafe = false;
     if (found.registered && found.manifestPath !== null && problems.length === 0) {
-      const reading = readManifest(found.manifestPath, extensionId);
+      const reading = readManifest(found.manifestPath, extensionIds);
       if (reading.kind === 'unreadable') problems.push(reading.reason);
       if (reading.kind === 'read') {
         problems.push(...reading.problems);
@@ -182,7 +184,7 @@ export async function hostStatus(options: StatusOptions): Promise<StatusReport> 
   }
   const registered = browsers.filter((browser) => browser.registered);
   return {
-    extensionId,
+    extensionIds,
     stateHome: context.stateHome,
     launcher: record?.launcher ?? null,
     browsers,

@@ -8,12 +8,13 @@
  * names there but not replace ours), and the file itself not writable by group or others at all —
  * group write counting only when someone else can be in the group (see isPrivateGroup).
  *
- * Packages the host loads from node_modules (the model SDKs, the PTY addon) are not walked: they are
- * trusted as npm installed them, inside folders this walk has checked up to node_modules' parent.
+ * Packages the host loads from node_modules (the model SDKs, the PTY addon) are not walked inside:
+ * they are trusted as npm installed them. The host's copy reaches them through links in its own
+ * node_modules (copy.ts): each link, and every folder on the way to the package it names, is walked.
  *
  * POSIX only: on Windows, files carry ACLs that modes do not describe, and nothing is reported.
  */
-import { lstatSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
 import { userInfo } from 'node:os';
 import { dirname, isAbsolute, join, parse, resolve, sep } from 'node:path';
 
@@ -146,12 +147,49 @@ export function trustProblems(path: string, options: TrustOptions = {}): string[
 
 /** What the host bundle runs from its own folder: the agent it imports, the daemon it starts, the CLI of its terminals. */
 const BESIDE_BUNDLE = ['agent-runtime.mjs', 'daemon.mjs', 'bproxy.mjs'];
+/** The folder of the agent's chunks (one per model provider), which agent-runtime.mjs imports from. */
+const AGENT_CHUNKS = 'agent-chunks';
+
+/** The agent's chunk files beside `bundle` (none when the folder does not exist). */
+function agentChunks(bundle: string): string[] {
+  const folder = join(dirname(bundle), AGENT_CHUNKS);
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder)
+    .sort()
+    .map((name) => join(folder, name));
+}
+
+/** The entries of `dir` (empty when it is not a folder). */
+function entries(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** The packages in `bundle`'s own node_modules (the host copy's links): `name` and `@scope/name`. */
+function packagesBeside(bundle: string): string[] {
+  const modules = join(dirname(bundle), 'node_modules');
+  return entries(modules).flatMap((name) =>
+    name.startsWith('@')
+      ? entries(join(modules, name)).map((inner) => join(modules, name, inner))
+      : [join(modules, name)],
+  );
+}
 
 /**
- * trustProblems of everything a launcher running `bundle` on `node` executes — the two, and the files
- * the bundle loads from beside it (those that exist) — each sentence once.
+ * trustProblems of everything a launcher running `bundle` on `node` executes — the two, the files
+ * the bundle loads from beside it (those that exist), the agent's chunks in agent-chunks/ included,
+ * and the packages its own node_modules links to — each sentence once.
  */
 export function launchedTrustProblems(node: string, bundle: string, options: TrustOptions = {}): string[] {
-  const files = [node, bundle, ...BESIDE_BUNDLE.map((name) => join(dirname(bundle), name))];
+  const files = [
+    node,
+    bundle,
+    ...BESIDE_BUNDLE.map((name) => join(dirname(bundle), name)),
+    ...agentChunks(bundle),
+    ...packagesBeside(bundle),
+  ];
   return [...new Set(files.flatMap((file) => trustProblems(file, options)))];
 }

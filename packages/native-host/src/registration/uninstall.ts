@@ -3,11 +3,13 @@
  * ours. A manifest file is removed when it still names com.bproxy.host and this install's launcher; a
  * registry key when its value is still this install's manifest. Anything changed since (another
  * program's registration, another BPROXY_HOME's) is left alone and reported. When no browser is left
- * registered, the launcher, the Windows manifest and the record go too; host.log stays.
+ * registered, the launcher, the host's copy (BPROXY_HOME/host/<version>, as recorded), the Windows
+ * manifest and the record go too; host.log stays.
  */
 import { readFileSync } from 'node:fs';
 import { NATIVE_HOST_NAME } from '@bproxy/protocol';
 import { hostFiles, type RegistrationContext } from './context';
+import { removeHostCopy } from './copy';
 import { removeFile } from './files';
 import { selectBrowsers } from './install';
 import { readLauncher } from './launcher';
@@ -31,7 +33,7 @@ export type UninstallOutcome =
 
 export interface UninstallReport {
   readonly browsers: readonly UninstallOutcome[];
-  /** The launcher, the Windows manifest and install.json, when nothing registered is left. */
+  /** The launcher, the host's copy, the Windows manifest and install.json, when nothing registered is left. */
   readonly removedFiles: readonly string[];
   /** Set when there was nothing to uninstall. */
   readonly note?: string;
@@ -123,6 +125,7 @@ export async function uninstallHost(options: UninstallOptions): Promise<Uninstal
     }
     if (launcherText !== null && readLauncher(launcherText) !== null && removeFile(record.launcher))
       removedFiles.push(record.launcher);
+    if (record.copy !== undefined) removedFiles.push(...removeHostCopy(record.copy, files.dir));
     if (isOurManifest(files.sharedManifest, record.launcher) === true && removeFile(files.sharedManifest))
       removedFiles.push(files.sharedManifest);
     if (removeFile(files.record)) removedFiles.push(files.record);

@@ -32,6 +32,8 @@ export async function buildBundles(): Promise<Bundles> {
   return { dir, nativeHost: built.nativeHost, daemon: built.daemon };
 }
 
+export { withVersion } from '../../../../tests/kit/versions';
+
 export interface HostProcess {
   readonly child: ChildProcessWithoutNullStreams;
   readonly browser: BrowserEnd;

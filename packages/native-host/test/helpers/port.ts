@@ -5,6 +5,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import {
+  BPROXY_VERSION,
   ChunkReassembler,
   HostToExtensionSchema,
   NATIVE_MAX_TO_BROWSER,
@@ -101,7 +102,7 @@ export function browserEnd(toHost: Writable, fromHost: Readable): BrowserEnd {
   };
 }
 
-export const HELLO = { type: 'hello', protocolVersion: 1, extensionVersion: 'test' } as const;
+export const HELLO = { type: 'hello', protocolVersion: 1, extensionVersion: BPROXY_VERSION } as const;
 
 /** A HostLog that keeps its lines, for assertions on what the host logged. */
 export class MemoryLog implements HostLog {

@@ -343,7 +343,10 @@ export class Connection {
 
   private onDaemonError(socket: SocketLike, error: BproxyError): void {
     this.opts.log.warn('ws_daemon_error', { code: error.code, message: error.message });
-    if (error.code === 'PROTOCOL_MISMATCH') {
+    if (error.code === 'VERSION_MISMATCH') {
+      // The daemon's message names the older part and the one step that fixes it.
+      this.stop(socket, error.message);
+    } else if (error.code === 'PROTOCOL_MISMATCH') {
       this.stop(socket, `protocol mismatch: ${error.message} — update bproxy or the extension so both match`);
     } else {
       this.lastError = `${error.code}: ${error.message}`;

@@ -15,6 +15,7 @@ import {
   NATIVE_PROTOCOL_VERSION,
   NativeChunkSchema,
   formatIssues,
+  versionSkew,
   type ExtensionToHost,
   type HostToExtension,
 } from '@bproxy/protocol';
@@ -171,11 +172,32 @@ export class NativeHost {
             settle(false);
             return;
           }
+          const skew = versionSkew(
+            { part: 'native host', version: message.hostVersion },
+            { part: 'extension', version: this.opts.extensionVersion },
+          );
+          if (skew !== null) {
+            this.fail('failed', skew.message);
+            port.disconnect();
+            settle(false);
+            return;
+          }
           this.hostVersion = message.hostVersion;
           this.lastError = null;
           this.setState('connected');
           this.opts.log.info('native_host_connected', { hostVersion: message.hostVersion });
           settle(true);
+          return;
+        }
+        if (message.type === 'error' && message.code === 'VERSION_MISMATCH' && this.state !== 'connected') {
+          // The host refused our version: its message names the older part and the fix. It exits next:
+          // that exit is not what the user needs to read.
+          this.port = null;
+          this.chunks.clear();
+          this.fail('failed', message.message);
+          this.pending.settleAll(message.message);
+          port.disconnect();
+          settle(false);
           return;
         }
         this.dispatch(message);

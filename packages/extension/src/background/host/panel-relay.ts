@@ -25,11 +25,12 @@ import { messageOf } from '../driver/errors';
 import type { WorkerLog } from '../log';
 import type { NativeHost } from './native-host';
 import { TerminalAttachments } from './terminal-attachments';
+import { setupCommand } from '../../common/user-commands';
 
 export interface PanelRelayOptions {
   chrome: Pick<ChromeApi, 'runtime' | 'tabs' | 'windows'>;
   log: WorkerLog;
-  connection: Pick<Connection, 'userRequest'> & { status(): Pick<ConnectionStatus, 'state'> };
+  connection: Pick<Connection, 'userRequest'> & { status(): Pick<ConnectionStatus, 'state' | 'stopReason'> };
   host: Pick<NativeHost, 'onMessage' | 'request' | 'send' | 'status' | 'ensure' | 'connected'>;
   view: Pick<BrowserView, 'listen'>;
   share: ShareFn;
@@ -240,7 +241,7 @@ export class PanelRelay {
         message: {
           type: 'error',
           code: 'NO_NATIVE_HOST',
-          message: `the native host is not available (${host.status().state}): run \`npx bproxy setup\``,
+          message: `the native host is not available (${host.status().state}): run \`${setupCommand()}\``,
           ...ref,
         },
       });
@@ -249,7 +250,14 @@ export class PanelRelay {
 
   private status(): WorkerToPanel {
     const state = this.opts.connection.status();
-    const hostState = this.opts.host.status().state;
+    const host = this.opts.host.status();
+    const hostState = host.state;
+    const problem =
+      state.state === 'stopped' && state.stopReason !== null
+        ? state.stopReason
+        : hostState === 'failed' && host.lastError !== null
+          ? host.lastError
+          : null;
     return {
       type: 'status',
       daemon:
@@ -261,6 +269,7 @@ export class PanelRelay {
               ? 'connecting'
               : 'down',
       host: hostState === 'connected' ? 'connected' : hostState === 'missing' ? 'missing' : 'unavailable',
+      ...(problem === null ? {} : { problem: problem.slice(0, 2000) }),
     };
   }
 }

@@ -159,6 +159,24 @@ describe('daemon connection', () => {
     });
   });
 
+  it("stops retrying after a version mismatch and keeps the daemon's words, which name the fix", async () => {
+    const c = connection(await paired());
+    c.conn.ensureConnected();
+    await tick();
+    const socket = c.sockets.last();
+    socket.open();
+    const message =
+      'the daemon is version 0.0.9 and the extension 0.1.0: they do not work together, and the daemon is the older one — restart the daemon: `bproxy service stop && bproxy service start`';
+    socket.receive({
+      type: 'error',
+      error: { code: 'VERSION_MISMATCH', category: 'internal', retry: false, message },
+    });
+    socket.serverClose(4001, 'protocol_mismatch');
+    await tick(60_000);
+    expect(c.sockets.sockets).toHaveLength(1);
+    expect(c.conn.status()).toMatchObject({ state: 'stopped', stopReason: message });
+  });
+
   it('stops retrying when the daemon revokes the token', async () => {
     const c = connection(await paired());
     const socket = await connectAndWelcome(c);

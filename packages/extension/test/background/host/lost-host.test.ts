@@ -45,7 +45,7 @@ function setup() {
     log,
     connection: {
       userRequest: async () => ({ ok: false, reason: 'not in this test' }),
-      status: () => ({ state: 'connected' }),
+      status: () => ({ state: 'connected', stopReason: null }),
     },
     host,
     view: { listen: () => () => undefined },

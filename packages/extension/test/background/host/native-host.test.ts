@@ -66,6 +66,31 @@ describe('the native host port', () => {
     expect(ports).toHaveLength(1);
   });
 
+  it('refuses a host whose version does not work with it, naming the host as old and `bproxy setup`', async () => {
+    const { host, ports } = setup();
+    const ready = host.ensure();
+    ports[0]?.reply({ ...welcome, hostVersion: '0.0.4' });
+    expect(await ready).toBe(false);
+    expect(ports[0]?.disconnected).toBe(true);
+    expect(host.status()).toEqual({
+      state: 'failed',
+      hostVersion: null,
+      lastError:
+        'the native host is version 0.0.4 and the extension 0.1.0: they do not work together, and the native host is the older one — run `bproxy setup`',
+    });
+  });
+
+  it("shows the host's refusal of its version, and not the exit that follows it", async () => {
+    const { host, ports, runtime } = setup();
+    const ready = host.ensure();
+    const why = 'the extension is version 0.1.0 and the native host 0.2.0: … — update the extension';
+    ports[0]?.reply({ type: 'error', code: 'VERSION_MISMATCH', message: why });
+    runtime.lastError = { message: 'Native host has exited.' };
+    ports[0]?.onDisconnect.fire();
+    expect(await ready).toBe(false);
+    expect(host.status()).toEqual({ state: 'failed', hostVersion: null, lastError: why });
+  });
+
   it('answers a request with the message that carries its id, and hands the rest to listeners', async () => {
     const { host, ports } = setup();
     const ready = host.ensure();

@@ -45,9 +45,19 @@ interface HostBehaviour {
   answer?: () => Promise<HostToExtension>;
   /** Posting a message throws, as on a port that just disconnected. */
   sendThrows?: boolean;
+  /** The daemon connection stopped for this reason (null: connected). */
+  stopReason?: string | null;
+  /** The host failed with this error (null: as `connected` says). */
+  hostError?: string | null;
 }
 
-function setup({ connected = true, answer, sendThrows = false }: HostBehaviour = {}) {
+function setup({
+  connected = true,
+  answer,
+  sendThrows = false,
+  stopReason = null,
+  hostError = null,
+}: HostBehaviour = {}) {
   const chrome = fakeChrome();
   const hostListeners: ((message: HostToExtension) => void)[] = [];
   const sent: ExtensionToHost[] = [];
@@ -70,9 +80,10 @@ function setup({ connected = true, answer, sendThrows = false }: HostBehaviour =
       return { type: 'chat.transcript', id: 'x9', chatId: 'tab-1', entries: [], running: false };
     },
     status: () => ({
-      state: connected ? ('connected' as const) : ('missing' as const),
+      state:
+        hostError !== null ? ('failed' as const) : connected ? ('connected' as const) : ('missing' as const),
       hostVersion: null,
-      lastError: null,
+      lastError: hostError,
     }),
     ensure: async () => connected,
     get connected() {
@@ -84,7 +95,10 @@ function setup({ connected = true, answer, sendThrows = false }: HostBehaviour =
     log: new WorkerLog(100, Date.now, false),
     connection: {
       userRequest: async () => ({ ok: false, reason: 'not in this test' }),
-      status: () => ({ state: 'connected' }),
+      status: () =>
+        stopReason === null
+          ? { state: 'connected' as const, stopReason: null }
+          : { state: 'stopped' as const, stopReason },
     },
     host,
     view: { listen: () => () => void unlistened.push(1) },
@@ -108,6 +122,19 @@ function setup({ connected = true, answer, sendThrows = false }: HostBehaviour =
 }
 
 describe('the panel relay', () => {
+  it.each([
+    ['daemon', { stopReason: 'the daemon is the older one — restart the daemon' }, 'down'],
+    ['host', { hostError: 'the native host is the older one — run `bproxy setup`' }, 'connected'],
+  ] as const)('tells the panel why the %s stopped, so that it shows the fix', (_part, behaviour, daemon) => {
+    const { open } = setup(behaviour);
+    const panel = open();
+    expect(panel.received[0]).toMatchObject({
+      type: 'status',
+      daemon,
+      problem: Object.values(behaviour)[0],
+    });
+  });
+
   it('sends a chat message on to the host, and refuses malformed or non-panel messages', async () => {
     const { open, sent, flush } = setup();
     const panel = open();

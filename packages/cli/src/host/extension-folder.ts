@@ -1,0 +1,21 @@
+/**
+ * Where the built extension is, for "Load unpacked": inside the installed package (dist/extension,
+ * beside the CLI bundle), else — the CLI running from a clone — where the build puts it
+ * (packages/extension/dist/unpacked). A folder counts only when it holds a manifest.json.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { besideCli } from '../runtime';
+
+/** The folders looked at, in order: the package's own copy first. */
+export function extensionFolderCandidates(cliBundle: string = besideCli('bproxy.mjs')): readonly string[] {
+  const dist = dirname(cliBundle);
+  return [join(dist, 'extension'), resolve(dist, '..', '..', 'extension', 'dist', 'unpacked')];
+}
+
+/** The built extension's folder, or null when none of the candidates holds one. */
+export function findExtensionFolder(
+  candidates: readonly string[] = extensionFolderCandidates(),
+): string | null {
+  return candidates.find((dir) => existsSync(join(dir, 'manifest.json'))) ?? null;
+}

@@ -1,0 +1,76 @@
+/**
+ * The extension ids bproxy trusts, one setting for the daemon, the native host and the CLI:
+ * the development id (derived from the key in packages/extension/manifest.json), the store id once
+ * published, and the ids in BPROXY_HOME/extensions.json (`{ "ids": [...] }`, 0600 in the 0700 home),
+ * which `bproxy setup|host install --extension-id ID` adds to. The file is read with the checks of
+ * every state file: a symlink, a file of another user or one open to group or others is refused
+ * (LifecycleError 'unsafe-state'), and so is content outside the format — never guessed around.
+ */
+import { mkdirSync } from 'node:fs';
+import {
+  DEFAULT_EXTENSION_ID,
+  ExtensionIdSchema,
+  ExtensionsFileSchema,
+  STORE_EXTENSION_ID,
+} from '@bproxy/protocol';
+import { LifecycleError } from './errors';
+import type { StatePaths } from './paths';
+import { readStateFile, writeStateFileAtomic } from './secure-file';
+import { checkStateHome } from './state-home';
+
+/** The ids trusted whatever extensions.json says. */
+export function builtInExtensionIds(): readonly string[] {
+  return STORE_EXTENSION_ID === null ? [DEFAULT_EXTENSION_ID] : [DEFAULT_EXTENSION_ID, STORE_EXTENSION_ID];
+}
+
+/** Checks a Chrome extension id given by a person (`--extension-id`); the message says what is accepted. */
+export function checkExtensionId(raw: string): string {
+  if (!ExtensionIdSchema.safeParse(raw).success)
+    throw new LifecycleError(
+      'config',
+      `the extension id must be a Chrome extension id (32 letters a-p, as chrome://extensions shows it), got "${raw.slice(0, 80)}"`,
+    );
+  return raw;
+}
+
+/** The ids listed in extensions.json; [] when there is none. Throws LifecycleError when it is unsafe or malformed. */
+export function readExtensionsFile(paths: StatePaths): readonly string[] {
+  const raw = readStateFile(paths.extensions);
+  if (raw === null) return [];
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    json = undefined;
+  }
+  const parsed = ExtensionsFileSchema.safeParse(json);
+  if (!parsed.success)
+    throw new LifecycleError(
+      'unsafe-state',
+      `refusing to use ${paths.extensions}: it is not {"ids": ["<32 letters a-p>", ...]}; fix it, or remove it and add ids again with \`bproxy host install --extension-id ID\``,
+    );
+  return parsed.data.ids;
+}
+
+/** Every trusted id, built-in ones first, each once. */
+export function trustedExtensionIds(paths: StatePaths): readonly string[] {
+  return [...new Set([...builtInExtensionIds(), ...readExtensionsFile(paths)])];
+}
+
+/** The Origin header a trusted extension sends (no trailing slash). */
+export function extensionOriginOf(id: string): string {
+  return `chrome-extension://${id}`;
+}
+
+/**
+ * Adds `id` to extensions.json (creating the home 0700 and the file 0600 when missing); a built-in id
+ * or one already listed changes nothing. Answers whether the file changed.
+ */
+export function addTrustedExtensionId(paths: StatePaths, id: string): boolean {
+  checkExtensionId(id);
+  if (!checkStateHome(paths.home)) mkdirSync(paths.home, { recursive: true, mode: 0o700 });
+  const listed = readExtensionsFile(paths);
+  if (builtInExtensionIds().includes(id) || listed.includes(id)) return false;
+  writeStateFileAtomic(paths.extensions, `${JSON.stringify({ ids: [...listed, id] }, null, 2)}\n`);
+  return true;
+}
