@@ -16,6 +16,13 @@ export type ActionRouting =
   /** Forwarded to a driver but not to a tab (tab.open, debug.log). */
   | 'client';
 
+/**
+ * The capability group an action belongs to. The CLI has every command whatever its group; an MCP
+ * client is offered the `core` group by default and opts into the others, so that an agent pays only
+ * for the tools it asked for.
+ */
+export type CapabilityGroup = 'core' | 'files' | 'state' | 'emulation' | 'network' | 'debug';
+
 /** Pacing category the daemon enforces before forwarding; reads are not paced. */
 export type PacingCategory = 'navigate' | 'scroll' | 'interaction' | 'fill';
 
@@ -47,6 +54,8 @@ interface ActionFactsBase {
   readonly pacing?: PacingCategory;
   /** One line saying what the action does (CLI help, tool descriptions, docs). */
   readonly summary: string;
+  /** Its capability group; `core` when not said. */
+  readonly group?: CapabilityGroup;
 }
 
 /** Handled inside the daemon: no driver flags. */
@@ -252,6 +261,11 @@ export type ActionName = keyof typeof ACTION_FACTS;
 /** The facts of one action, as the wide type (every field readable). */
 export function actionFacts(action: ActionName): ActionFacts {
   return ACTION_FACTS[action];
+}
+
+/** The capability group of an action (`core` unless its facts name another). */
+export function actionGroup(action: ActionName): CapabilityGroup {
+  return actionFacts(action).group ?? 'core';
 }
 
 /** The actions a browser driver may see start a navigation it must follow (the `mayNavigate` flag). */
