@@ -8,7 +8,12 @@ import { hintOf, type ErrorCode } from '@bproxy/protocol/plain';
 
 export type ClientErrorCode = Extract<
   ErrorCode,
-  'NO_DAEMON' | 'UNSAFE_STATE_FILE' | 'DAEMON_UNREACHABLE' | 'DAEMON_NOT_PROVEN' | 'BAD_RESPONSE'
+  | 'NO_DAEMON'
+  | 'UNSAFE_STATE_FILE'
+  | 'DAEMON_UNREACHABLE'
+  | 'DAEMON_NOT_PROVEN'
+  | 'BAD_RESPONSE'
+  | 'VERSION_MISMATCH'
 >;
 
 export class ClientError extends Error {
