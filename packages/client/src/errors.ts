@@ -22,6 +22,8 @@ export class ClientError extends Error {
   constructor(
     readonly code: ClientErrorCode,
     message: string,
+    /** For VERSION_MISMATCH: the version the running daemon named (null: none). */
+    readonly daemonVersion: string | null = null,
   ) {
     super(message);
     this.hint = hintOf(code);

@@ -32,6 +32,8 @@ export class TransportError extends Error {
   constructor(
     readonly failure: TransportFailure,
     message: string,
+    /** For `version-mismatch`: the version the daemon named (null: it named none). */
+    readonly daemonVersion: string | null = null,
   ) {
     super(message);
   }

@@ -92,5 +92,5 @@ export async function checkProof(
       `what listens on port ${target.port} cannot prove it is the daemon of this BPROXY_HOME: ${verdict.problem}`,
     );
   const skew = daemonVersionProblem(verdict.daemonVersion, clientVersion);
-  if (skew !== null) throw new TransportError('version-mismatch', skew);
+  if (skew !== null) throw new TransportError('version-mismatch', skew, verdict.daemonVersion);
 }
