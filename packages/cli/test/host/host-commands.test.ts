@@ -191,6 +191,34 @@ describe('trusted extension ids', () => {
     }
   }, 30_000);
 
+  it('a running daemon accepts an id added with host install --extension-id at its next request, and no extension at all while extensions.json is open to others', async () => {
+    const { env, state } = user();
+    const self = 'ponmlkjihgfedcbaponmlkjihgfedcba';
+    const start = await h.run(['service', 'start', '--browser', 'none'], { env });
+    expect(start.code, start.stderr).toBe(0);
+    const { port } = JSON.parse(start.stdout) as { port: number };
+    const proofAs = async (id: string) =>
+      (await postAs(port, `chrome-extension://${id}`, DAEMON_PROOF_PATH, { clientNonce: freshNonce() }))
+        .status;
+    try {
+      expect(await proofAs(self)).toBe(401);
+      const install = await h.run(['host', 'install', '--browser', 'chromium', '--extension-id', self], {
+        env,
+      });
+      expect(install.code, install.stderr).toBe(0);
+      // Past the gate (not yet paired: NOT_PAIRED), with the same daemon: no restart.
+      expect(await proofAs(self)).toBe(409);
+      expect(await proofAs(DEFAULT_EXTENSION_ID)).toBe(409);
+      chmodSync(join(state, 'extensions.json'), 0o644);
+      expect(await proofAs(self)).toBe(401);
+      expect(await proofAs(DEFAULT_EXTENSION_ID)).toBe(401);
+      chmodSync(join(state, 'extensions.json'), 0o600);
+      expect(await proofAs(self)).toBe(409);
+    } finally {
+      await h.run(['service', 'stop'], { env });
+    }
+  }, 30_000);
+
   it('an extensions.json open to others stops host install with UNSAFE_STATE_FILE and the daemon from starting', async () => {
     const { env, state } = user();
     mkdirSync(state, { recursive: true, mode: 0o700 });
