@@ -42,6 +42,7 @@ const COMMAND_OF: Record<(typeof ACTION_NAMES)[number], string[]> = {
   select: ['select'],
   wait: ['wait'],
   dialog: ['dialog'],
+  upload: ['upload'],
   'pairing.issue': ['pair'],
   'debug.last': ['debug', 'last'],
   'debug.status': ['debug', 'status'],

@@ -14,3 +14,4 @@ export * from './input/focus-at';
 export * from './input/input-events';
 export * from './input/keys';
 export * from './input/trusted-actions';
+export * from './files/upload';

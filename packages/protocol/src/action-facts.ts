@@ -236,6 +236,16 @@ export const ACTION_FACTS = {
     summary: 'Accept or dismiss the open JavaScript dialog',
   },
 
+  upload: {
+    routing: 'tab',
+    destructive: true,
+    pacing: 'fill',
+    group: 'files',
+    // Not run twice: a second run would click the element that opens the chooser again.
+    driver: { resumable: false, effects: true, mayNavigate: true },
+    summary: 'Set the files of a file input, or answer the chooser an element opens',
+  },
+
   'pairing.issue': {
     routing: 'local',
     destructive: false,

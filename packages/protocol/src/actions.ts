@@ -76,6 +76,7 @@ import {
   PairingIssueParams,
   PairingIssueResult,
 } from './schemas/debug';
+import { UploadParams, UploadForwarded, UploadResult, UploadDriverResult } from './schemas/files';
 export {
   PacingModeSchema,
   SessionInfoSchema,
@@ -303,6 +304,13 @@ const SCHEMAS = {
     params: DialogParams,
     result: noted(DialogResult),
     driverResult: DialogResult,
+  },
+
+  upload: {
+    params: UploadParams,
+    result: noted(UploadResult),
+    forwarded: UploadForwarded,
+    driverResult: UploadDriverResult,
   },
 
   'pairing.issue': {

@@ -22,6 +22,7 @@ import { failed } from './outcome';
 import { forgetTab } from './lifecycle';
 import type { CommandContext, CommandRouteDeps } from './types';
 import { urlForClient } from './url-check';
+import { checkUpload, uploadAnswer } from '../files/upload';
 
 /**
  * The tab actions that name their tab themselves (`tab` in their params: tab.close, tab.pin, tab.unpin),
@@ -86,9 +87,16 @@ export async function runTabAction(
     if ('ok' in checked) return checked;
     forwardedParams = { ...params, url: checked.url };
   }
+  // Files are checked against the allowed folders before the request goes anywhere.
+  const upload = action === 'upload' ? checkUpload(deps, session, params) : null;
+  if (upload !== null) {
+    if ('ok' in upload) return upload;
+    forwardedParams = upload.params;
+  }
 
   const outcome = await forward(deps, ctx, session, resolveTarget, forwardedParams);
-  return afterAnswer(deps, ctx, session, tab, outcome);
+  const answered = afterAnswer(deps, ctx, session, tab, outcome);
+  return upload === null ? answered : uploadAnswer(answered, upload.files);
 }
 
 function afterAnswer(

@@ -14,6 +14,7 @@ import {
   type DaemonIdentityCheck,
   describeError,
   ensureStateHome,
+  readFilesConfig,
   errnoCode,
   LifecycleError,
   type LockHandle,
@@ -38,6 +39,8 @@ export interface StartDeps {
    * the caller stops the daemon the way a signal does. Absent: the daemon stays until stopped.
    */
   onIdleExit?: (idleMs: number) => void;
+  /** Folders `service start --allow-files` named (files.json's are read here). */
+  allowFiles?: readonly string[];
   /** Seam for tests that run the lifecycle inside the test process. */
   isOurDaemon?: DaemonIdentityCheck;
 }
@@ -80,12 +83,15 @@ export async function startDaemon(config: DaemonConfig, deps: StartDeps): Promis
   try {
     // The trusted extension ids, one setting: an unsafe or malformed extensions.json stops the start.
     const extensionIds = trustedExtensionIds(paths);
+    // The folders agents may upload from: files.json (unsafe or malformed stops the start) and argv.
+    const allowedFolders = [...readFilesConfig(paths), ...(deps.allowFiles ?? [])];
     const daemonToken = writeDaemonToken(paths);
     created.push(paths.token);
     const extensionTokens = FileExtensionTokenStore.load(paths.extensionToken);
     log = deps.createLogger({ dir: paths.logs, level: config.logLevel });
     const { logger } = log;
     logger.info({ event: 'trusted_extensions', ids: extensionIds });
+    logger.info({ event: 'allowed_folders', folders: allowedFolders });
     const options: ServerOptions = {
       port: config.port,
       daemonToken,
@@ -93,6 +99,7 @@ export async function startDaemon(config: DaemonConfig, deps: StartDeps): Promis
       extensionTokens,
       logger,
       tmpRoot: paths.tmp,
+      allowedFolders,
       onPairingConsumed: () => {
         removeStateFileQuietly(paths.pairing);
         logger.info({ event: 'pairing_file_removed' });
