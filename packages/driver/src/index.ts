@@ -15,3 +15,4 @@ export * from './input/input-events';
 export * from './input/keys';
 export * from './input/trusted-actions';
 export * from './files/upload';
+export * from './files/pdf';

@@ -245,6 +245,13 @@ export const ACTION_FACTS = {
     driver: { resumable: false, effects: true, mayNavigate: true },
     summary: 'Set the files of a file input, or answer the chooser an element opens',
   },
+  pdf: {
+    routing: 'tab',
+    destructive: false,
+    group: 'files',
+    driver: { resumable: true },
+    summary: "Save the page as PDF in the session's folder (or --out)",
+  },
 
   'pairing.issue': {
     routing: 'local',

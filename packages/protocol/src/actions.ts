@@ -76,7 +76,16 @@ import {
   PairingIssueParams,
   PairingIssueResult,
 } from './schemas/debug';
-import { UploadParams, UploadForwarded, UploadResult, UploadDriverResult } from './schemas/files';
+import {
+  UploadParams,
+  UploadForwarded,
+  UploadResult,
+  UploadDriverResult,
+  PdfParams,
+  PdfForwarded,
+  PdfResult,
+  PdfDriverResult,
+} from './schemas/files';
 export {
   PacingModeSchema,
   SessionInfoSchema,
@@ -311,6 +320,12 @@ const SCHEMAS = {
     result: noted(UploadResult),
     forwarded: UploadForwarded,
     driverResult: UploadDriverResult,
+  },
+  pdf: {
+    params: PdfParams,
+    result: noted(PdfResult),
+    forwarded: PdfForwarded,
+    driverResult: PdfDriverResult,
   },
 
   'pairing.issue': {

@@ -49,6 +49,7 @@ export const TOOL_OVERRIDES = {
   type: { description: 'Type text key by key (into target, else the focus)' },
   'session.resume': { description: 'Resume after the user did what HUMAN_REQUIRED asked' },
   'debug.last': { description: 'Recent request traces (ids, errors, timings)' },
+  pdf: { description: 'Save the page as PDF (session folder, or out in an allowed folder)' },
   upload: {
     description: 'Set files of a file input, or answer the chooser target opens; allowed folders only',
   },

@@ -5,6 +5,8 @@ const FOLDERS =
   'packages/daemon/test/files/allowed-folders.test.ts › files an agent may hand a page (allowed folders)';
 const CONFIG =
   'packages/client/test/lifecycle/files-config.test.ts › the folders a person allows (files.json, --allow-files)';
+const OUT =
+  'packages/daemon/test/files/allowed-folders.test.ts › where the daemon may write a file an agent asked for (pdf --out)';
 const KIT = 'packages/driver/test/files/upload.test.ts › upload in the driver kit';
 const BOTH_DRIVERS = ['tests/e2e/files-cdp.test.ts', 'tests/e2e/files-extension.test.ts'];
 
@@ -16,8 +18,8 @@ export const MUTANTS = [
     edits: [
       {
         file: 'packages/daemon/src/files/allowed-folders.ts',
-        find: "  if (raw.split(/[\\\\/]/).includes('..'))",
-        replace: "  if (raw.split(/[\\\\/]/).includes('..') && raw === '')",
+        find: "  if (raw.split(/[\\\\/]/).includes('..'))\n    return refused(",
+        replace: "  if (raw.split(/[\\\\/]/).includes('..') && raw === '')\n    return refused(",
       },
     ],
     kills: [`${FOLDERS} › refuses any path naming "..", even one that would stay inside`],
@@ -28,8 +30,9 @@ export const MUTANTS = [
     edits: [
       {
         file: 'packages/daemon/src/files/allowed-folders.ts',
-        find: '  if (!folders.some((folder) => isInside(folder, written)))',
-        replace: '  if (!folders.some((folder) => isInside(folder, written)) && written === raw.slice(1))',
+        find: '  if (!folders.some((folder) => isInside(folder, written)))\n    return refused(',
+        replace:
+          '  if (!folders.some((folder) => isInside(folder, written)) && written === raw.slice(1))\n    return refused(',
       },
     ],
     kills: [`${FOLDERS} › refuses a path outside every allowed folder, without looking whether it exists`],
@@ -141,5 +144,36 @@ export const MUTANTS = [
       },
     ],
     kills: [`${KIT} › answers the chooser the click opened, intercepting only around it`],
+  },
+  {
+    id: 'pdf-out-inside',
+    protects: 'pdf --out outside the allowed folders is refused',
+    edits: [
+      {
+        file: 'packages/daemon/src/files/allowed-folders.ts',
+        find: '  const parent = realOrNull(dirname(written));',
+        replace:
+          '  const parent = realOrNull(dirname(written)); if (parent !== null) return { ok: true, path: join(parent, basename(written)) };',
+      },
+    ],
+    kills: [
+      `${OUT} › refuses outside, "..", a folder that is a link out, an existing link, and a folder itself`,
+    ],
+  },
+  {
+    id: 'pdf-checked-both-drivers',
+    protects: 'both drivers write a PDF only inside the allowed folders',
+    build: true,
+    run: BOTH_DRIVERS,
+    edits: [
+      {
+        file: 'packages/daemon/src/files/pdf.ts',
+        find: '  if (!checked.ok) return failed(checked.code, checked.message);',
+        replace: '  if (!checked.ok && checked.message === "") return failed(checked.code, checked.message);',
+      },
+    ],
+    kills: [
+      "tests/kit/suites/files.ts › saves the page as PDF in the session's folder or --out inside an allowed folder, and refuses --out outside",
+    ],
   },
 ];

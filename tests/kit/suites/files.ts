@@ -4,11 +4,20 @@
  * multiple one, a hidden input a button opens, each answering the chooser with trusted input so the page
  * sees trusted input and change events, and the fixture server checking the bytes the page posted —,
  * and every refusal with its code and nothing set: a file outside the allowed folders, a path naming
- * `..`, a symbolic link out, a type the input does not accept, two files for a single input. The
+ * `..`, a symbolic link out, a type the input does not accept, two files for a single input; pdf into
+ * the session's folder or --out inside an allowed folder, and --out outside refused. The
  * daemon is started with `--allow-files` on one extra folder (FilesEnv.allowed).
  */
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Agent, type DriverUnderTest, type SuiteEnv } from '../agent';
 import { McpClient, handleOf } from '../mcp';
@@ -141,6 +150,41 @@ export function defineFilesSuite(driver: FilesDriver): void {
       T,
     );
 
+    it(
+      "saves the page as PDF in the session's folder or --out inside an allowed folder, and refuses --out outside",
+      async () => {
+        const { e, agent, s, folder } = await onUploadPage();
+        const saved = await e.cli.ok<{ file: string; bytes: number }>(['pdf', '-s', s]);
+        expect(dirname(saved.file)).toBe(realpathSync(folder));
+        const bytes = readFileSync(saved.file);
+        expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+        expect(bytes.length).toBe(saved.bytes);
+        expect(statSync(saved.file).mode & 0o777).toBe(0o600);
+        const out = join(e.allowed, 'wide.pdf');
+        const wide = await e.cli.ok<{ file: string }>([
+          'pdf',
+          '-s',
+          s,
+          '--out',
+          out,
+          '--paper',
+          'a4',
+          '--landscape',
+          '--background',
+        ]);
+        expect(wide.file).toBe(realpathSync(out));
+        expect(readFileSync(out).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+        const outside = join(e.outside, 'page.pdf');
+        expect((await e.cli.fail(['pdf', '-s', s, '--out', outside])).code).toBe('FILE_NOT_ALLOWED');
+        expect((await e.cli.fail(['pdf', '-s', s, '--out', `${folder}/../escape.pdf`])).code).toBe(
+          'FILE_NOT_ALLOWED',
+        );
+        expect(existsSync(outside)).toBe(false);
+        await agent.close(s);
+      },
+      T,
+    );
+
     describe('through MCP', () => {
       let mcp: McpClient | undefined;
       afterAll(async () => {
@@ -162,6 +206,8 @@ export function defineFilesSuite(driver: FilesDriver): void {
           const refused = await mcp.call('upload', { target: doc, files: [join(e.outside, 'secret.txt')] });
           expect(refused.isError).toBe(true);
           expect(refused.text).toContain('FILE_NOT_ALLOWED');
+          expect(await mcp.ok('pdf', { out: join(e.allowed, 'mcp.pdf') })).toContain('mcp.pdf');
+          expect(readFileSync(join(e.allowed, 'mcp.pdf')).subarray(0, 5).toString('latin1')).toBe('%PDF-');
         },
         T,
       );

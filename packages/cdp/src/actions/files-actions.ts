@@ -5,6 +5,7 @@
 import {
   acceptAttribute,
   clickTarget,
+  printToPdfParams,
   uploadThroughChooser,
   type ChooserPage,
   type FileChooserOpened,
@@ -46,5 +47,14 @@ export const upload: HandlerDef<'upload'> = {
     const work = () =>
       uploadThroughChooser(chooserPage(tab, ctx.remaining), () => steps.act(), params.files, ctx.remaining);
     return (await withEffects(tab, work, ctx.remaining())).effects;
+  },
+};
+
+export const pdf: HandlerDef<'pdf'> = {
+  async run(ctx, params) {
+    const printed = await ctx
+      .tab()
+      .session.send('Page.printToPDF', printToPdfParams(params), ctx.remaining());
+    return { data: printed.data };
   },
 };

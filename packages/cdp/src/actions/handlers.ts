@@ -4,7 +4,7 @@
  */
 import type { HandlerTable } from './context';
 import { click, fill, hover, press, scroll, select, type } from './interaction-actions';
-import { upload } from './files-actions';
+import { pdf, upload } from './files-actions';
 import { debugLog, dialog, wait } from './misc-actions';
 import { back, forward, navigate, reloadPage } from './navigation-actions';
 import { elements, inspect, links, screenshot, snapshot, text } from './read-actions';
@@ -35,5 +35,6 @@ export const HANDLERS: HandlerTable = {
   wait,
   dialog,
   upload,
+  pdf,
   'debug.log': debugLog,
 };

@@ -129,6 +129,7 @@ export interface CdpCommands {
     result: { node: { nodeName: string; attributes?: string[] } };
   };
   'DOM.setFileInputFiles': { params: { files: string[]; backendNodeId: number }; result: NoResult };
+  'Page.printToPDF': { params: Record<string, unknown>; result: { data: string } };
 }
 
 export interface CdpEvents {

@@ -5,8 +5,8 @@
  */
 import { isAbsolute, sep } from 'node:path';
 import { usageError } from '../cli-error';
-import { elementTarget } from '../parsers';
-import { defineAction, variadic } from './grammar';
+import { compact, elementTarget } from '../parsers';
+import { choice, defineAction, flag, text, variadic } from './grammar';
 import { SELECTOR, SELECTOR_HELP } from './interaction';
 
 export const upload = defineAction({
@@ -44,5 +44,44 @@ single/multiple are respected (FILE_NOT_ACCEPTED). Output: the click's effects a
   }),
 });
 
+export const pdf = defineAction({
+  action: 'pdf',
+  path: ['pdf'],
+  args: [],
+  options: {
+    out: text('--out <file>'),
+    paper: choice('--paper <size>', ['letter', 'legal', 'tabloid', 'a3', 'a4', 'a5']),
+    landscape: flag('--landscape'),
+    background: flag('--background'),
+  },
+  call: (_args, opts) => ({
+    action: 'pdf',
+    params: compact({
+      out: opts.out === undefined || isAbsolute(opts.out) ? opts.out : `${process.cwd()}${sep}${opts.out}`,
+      paper: opts.paper,
+      landscape: opts.landscape === true ? true : undefined,
+      background: opts.background === true ? true : undefined,
+    }),
+  }),
+  help: () => ({
+    description: "save the page as PDF, in the session's folder or --out (inside an allowed folder)",
+    args: {},
+    options: {
+      out: "where to write it (default: the session's folder, page-TIME.pdf)",
+      paper: 'paper size (default letter)',
+      landscape: 'landscape orientation',
+      background: 'print background colours and images',
+    },
+    examples: [
+      'bproxy pdf -s m4q7z2',
+      'bproxy pdf -s m4q7z2 --paper a4 --landscape --out ~/for-agents/page.pdf',
+    ],
+    after: 'Output: {"file":"/…/page-….pdf","bytes":48213}. The daemon writes the file (0600).\n',
+    reference: [
+      { usage: '`bproxy -s ID pdf [--out FILE] [--paper a4] [--landscape]`', does: 'the page as PDF' },
+    ],
+  }),
+});
+
 /** These commands, in the order the help lists them. */
-export const FILES = [upload];
+export const FILES = [upload, pdf];

@@ -23,6 +23,7 @@ import { forgetTab } from './lifecycle';
 import type { CommandContext, CommandRouteDeps } from './types';
 import { urlForClient } from './url-check';
 import { checkUpload, uploadAnswer } from '../files/upload';
+import { checkPdf } from '../files/pdf';
 
 /**
  * The tab actions that name their tab themselves (`tab` in their params: tab.close, tab.pin, tab.unpin),
@@ -94,8 +95,16 @@ export async function runTabAction(
     forwardedParams = upload.params;
   }
 
+  // Where a PDF goes is checked before it is printed; the daemon writes it.
+  const pdf = action === 'pdf' ? checkPdf(deps, session, params) : null;
+  if (pdf !== null) {
+    if ('ok' in pdf) return pdf;
+    forwardedParams = pdf.params;
+  }
+
   const outcome = await forward(deps, ctx, session, resolveTarget, forwardedParams);
   const answered = afterAnswer(deps, ctx, session, tab, outcome);
+  if (pdf !== null) return pdf.answer(answered);
   return upload === null ? answered : uploadAnswer(answered, upload.files);
 }
 

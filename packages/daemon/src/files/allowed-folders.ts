@@ -7,7 +7,7 @@
  * Nothing is read here: the browser is handed the checked real path (same machine, same user).
  */
 import { lstatSync, realpathSync } from 'node:fs';
-import { basename, isAbsolute, join, normalize, relative, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
 import type { ErrorCode } from '@bproxy/protocol';
 
 /** Largest file an upload may hand a page unless configured otherwise (100 MiB). */
@@ -119,4 +119,42 @@ export function checkFiles(
     files.push(checked.file);
   }
   return { ok: true, files };
+}
+
+export type OutCheck =
+  | { readonly ok: true; readonly path: string }
+  | { readonly ok: false; readonly code: 'FILE_NOT_ALLOWED'; readonly message: string };
+
+/**
+ * Checks where the daemon may write a file an agent asked for (pdf --out): no `..`; inside an allowed
+ * folder as written; its folder's real path inside one too (no link out on the way); and, when the file
+ * exists, a regular file (never a link, which the write could follow elsewhere).
+ */
+export function checkOutFile(raw: string, rules: FileRules): OutCheck {
+  const shown = JSON.stringify(raw.slice(0, 200));
+  const no = (message: string): OutCheck => ({ ok: false, code: 'FILE_NOT_ALLOWED', message });
+  if (raw.includes('\0')) return no(`${shown}: a path may not hold a NUL character`);
+  if (raw.split(/[\\/]/).includes('..')) return no(`${shown}: a path may not name ".."`);
+  const written = normalize(isAbsolute(raw) ? raw : join(rules.sessionFolder, raw));
+  const folders = rules.folders.flatMap((folder) => {
+    const real = realOrNull(folder);
+    return real === null ? [] : [normalize(folder), real];
+  });
+  if (!folders.some((folder) => isInside(folder, written)))
+    return no(
+      `${shown} is outside the folders files may be written to (the session's folder, files.json, --allow-files)`,
+    );
+  const parent = realOrNull(dirname(written));
+  if (parent === null) return no(`${shown}: its folder does not exist`);
+  const path = join(parent, basename(written));
+  if (!folders.some((folder) => isInside(folder, path) && path !== folder))
+    return no(`${shown} lies behind a symbolic link to a place outside the allowed folders`);
+  let existing: ReturnType<typeof lstatSync> | null = null;
+  try {
+    existing = lstatSync(path);
+  } catch {
+    existing = null;
+  }
+  if (existing !== null && !existing.isFile()) return no(`${shown} exists and is not a regular file`);
+  return { ok: true, path };
 }

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkFile, checkFiles, type FileRules } from '../../src/files/allowed-folders';
+import { checkFile, checkFiles, checkOutFile, type FileRules } from '../../src/files/allowed-folders';
 
 const root = mkdtempSync(join(tmpdir(), 'bproxy-allowed-'));
 const session = join(root, 'home', 'tmp', 'abcdef');
@@ -85,5 +85,26 @@ describe('files an agent may hand a page (allowed folders)', () => {
       code: 'FILE_NOT_ALLOWED',
     });
     expect(checkFiles(['note.txt', join(allowed, 'photo.png')], rules)).toMatchObject({ ok: true });
+  });
+});
+
+describe('where the daemon may write a file an agent asked for (pdf --out)', () => {
+  const outCode = (path: string) => {
+    const checked = checkOutFile(path, rules);
+    return checked.ok ? checked.path : checked.code;
+  };
+
+  it("writes inside the session's folder or a configured one, new or over a regular file", () => {
+    expect(outCode('page.pdf')).toBe(join(session, 'page.pdf'));
+    expect(outCode(join(allowed, 'photo.png'))).toBe(join(allowed, 'photo.png'));
+  });
+
+  it('refuses outside, "..", a folder that is a link out, an existing link, and a folder itself', () => {
+    expect(outCode(join(outside, 'page.pdf'))).toBe('FILE_NOT_ALLOWED');
+    expect(outCode('sub/../page.pdf')).toBe('FILE_NOT_ALLOWED');
+    expect(outCode(join(session, 'dir-out', 'page.pdf'))).toBe('FILE_NOT_ALLOWED');
+    expect(outCode('link-in.png')).toBe('FILE_NOT_ALLOWED');
+    expect(outCode('sub')).toBe('FILE_NOT_ALLOWED');
+    expect(outCode(join(session, 'no-folder', 'page.pdf'))).toBe('FILE_NOT_ALLOWED');
   });
 });

@@ -41,3 +41,32 @@ export const FilesConfigSchema = z.strictObject({
   allow: z.array(z.string().min(1).max(4096)).max(64),
 });
 export type FilesConfig = z.infer<typeof FilesConfigSchema>;
+
+/** Paper sizes pdf knows, in inches (width × height, portrait). */
+export const PAPER_SIZES = {
+  letter: [8.5, 11],
+  legal: [8.5, 14],
+  tabloid: [11, 17],
+  a3: [11.69, 16.54],
+  a4: [8.27, 11.69],
+  a5: [5.83, 8.27],
+} as const;
+export type PaperSize = keyof typeof PAPER_SIZES;
+const PaperSchema = z.enum(['letter', 'legal', 'tabloid', 'a3', 'a4', 'a5']);
+
+const PdfLayout = {
+  paper: PaperSchema.optional(),
+  landscape: z.boolean().optional(),
+  /** Print background colours and images (off by default, as a browser prints). */
+  background: z.boolean().optional(),
+};
+
+export const PdfParams = z.strictObject({
+  /** Where to write it (absolute, or relative to the session's folder; inside an allowed folder). */
+  out: FilePath.optional(),
+  ...PdfLayout,
+});
+export const PdfForwarded = z.strictObject(PdfLayout);
+/** The driver's answer: the PDF, base64. */
+export const PdfDriverResult = z.strictObject({ data: z.string().min(1) });
+export const PdfResult = z.strictObject({ file: z.string(), bytes: z.number().int().min(0) });

@@ -8,6 +8,7 @@
 import {
   acceptAttribute,
   clickTarget,
+  printToPdfParams,
   uploadThroughChooser,
   type ChooserPage,
   type FileChooserOpened,
@@ -70,6 +71,25 @@ async function upload(ctx: DriverContext, params: ForwardedParams<'upload'>, cal
   });
 }
 
+/** The page as PDF through chrome.debugger's Page.printToPDF: the tab is not moved or shown. */
+async function pdf(ctx: DriverContext, params: ForwardedParams<'pdf'>, call: ActionCall) {
+  const tabId = tabIdOf(call);
+  const attached = await ctx.dialogs.attach(tabId);
+  if (!attached.ok) fail('DEBUGGER_DISABLED', `pdf needs the debugger in this tab: ${attached.reason}`);
+  await assertNoDialog(ctx, tabId, call.action);
+  const printed = (await ctx.chrome.debugger.sendCommand(
+    { tabId },
+    'Page.printToPDF',
+    printToPdfParams(params),
+  )) as {
+    data?: unknown;
+  };
+  if (typeof printed.data !== 'string' || printed.data === '')
+    fail('DRIVER_ERROR', 'pdf: the browser answered no PDF');
+  return { data: printed.data };
+}
+
 export const FILES_ACTIONS = {
   upload: { run: upload },
-} satisfies { upload: ActionHandler<'upload'> };
+  pdf: { run: pdf },
+} satisfies { upload: ActionHandler<'upload'>; pdf: ActionHandler<'pdf'> };
