@@ -69,7 +69,7 @@ export const MUTANTS = [
     edits: [
       {
         file: 'packages/daemon/src/actions/page-actions.ts',
-        find: "  const upload = action === 'upload' ? checkUpload(deps, session, params) : null;",
+        find: "  const upload = action === 'upload' ? checkUpload(deps, session, params, first.client) : null;",
         replace: '  const upload = null as ReturnType<typeof checkUpload> | null;',
       },
     ],
@@ -85,7 +85,7 @@ export const MUTANTS = [
     edits: [
       {
         file: 'packages/daemon/src/actions/page-actions.ts',
-        find: "  const upload = action === 'upload' ? checkUpload(deps, session, params) : null;",
+        find: "  const upload = action === 'upload' ? checkUpload(deps, session, params, first.client) : null;",
         replace: '  const upload = null as ReturnType<typeof checkUpload> | null;',
       },
     ],
@@ -174,6 +174,20 @@ export const MUTANTS = [
     ],
     kills: [
       "tests/kit/suites/files.ts › saves the page as PDF in the session's folder or --out inside an allowed folder, and refuses --out outside",
+    ],
+  },
+  {
+    id: 'upload-not-remote',
+    protects: 'a remote or farm browser is never handed a path of this machine',
+    edits: [
+      {
+        file: 'packages/daemon/src/files/upload.ts',
+        find: '  if (deps.launchers.isRemote(client))',
+        replace: "  if (deps.launchers.isRemote(client) && client.name === '')",
+      },
+    ],
+    kills: [
+      'packages/daemon/test/files/upload.test.ts › upload through the daemon › refuses upload on a browser that runs elsewhere (a remote endpoint), which could not read a path here',
     ],
   },
 ];

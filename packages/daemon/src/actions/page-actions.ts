@@ -89,7 +89,7 @@ export async function runTabAction(
     forwardedParams = { ...params, url: checked.url };
   }
   // Files are checked against the allowed folders before the request goes anywhere.
-  const upload = action === 'upload' ? checkUpload(deps, session, params) : null;
+  const upload = action === 'upload' ? checkUpload(deps, session, params, first.client) : null;
   if (upload !== null) {
     if ('ok' in upload) return upload;
     forwardedParams = upload.params;

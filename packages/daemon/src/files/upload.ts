@@ -4,6 +4,7 @@
  * hears of it — and the driver gets the checked real paths with each file's name and type. The answer
  * names the files that were set.
  */
+import type { ClientRecord } from '../browsers/clients';
 import type { DriverOutcome } from '../browsers/forwarded-requests';
 import { failed } from '../actions/outcome';
 import type { CommandRouteDeps } from '../actions/types';
@@ -20,7 +21,14 @@ export function checkUpload(
   deps: CommandRouteDeps,
   session: SessionRecord,
   params: Record<string, unknown>,
+  client: ClientRecord,
 ): CheckedUpload | DriverOutcome {
+  // The browser is handed a path on this machine: one running elsewhere could not read it.
+  if (deps.launchers.isRemote(client))
+    return failed(
+      'UNSUPPORTED_ACTION',
+      `upload hands the browser a path on this machine; browser "${client.name}" runs elsewhere (a remote endpoint or farm)`,
+    );
   const raws = Array.isArray(params.files)
     ? params.files.filter((f): f is string => typeof f === 'string')
     : [];

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { FakeExtension, okData, startDaemon, type TestDaemon } from '../harness';
+import { scriptedLauncher } from '../helpers/scripted-launcher';
 
 const allowed = mkdtempSync(join(tmpdir(), 'bproxy-upload-allowed-'));
 const outside = mkdtempSync(join(tmpdir(), 'bproxy-upload-outside-'));
@@ -82,5 +83,19 @@ describe('upload through the daemon', () => {
       { path: join(folder, 'note.txt'), name: 'note.txt', type: 'text/plain' },
       { path: join(allowed, 'cv.pdf'), name: 'cv.pdf', type: 'application/pdf' },
     ]);
+  });
+
+  it('refuses upload on a browser that runs elsewhere (a remote endpoint), which could not read a path here', async () => {
+    const remote = scriptedLauncher('farm', 'remote');
+    const d = await startDaemon({ launchers: [remote.launcher], allowedFolders: [allowed] });
+    daemon = d;
+    const { session } = okData<{ session: string }>(await d.call('tab.open', { url: 'http://x.test/' }));
+    const res = await d.call(
+      'upload',
+      { target: { selector: 'input' }, files: [join(allowed, 'cv.pdf')] },
+      session,
+    );
+    expect(res.ok ? '' : res.error.code).toBe('UNSUPPORTED_ACTION');
+    expect(remote.drivers.flatMap((r) => r.received).some((r) => r.action === 'upload')).toBe(false);
   });
 });
