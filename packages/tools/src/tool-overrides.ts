@@ -50,9 +50,7 @@ export const TOOL_OVERRIDES = {
   'session.resume': { description: 'Resume after the user did what HUMAN_REQUIRED asked' },
   'debug.last': { description: 'Recent request traces (ids, errors, timings)' },
   pdf: { description: 'Save the page as PDF (session folder, or out in an allowed folder)' },
-  upload: {
-    description: 'Set files of a file input, or answer the chooser target opens; allowed folders only',
-  },
+  upload: { description: "Set a file input's files, or answer the chooser target opens (allowed folders)" },
 } as const satisfies { readonly [A in ActionName]?: ToolOverride | typeof NO_TOOL };
 
 /**
