@@ -76,6 +76,16 @@ import {
   PairingIssueParams,
   PairingIssueResult,
 } from './schemas/debug';
+import {
+  UploadParams,
+  UploadForwarded,
+  UploadResult,
+  UploadDriverResult,
+  PdfParams,
+  PdfForwarded,
+  PdfResult,
+  PdfDriverResult,
+} from './schemas/files';
 export {
   PacingModeSchema,
   SessionInfoSchema,
@@ -303,6 +313,19 @@ const SCHEMAS = {
     params: DialogParams,
     result: noted(DialogResult),
     driverResult: DialogResult,
+  },
+
+  upload: {
+    params: UploadParams,
+    result: noted(UploadResult),
+    forwarded: UploadForwarded,
+    driverResult: UploadDriverResult,
+  },
+  pdf: {
+    params: PdfParams,
+    result: noted(PdfResult),
+    forwarded: PdfForwarded,
+    driverResult: PdfDriverResult,
   },
 
   'pairing.issue': {

@@ -7,6 +7,7 @@
  */
 import { DEBUG, call } from './debug';
 import type { ActionCommand, ActionGroup } from './grammar';
+import { FILES } from './files';
 import { INTERACTION } from './interaction';
 import { NAVIGATION } from './navigation';
 import { pair } from './pairing';
@@ -36,6 +37,7 @@ export const SECTIONS: readonly Section[] = [
   { heading: 'Navigation:', entries: NAVIGATION },
   { heading: 'Reading the page (mints handles like el3, ln2):', entries: READS },
   { heading: 'Acting on the page:', entries: [...INTERACTION, ...WAITING] },
+  { heading: 'Files:', entries: FILES },
   { heading: 'Debugging:', entries: [DEBUG, call] },
   { heading: 'Agents:', entries: [{ custom: 'mcp' }, { custom: 'agent' }, { custom: 'help' }] },
   { heading: 'CDP tools:', entries: [{ custom: 'bridge' }] },
