@@ -37,12 +37,30 @@ export interface DaemonArgs {
    * BPROXY_ALLOW_FILE_URLS says (default off). Never honoured for the extension, attached or remote browsers.
    */
   readonly allowFileUrls: true | null;
+  /**
+   * Keep the launched browser's user data in BPROXY_HOME/profiles/NAME across launches (`--profile`);
+   * null: as BPROXY_PROFILE says (default: a fresh profile each launch).
+   */
+  readonly profile: string | null;
 }
 
 export type BrowserArgs = Omit<DaemonArgs, 'statusFd' | 'implicit'>;
 
 const USAGE =
-  'usage: daemon [--status-fd N] [--implicit] [--browser headless|headed|none] [--attach PORT|DIR|URL] [--cdp-url URL] [--cdp-mode shared|per-session] [--cdp-max-browsers N] [--browser-idle PERIOD] [--allow-file-urls]';
+  'usage: daemon [--status-fd N] [--implicit] [--browser headless|headed|none] [--attach PORT|DIR|URL] [--cdp-url URL] [--cdp-mode shared|per-session] [--cdp-max-browsers N] [--browser-idle PERIOD] [--allow-file-urls] [--profile NAME]';
+
+/**
+ * A profile name: one folder name under BPROXY_HOME/profiles — letters, digits, `-` and `_`, at most 64,
+ * starting with a letter or digit (no `/`, `\\`, `.` or `..`), and not the prefix of the fresh profiles.
+ */
+export function parseProfileName(name: string, raw: string): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(raw) || raw.startsWith('bproxy-chromium-'))
+    throw new LifecycleError(
+      'config',
+      `${name} must be a plain name (letters, digits, - and _, at most 64, no path characters), got "${raw}"`,
+    );
+  return raw;
+}
 
 export function parseCdpMode(name: string, raw: string): CdpMode {
   if (raw !== 'shared' && raw !== 'per-session')
@@ -66,6 +84,7 @@ export function parseDaemonArgs(argv: readonly string[]): DaemonArgs {
   let cdpMaxBrowsers: number | null = null;
   let browserIdle: string | null = null;
   let allowFileUrls: true | null = null;
+  let profile: string | null = null;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string => {
@@ -110,6 +129,9 @@ export function parseDaemonArgs(argv: readonly string[]): DaemonArgs {
       case '--allow-file-urls':
         allowFileUrls = true;
         break;
+      case '--profile':
+        profile = parseProfileName('--profile', value());
+        break;
       default:
         throw new LifecycleError('config', `unknown daemon argument "${arg}"; ${USAGE}`);
     }
@@ -124,6 +146,7 @@ export function parseDaemonArgs(argv: readonly string[]): DaemonArgs {
     cdpMaxBrowsers,
     browserIdle,
     allowFileUrls,
+    profile,
   };
 }
 
@@ -140,6 +163,7 @@ export function browserArgs(args: Partial<BrowserArgs>): string[] {
   add('--cdp-max-browsers', args.cdpMaxBrowsers);
   add('--browser-idle', args.browserIdle);
   if (args.allowFileUrls === true) out.push('--allow-file-urls');
+  add('--profile', args.profile);
   return out;
 }
 
