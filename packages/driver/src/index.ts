@@ -14,3 +14,6 @@ export * from './input/focus-at';
 export * from './input/input-events';
 export * from './input/keys';
 export * from './input/trusted-actions';
+export * from './state/state-commands';
+export * from './state/storage-state';
+export * from './state/emulation';

@@ -76,6 +76,23 @@ import {
   PairingIssueParams,
   PairingIssueResult,
 } from './schemas/debug';
+import {
+  CookiesClearParams,
+  CookiesClearResult,
+  CookiesListResult,
+  CookiesSetParams,
+  CookiesSetResult,
+  EmulateParams,
+  EmulateResult,
+  StateFileParams,
+  StateLoadDriverResult,
+  StateLoadForwarded,
+  StateLoadResult,
+  StateSaveResult,
+  StorageStateSchema,
+} from './schemas/state';
+export * from './schemas/state';
+export * from './devices';
 export {
   PacingModeSchema,
   SessionInfoSchema,
@@ -303,6 +320,39 @@ const SCHEMAS = {
     params: DialogParams,
     result: noted(DialogResult),
     driverResult: DialogResult,
+  },
+
+  'state.save': {
+    params: StateFileParams,
+    result: noted(StateSaveResult),
+    forwarded: Empty,
+    driverResult: StorageStateSchema,
+  },
+  'state.load': {
+    params: StateFileParams,
+    result: noted(StateLoadResult),
+    forwarded: StateLoadForwarded,
+    driverResult: StateLoadDriverResult,
+  },
+  'cookies.list': {
+    params: Empty,
+    result: noted(CookiesListResult),
+    driverResult: CookiesListResult,
+  },
+  'cookies.set': {
+    params: CookiesSetParams,
+    result: noted(CookiesSetResult),
+    driverResult: CookiesSetResult,
+  },
+  'cookies.clear': {
+    params: CookiesClearParams,
+    result: noted(CookiesClearResult),
+    driverResult: CookiesClearResult,
+  },
+  emulate: {
+    params: EmulateParams,
+    result: noted(EmulateResult),
+    driverResult: EmulateResult,
   },
 
   'pairing.issue': {

@@ -49,6 +49,12 @@ export const TOOL_OVERRIDES = {
   type: { description: 'Type text key by key (into target, else the focus)' },
   'session.resume': { description: 'Resume after the user did what HUMAN_REQUIRED asked' },
   'debug.last': { description: 'Recent request traces (ids, errors, timings)' },
+  // A device names its user agent, touch and mobile viewport; the CLI keeps the separate switches.
+  emulate: {
+    hide: ['mobile', 'userAgent', 'touch'],
+    description: 'Emulate a device, viewport, position, time zone, locale, color scheme or network',
+  },
+  'cookies.set': { hide: ['httpOnly', 'sameSite'] },
 } as const satisfies { readonly [A in ActionName]?: ToolOverride | typeof NO_TOOL };
 
 /**

@@ -22,6 +22,7 @@ import { failed } from './outcome';
 import { forgetTab } from './lifecycle';
 import type { CommandContext, CommandRouteDeps } from './types';
 import { urlForClient } from './url-check';
+import { finishStateAction, isStateAction, prepareStateAction } from './state-doors';
 
 /**
  * The tab actions that name their tab themselves (`tab` in their params: tab.close, tab.pin, tab.unpin),
@@ -87,7 +88,17 @@ export async function runTabAction(
     forwardedParams = { ...params, url: checked.url };
   }
 
+  let statePath: string | undefined;
+  if (isStateAction(action)) {
+    const prepared = prepareStateAction(deps, action, session, first.client, params);
+    if ('ok' in prepared) return prepared;
+    forwardedParams = prepared.forwarded;
+    statePath = prepared.path;
+  }
+
   const outcome = await forward(deps, ctx, session, resolveTarget, forwardedParams);
+  if (isStateAction(action))
+    return finishStateAction(action, statePath, afterAnswer(deps, ctx, session, tab, outcome));
   return afterAnswer(deps, ctx, session, tab, outcome);
 }
 

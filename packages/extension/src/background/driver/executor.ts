@@ -27,6 +27,7 @@ import { dialog, debugLog } from './misc-actions';
 import { NAVIGATION_ACTIONS } from './navigation-actions';
 import { PAGE_ACTIONS } from './page-actions';
 import { screenshot } from './screenshot';
+import { STATE_ACTIONS } from './state-actions';
 import { TAB_ACTIONS } from './tab-actions';
 import { TRUSTED_ACTIONS } from './trusted-actions';
 
@@ -35,6 +36,7 @@ export const HANDLERS: HandlerTable = {
   ...NAVIGATION_ACTIONS,
   ...PAGE_ACTIONS,
   ...TRUSTED_ACTIONS,
+  ...STATE_ACTIONS,
   screenshot,
   dialog,
   'debug.log': debugLog,
