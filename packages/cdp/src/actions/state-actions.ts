@@ -8,6 +8,7 @@
 import {
   applyEmulation,
   clearCookies,
+  devtoolsLocalStorage,
   listCookies,
   loadState,
   saveState,
@@ -27,12 +28,16 @@ export const stateSave: HandlerDef<'state.save'> = {
     const browser = ctx.browser();
     const allCookies = async () =>
       (await browser.connection.send('Storage.getCookies', {}, { timeoutMs: ctx.remaining() })).cookies;
-    return saveState(sender(ctx), ctx.tab().url, browser.handle.owned ? { allCookies } : {});
+    const s = sender(ctx);
+    return saveState(s, devtoolsLocalStorage(s), ctx.tab().url, browser.handle.owned ? { allCookies } : {});
   },
 };
 
 export const stateLoad: HandlerDef<'state.load'> = {
-  run: (ctx, params) => loadState(sender(ctx), params.state, { keepExisting: false }),
+  run(ctx, params) {
+    const s = sender(ctx);
+    return loadState(s, devtoolsLocalStorage(s), params.state, { keepExisting: false });
+  },
 };
 
 export const cookiesList: HandlerDef<'cookies.list'> = {

@@ -59,17 +59,42 @@ function cookieUrl(c: StateCookie): string {
 const sameCookie = (a: { name: string; domain: string; path: string }, b: typeof a): boolean =>
   a.name === b.name && a.domain === b.domain && a.path === b.path;
 
-async function localStorageOf(s: StateSender, origin: string): Promise<{ name: string; value: string }[]> {
-  const { entries } = await s.send('DOMStorage.getDOMStorageItems', {
-    storageId: { securityOrigin: origin, isLocalStorage: true },
-  });
-  return entries.flatMap(([name, value]) =>
-    name === undefined || value === undefined ? [] : [{ name, value }],
-  );
+type Entries = { name: string; value: string }[];
+
+/**
+ * How a driver reads and writes an origin's localStorage: DevTools' DOMStorage where the driver has it
+ * (any origin), a script in the page where it has not (the extension: the page's own origin only —
+ * `write` answers false for another).
+ */
+export interface LocalStorageAccess {
+  read(origin: string): Promise<Entries>;
+  /** Sets these entries (never removes any); false when this origin cannot be written here. */
+  write(origin: string, entries: Entries): Promise<boolean>;
+}
+
+/** localStorage through DevTools' DOMStorage domain, for any origin of the browser. */
+export function devtoolsLocalStorage(s: StateSender): LocalStorageAccess {
+  return {
+    async read(origin) {
+      const { entries } = await s.send('DOMStorage.getDOMStorageItems', {
+        storageId: { securityOrigin: origin, isLocalStorage: true },
+      });
+      return entries.flatMap(([name, value]) =>
+        name === undefined || value === undefined ? [] : [{ name, value }],
+      );
+    },
+    async write(origin, entries) {
+      const storageId = { securityOrigin: origin, isLocalStorage: true };
+      for (const e of entries)
+        await s.send('DOMStorage.setDOMStorageItem', { storageId, key: e.name, value: e.value });
+      return true;
+    },
+  };
 }
 
 export async function saveState(
   s: StateSender,
+  storage: LocalStorageAccess,
   pageUrl: string,
   options: { allCookies?: () => Promise<DevtoolsCookie[]> },
 ): Promise<StorageState> {
@@ -78,19 +103,21 @@ export async function saveState(
     options.allCookies === undefined
       ? (await s.send('Network.getCookies', { urls: [url] })).cookies
       : await options.allCookies();
-  const storage = await localStorageOf(s, origin);
+  const entries = await storage.read(origin);
   return {
     cookies: cookies.map(toStateCookie),
-    origins: storage.length > 0 ? [{ origin, localStorage: storage }] : [],
+    origins: entries.length > 0 ? [{ origin, localStorage: entries }] : [],
   };
 }
 
 export async function loadState(
   s: StateSender,
+  storage: LocalStorageAccess,
   state: StorageState,
   options: { keepExisting: boolean },
-): Promise<{ cookies: number; origins: number; kept?: string[] }> {
+): Promise<{ cookies: number; origins: number; kept?: string[]; skipped?: string[] }> {
   const kept: string[] = [];
+  const skipped: string[] = [];
   let toSet = state.cookies;
   if (options.keepExisting) {
     toSet = [];
@@ -101,20 +128,26 @@ export async function loadState(
     }
   }
   if (toSet.length > 0) await s.send('Network.setCookies', { cookies: toSet.map(toCookieParam) });
+  let origins = 0;
   for (const o of state.origins) {
-    const storageId = { securityOrigin: o.origin, isLocalStorage: true };
-    const existing = options.keepExisting
-      ? new Set((await localStorageOf(s, o.origin)).map((e) => e.name))
-      : null;
-    for (const item of o.localStorage) {
-      if (existing?.has(item.name) === true) {
-        kept.push(`localStorage ${o.origin} ${item.name}`);
-        continue;
-      }
-      await s.send('DOMStorage.setDOMStorageItem', { storageId, key: item.name, value: item.value });
+    let entries = o.localStorage;
+    if (options.keepExisting) {
+      const existing = new Set((await storage.read(o.origin).catch(() => [])).map((e) => e.name));
+      entries = entries.filter((e) => {
+        if (!existing.has(e.name)) return true;
+        kept.push(`localStorage ${o.origin} ${e.name}`);
+        return false;
+      });
     }
+    if (await storage.write(o.origin, entries)) origins += 1;
+    else skipped.push(o.origin);
   }
-  return { cookies: toSet.length, origins: state.origins.length, ...(kept.length > 0 ? { kept } : {}) };
+  return {
+    cookies: toSet.length,
+    origins,
+    ...(kept.length > 0 ? { kept } : {}),
+    ...(skipped.length > 0 ? { skipped } : {}),
+  };
 }
 
 async function pageCookies(s: StateSender, url: string): Promise<DevtoolsCookie[]> {

@@ -53,11 +53,16 @@ export const StateSaveResult = z.strictObject({
   cookies: z.number().int(),
   origins: z.number().int(),
 });
-/** What loading did; `kept` names cookies the browser already had and were left as they were. */
+/** What loading did; `kept` names cookies (and localStorage keys) the browser already had, left as they were. */
 export const StateLoadDriverResult = z.strictObject({
   cookies: z.number().int(),
   origins: z.number().int(),
-  kept: z.array(z.string()).max(MAX_STATE_COOKIES).optional(),
+  kept: z
+    .array(z.string())
+    .max(MAX_STATE_COOKIES + 10_000 * MAX_STATE_ORIGINS)
+    .optional(),
+  /** Origins whose localStorage this browser could not load (the user's Chrome: only the page's own). */
+  skipped: z.array(z.string()).max(MAX_STATE_ORIGINS).optional(),
 });
 export const StateLoadResult = StateLoadDriverResult.extend({ path: z.string() });
 
