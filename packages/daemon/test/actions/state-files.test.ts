@@ -61,6 +61,9 @@ describe('state file paths', () => {
     const folders = allowedFolders(home, session, {});
     symlinkSync(outside, join(home, 'state', 'out'));
     symlinkSync(join(outside, 'x.json'), join(home, 'state', 'x.json'));
+    writeFileSync(join(outside, 'secret.json'), '{}');
+    symlinkSync(join(outside, 'secret.json'), join(home, 'state', 'y.json'));
+    mkdirSync(join(home, 'state', 'sub'));
     for (const given of [
       '../token',
       'a/../../b.json',
@@ -70,6 +73,9 @@ describe('state file paths', () => {
       'nowhere/a.json',
       'out/a.json',
       'x.json',
+      'y.json',
+      // Refused even where it would land inside: a path names its file directly.
+      'sub/../inside.json',
       'state\0.json',
     ])
       expect(
