@@ -210,7 +210,7 @@ export const emulate = defineAction({
       'emulate a device, viewport, geolocation, timezone, locale, color scheme or network in this tab (undone when the session closes)',
     args: {},
     options: {
-      device: `a named phone or tablet: ${DEVICE_NAMES.join(', ')}`,
+      device: 'a named phone or tablet (its viewport, scale, user agent and touch)',
       viewport: 'viewport in CSS pixels, e.g. 390x844',
       scale: 'device pixel ratio, e.g. 2',
       mobile: 'mobile viewport (meta viewport, overlay scrollbars)',
