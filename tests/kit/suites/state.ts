@@ -270,7 +270,7 @@ export function defineStateSuite(driver: StateDriverUnderTest): void {
     it(
       driver.userChrome
         ? 'emulates the viewport and color scheme in the tab only, names what it did not apply, and ends with the session'
-        : 'emulates viewport, scale, color scheme, time zone, locale, position and a device in the tab, and ends with the session',
+        : 'emulates viewport, scale, color scheme, time zone, locale, position, a device and the network in the tab, and ends with the session',
       async () => {
         const s = await a().session('emulation.html');
         const lineOf = (text: string, key: string): string =>
@@ -325,6 +325,12 @@ export function defineStateSuite(driver: StateDriverUnderTest): void {
           expect(lineOf(onPhone, 'viewport')).toBe('viewport: 412x915 at 2.625x');
           expect(lineOf(onPhone, 'touch points')).toBe('touch points: 5');
           expect(lineOf(onPhone, 'user agent')).toContain('Pixel 8');
+          expect(await a().cli.ok(['emulate', '-s', s, '--offline'])).toEqual({ applied: ['offline'] });
+          await a().cli.ok(['click', '-s', s, await a().element(s, 'Refresh')]);
+          expect(lineOf(await a().text(s), 'online')).toBe('online: no');
+          await a().cli.ok(['emulate', '-s', s, '--online', '--network', 'fast-3g']);
+          await a().cli.ok(['click', '-s', s, await a().element(s, 'Refresh')]);
+          expect(lineOf(await a().text(s), 'online')).toBe('online: yes');
         }
         await a().close(s);
 
