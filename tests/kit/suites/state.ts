@@ -13,6 +13,7 @@ import {
   lstatSync,
   mkdirSync,
   readFileSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -262,6 +263,7 @@ export function defineStateSuite(driver: StateDriverUnderTest): void {
         expect(await a().cli.failCode(['state', 'load', '-s', s, `bad-${s}.json`])).toBe(
           'STATE_FILE_INVALID',
         );
+        rmSync(outside, { recursive: true, force: true });
         await a().close(s);
       },
       T,

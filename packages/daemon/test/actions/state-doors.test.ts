@@ -12,6 +12,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,15 +39,19 @@ const STATE = {
 
 let daemon: TestDaemon | undefined;
 let ext: FakeExtension | undefined;
+let made: string | undefined;
 afterEach(async () => {
   await ext?.drop();
   await daemon?.close();
+  if (made !== undefined) rmSync(made, { recursive: true, force: true });
   ext = undefined;
   daemon = undefined;
+  made = undefined;
 });
 
 async function userChrome(): Promise<{ home: string; session: string; d: TestDaemon; e: FakeExtension }> {
   const home = mkdtempSync(join(tmpdir(), 'bproxy-state-doors-'));
+  made = home;
   chmodSync(home, 0o700);
   const d = await startDaemon({ tmpRoot: join(home, 'tmp') });
   daemon = d;

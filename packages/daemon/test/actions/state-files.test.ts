@@ -11,12 +11,13 @@ import {
   mkdtempSync,
   readFileSync,
   realpathSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   PathRefused,
   allowedFolders,
@@ -25,8 +26,14 @@ import {
   writeConfined,
 } from '../../src/actions/state-files';
 
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
 function setup(): { home: string; session: string; outside: string } {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'bproxy-state-files-')));
+  roots.push(root);
   const home = join(root, 'home');
   mkdirSync(home, { mode: 0o700 });
   chmodSync(home, 0o700);

@@ -2,15 +2,21 @@
  * Named profiles of the launched browser: BPROXY_HOME/profiles/NAME made 0700 and checked, and a
  * profile another live browser holds (Chromium's SingletonLock) refused with a sentence saying so.
  */
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { browserChoice } from '../../src/lifecycle/browser-launchers';
 import { assertProfileFree, profileFolder } from '../../src/lifecycle/profiles';
 
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 const home = (): string => {
   const dir = mkdtempSync(join(tmpdir(), 'bproxy-profiles-'));
+  made.push(dir);
   chmodSync(dir, 0o700);
   return dir;
 };
@@ -34,8 +40,8 @@ describe('profiles of the launched browser', () => {
     expect(lstatSync(dir).mode & 0o777).toBe(0o700);
     chmodSync(dir, 0o755);
     expect(() => profileFolder(h, 'shop')).toThrow(/no one else can open/);
-    const elsewhere = mkdtempSync(join(tmpdir(), 'bproxy-profile-target-'));
-    chmodSync(elsewhere, 0o700);
+    const elsewhere = join(home(), 'elsewhere');
+    mkdirSync(elsewhere, { mode: 0o700 });
     symlinkSync(elsewhere, join(h, 'profiles', 'linked'));
     expect(() => profileFolder(h, 'linked')).toThrow(/not a plain folder/);
   });
