@@ -5,6 +5,7 @@
  * package root would pull zod into them.
  */
 export * from './action-facts';
+export * from './compatibility';
 export * from './devices';
 export * from './errors-catalogue';
 export * from './native/native-chunks';
