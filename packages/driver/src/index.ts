@@ -16,3 +16,6 @@ export * from './input/keys';
 export * from './input/trusted-actions';
 export * from './files/upload';
 export * from './files/pdf';
+export * from './state/state-commands';
+export * from './state/storage-state';
+export * from './state/emulation';

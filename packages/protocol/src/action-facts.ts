@@ -252,6 +252,48 @@ export const ACTION_FACTS = {
     driver: { resumable: true },
     summary: "Save the page as PDF in the session's folder (or --out)",
   },
+  'state.save': {
+    routing: 'tab',
+    destructive: false,
+    group: 'state',
+    driver: { resumable: true },
+    summary: 'Save cookies and localStorage to a file (Playwright format)',
+  },
+  'state.load': {
+    routing: 'tab',
+    destructive: true,
+    group: 'state',
+    driver: { resumable: true },
+    summary: 'Load cookies and localStorage from a file',
+  },
+  'cookies.list': {
+    routing: 'tab',
+    destructive: false,
+    group: 'state',
+    driver: { resumable: true },
+    summary: "List the current page's cookies",
+  },
+  'cookies.set': {
+    routing: 'tab',
+    destructive: true,
+    group: 'state',
+    driver: { resumable: true },
+    summary: "Set a cookie for the current page's origin",
+  },
+  'cookies.clear': {
+    routing: 'tab',
+    destructive: true,
+    group: 'state',
+    driver: { resumable: true },
+    summary: "Delete the current page's cookies (or one)",
+  },
+  emulate: {
+    routing: 'tab',
+    destructive: true,
+    group: 'emulation',
+    driver: { resumable: true },
+    summary: 'Emulate a device, viewport, geolocation, timezone, locale, color scheme or network in this tab',
+  },
 
   'pairing.issue': {
     routing: 'local',

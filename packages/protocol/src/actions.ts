@@ -86,6 +86,23 @@ import {
   PdfResult,
   PdfDriverResult,
 } from './schemas/files';
+import {
+  CookiesClearParams,
+  CookiesClearResult,
+  CookiesListResult,
+  CookiesSetParams,
+  CookiesSetResult,
+  EmulateParams,
+  EmulateResult,
+  StateFileParams,
+  StateLoadDriverResult,
+  StateLoadForwarded,
+  StateLoadResult,
+  StateSaveResult,
+  StorageStateSchema,
+} from './schemas/state';
+export * from './schemas/state';
+export * from './devices';
 export {
   PacingModeSchema,
   SessionInfoSchema,
@@ -326,6 +343,38 @@ const SCHEMAS = {
     result: noted(PdfResult),
     forwarded: PdfForwarded,
     driverResult: PdfDriverResult,
+  },
+  'state.save': {
+    params: StateFileParams,
+    result: noted(StateSaveResult),
+    forwarded: Empty,
+    driverResult: StorageStateSchema,
+  },
+  'state.load': {
+    params: StateFileParams,
+    result: noted(StateLoadResult),
+    forwarded: StateLoadForwarded,
+    driverResult: StateLoadDriverResult,
+  },
+  'cookies.list': {
+    params: Empty,
+    result: noted(CookiesListResult),
+    driverResult: CookiesListResult,
+  },
+  'cookies.set': {
+    params: CookiesSetParams,
+    result: noted(CookiesSetResult),
+    driverResult: CookiesSetResult,
+  },
+  'cookies.clear': {
+    params: CookiesClearParams,
+    result: noted(CookiesClearResult),
+    driverResult: CookiesClearResult,
+  },
+  emulate: {
+    params: EmulateParams,
+    result: noted(EmulateResult),
+    driverResult: EmulateResult,
   },
 
   'pairing.issue': {

@@ -200,6 +200,27 @@ export const ERROR_CATALOGUE = {
     when: 'The element is not a file input and clicking it opened no file chooser',
     hint: 'Target the file input or the button that opens the chooser (`bproxy elements`)',
   },
+  PATH_NOT_ALLOWED: {
+    category: 'policy',
+    retry: false,
+    status: 403,
+    when: 'The file is outside the folders the user allowed (a .. part, a symbolic link out, another folder)',
+    hint: 'Use a plain file name (kept in BPROXY_HOME/state) or a path in a folder the user allowed',
+  },
+  STATE_NOT_ALLOWED: {
+    category: 'policy',
+    retry: false,
+    status: 403,
+    when: "Reading or exporting the cookies of the user's own Chrome, which the user has not allowed",
+    hint: 'Ask the user; only they can allow it (BPROXY_HOME/user-chrome.json). A browser bproxy launches needs no permission',
+  },
+  STATE_FILE_INVALID: {
+    category: 'validation',
+    retry: false,
+    status: 400,
+    when: "The state file is missing, too large, or not Playwright's storage-state JSON",
+    hint: 'Give a file written by `state save` or by Playwright (cookies and origins)',
+  },
   DEBUGGER_DISABLED: {
     category: 'policy',
     retry: false,

@@ -6,6 +6,7 @@
  */
 export * from './action-facts';
 export * from './compatibility';
+export * from './devices';
 export * from './errors-catalogue';
 export * from './native/native-chunks';
 export * from './pairing/proof-crypto';

@@ -51,6 +51,12 @@ export const TOOL_OVERRIDES = {
   'debug.last': { description: 'Recent request traces (ids, errors, timings)' },
   pdf: { description: 'Save the page as PDF (session folder, or out in an allowed folder)' },
   upload: { description: "Set a file input's files, or answer the chooser target opens (allowed folders)" },
+  // A device names its user agent, touch and mobile viewport; the CLI keeps the separate switches.
+  emulate: {
+    hide: ['mobile', 'userAgent', 'touch'],
+    description: 'Emulate a device, viewport, position, time zone, locale, color scheme or network',
+  },
+  'cookies.set': { hide: ['httpOnly', 'sameSite'] },
 } as const satisfies { readonly [A in ActionName]?: ToolOverride | typeof NO_TOOL };
 
 /**

@@ -22,6 +22,7 @@ import { MUTANTS as NATIVE_HOST } from './native-host.mjs';
 import { MUTANTS as PAGE_AND_HANDLES } from './page-and-handles.mjs';
 import { MUTANTS as PANEL_AND_TERMINAL } from './panel-and-terminal.mjs';
 import { MUTANTS as PRIVATE_FILES } from './private-files.mjs';
+import { MUTANTS as STATE } from './state.mjs';
 import { MUTANTS as TABS_AND_INPUT } from './tabs-and-input.mjs';
 import { MUTANTS as URLS } from './urls.mjs';
 import { MUTANTS as USER_CONTROLS } from './user-controls.mjs';
@@ -47,4 +48,5 @@ export const MUTANTS = [
   ...FILES,
   ...CLIENT_PROOF,
   ...CLIENT_CONFIG,
+  ...STATE,
 ];

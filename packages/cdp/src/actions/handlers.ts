@@ -9,6 +9,7 @@ import { debugLog, dialog, wait } from './misc-actions';
 import { back, forward, navigate, reloadPage } from './navigation-actions';
 import { elements, inspect, links, screenshot, snapshot, text } from './read-actions';
 import { tabClose, tabOpen, tabPin, tabUnpin } from './tab-actions';
+import { cookiesClear, cookiesList, cookiesSet, emulate, stateLoad, stateSave } from './state-actions';
 
 export const HANDLERS: HandlerTable = {
   'tab.open': tabOpen,
@@ -36,5 +37,11 @@ export const HANDLERS: HandlerTable = {
   dialog,
   upload,
   pdf,
+  'state.save': stateSave,
+  'state.load': stateLoad,
+  'cookies.list': cookiesList,
+  'cookies.set': cookiesSet,
+  'cookies.clear': cookiesClear,
+  emulate,
   'debug.log': debugLog,
 };

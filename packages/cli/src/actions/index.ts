@@ -13,6 +13,7 @@ import { NAVIGATION } from './navigation';
 import { pair } from './pairing';
 import { READS } from './reads';
 import { SESSION } from './sessions';
+import { COOKIES, STATE, emulate } from './state';
 import { TAB } from './tabs';
 import { WAITING } from './waiting';
 
@@ -38,6 +39,7 @@ export const SECTIONS: readonly Section[] = [
   { heading: 'Reading the page (mints handles like el3, ln2):', entries: READS },
   { heading: 'Acting on the page:', entries: [...INTERACTION, ...WAITING] },
   { heading: 'Files:', entries: FILES },
+  { heading: 'Logins and emulation:', entries: [STATE, COOKIES, emulate] },
   { heading: 'Debugging:', entries: [DEBUG, call] },
   { heading: 'Agents:', entries: [{ custom: 'mcp' }, { custom: 'agent' }, { custom: 'help' }] },
   { heading: 'CDP tools:', entries: [{ custom: 'bridge' }] },

@@ -43,12 +43,30 @@ export interface DaemonArgs {
    * DIR`, absolute). Refused on an implicit start: only a person's `service start` widens them.
    */
   readonly allowFiles: readonly string[];
+  /**
+   * Keep the launched browser's user data in BPROXY_HOME/profiles/NAME across launches (`--profile`);
+   * null: as BPROXY_PROFILE says (default: a fresh profile each launch).
+   */
+  readonly profile: string | null;
 }
 
 export type BrowserArgs = Omit<DaemonArgs, 'statusFd' | 'implicit'>;
 
 const USAGE =
-  'usage: daemon [--status-fd N] [--implicit] [--browser headless|headed|none] [--attach PORT|DIR|URL] [--cdp-url URL] [--cdp-mode shared|per-session] [--cdp-max-browsers N] [--browser-idle PERIOD] [--allow-file-urls] [--allow-files DIR]...';
+  'usage: daemon [--status-fd N] [--implicit] [--browser headless|headed|none] [--attach PORT|DIR|URL] [--cdp-url URL] [--cdp-mode shared|per-session] [--cdp-max-browsers N] [--browser-idle PERIOD] [--allow-file-urls] [--profile NAME] [--allow-files DIR]...';
+
+/**
+ * A profile name: one folder name under BPROXY_HOME/profiles — letters, digits, `-` and `_`, at most 64,
+ * starting with a letter or digit (no `/`, `\\`, `.` or `..`), and not the prefix of the fresh profiles.
+ */
+export function parseProfileName(name: string, raw: string): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(raw) || raw.startsWith('bproxy-chromium-'))
+    throw new LifecycleError(
+      'config',
+      `${name} must be a plain name (letters, digits, - and _, at most 64, no path characters), got "${raw}"`,
+    );
+  return raw;
+}
 
 export function parseCdpMode(name: string, raw: string): CdpMode {
   if (raw !== 'shared' && raw !== 'per-session')
@@ -73,6 +91,7 @@ export function parseDaemonArgs(argv: readonly string[]): DaemonArgs {
   let browserIdle: string | null = null;
   let allowFileUrls: true | null = null;
   const allowFiles: string[] = [];
+  let profile: string | null = null;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string => {
@@ -124,6 +143,9 @@ export function parseDaemonArgs(argv: readonly string[]): DaemonArgs {
         allowFiles.push(dir);
         break;
       }
+      case '--profile':
+        profile = parseProfileName('--profile', value());
+        break;
       default:
         throw new LifecycleError('config', `unknown daemon argument "${arg}"; ${USAGE}`);
     }
@@ -144,6 +166,7 @@ export function parseDaemonArgs(argv: readonly string[]): DaemonArgs {
     browserIdle,
     allowFileUrls,
     allowFiles,
+    profile,
   };
 }
 
@@ -161,6 +184,7 @@ export function browserArgs(args: Partial<BrowserArgs>): string[] {
   add('--browser-idle', args.browserIdle);
   if (args.allowFileUrls === true) out.push('--allow-file-urls');
   for (const dir of args.allowFiles ?? []) out.push('--allow-files', dir);
+  add('--profile', args.profile);
   return out;
 }
 

@@ -24,6 +24,7 @@ import type { CommandContext, CommandRouteDeps } from './types';
 import { urlForClient } from './url-check';
 import { checkUpload, uploadAnswer } from '../files/upload';
 import { checkPdf } from '../files/pdf';
+import { finishStateAction, isStateAction, prepareStateAction } from './state-doors';
 
 /**
  * The tab actions that name their tab themselves (`tab` in their params: tab.close, tab.pin, tab.unpin),
@@ -102,10 +103,20 @@ export async function runTabAction(
     forwardedParams = pdf.params;
   }
 
+  let statePath: string | undefined;
+  if (isStateAction(action)) {
+    const prepared = prepareStateAction(deps, action, session, first.client, params);
+    if ('ok' in prepared) return prepared;
+    forwardedParams = prepared.forwarded;
+    statePath = prepared.path;
+  }
+
   const outcome = await forward(deps, ctx, session, resolveTarget, forwardedParams);
   const answered = afterAnswer(deps, ctx, session, tab, outcome);
   if (pdf !== null) return pdf.answer(answered);
-  return upload === null ? answered : uploadAnswer(answered, upload.files);
+  if (upload !== null) return uploadAnswer(answered, upload.files);
+  if (isStateAction(action)) return finishStateAction(action, statePath, answered);
+  return answered;
 }
 
 function afterAnswer(

@@ -28,6 +28,7 @@ import { dialog, debugLog } from './misc-actions';
 import { NAVIGATION_ACTIONS } from './navigation-actions';
 import { PAGE_ACTIONS } from './page-actions';
 import { screenshot } from './screenshot';
+import { STATE_ACTIONS } from './state-actions';
 import { TAB_ACTIONS } from './tab-actions';
 import { TRUSTED_ACTIONS } from './trusted-actions';
 
@@ -37,6 +38,7 @@ export const HANDLERS: HandlerTable = {
   ...PAGE_ACTIONS,
   ...TRUSTED_ACTIONS,
   ...FILES_ACTIONS,
+  ...STATE_ACTIONS,
   screenshot,
   dialog,
   'debug.log': debugLog,
