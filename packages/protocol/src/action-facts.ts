@@ -242,15 +242,22 @@ export const ACTION_FACTS = {
     summary: 'Issue a fresh one-time pairing code for the extension (retires the previous one)',
   },
 
-  'debug.last': { routing: 'local', destructive: false, summary: 'Last request traces (ring of 200)' },
+  'debug.last': {
+    routing: 'local',
+    destructive: false,
+    group: 'debug',
+    summary: 'Last request traces (ring of 200)',
+  },
   'debug.status': {
     routing: 'local',
     destructive: false,
+    group: 'debug',
     summary: 'Daemon, browsers and sessions at a glance',
   },
   'debug.log': {
     routing: 'client',
     destructive: false,
+    group: 'debug',
     driver: { resumable: true },
     summary: "The browser driver's own recent log",
   },

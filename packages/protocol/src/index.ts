@@ -8,6 +8,7 @@ export * from './ids';
 export * from './errors';
 export * from './targets';
 export * from './action-facts';
+export * from './capability-groups';
 export * from './actions';
 export * from './envelope';
 export * from './human';

@@ -7,6 +7,7 @@
  */
 export {
   buildTools,
+  toolDefinition,
   TOOL_SPECS,
   TOOLS_BY_NAME,
   type ToolDefinition,
@@ -24,3 +25,13 @@ export {
   type ToolAction,
   type ToolCallResult,
 } from './run-tool';
+export {
+  CAPABILITIES_TOOL,
+  capabilitiesTool,
+  closedToolReply,
+  DEFAULT_GROUPS,
+  groupsWithTools,
+  openGroups,
+  parseGroups,
+  type ListedTool,
+} from './capabilities';

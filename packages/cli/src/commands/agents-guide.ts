@@ -48,7 +48,10 @@ Errors (stderr, exit 1): {"ok":false,"error":{"code","message","hint"}} — do w
   DAEMON_UNREACHABLE                                bproxy debug last: the request may have run
 Exit codes: 0 ok, 1 the action failed, 2 usage error (fix the command), 3 no daemon.
 
-Close what you opened: bproxy -s ID session close. MCP clients: use \`bproxy mcp\` instead (README).
+Close what you opened: bproxy -s ID session close. MCP clients: use \`bproxy mcp\` instead (README):
+it offers the core tools; more groups (files, state, emulation, network, debug) with
+\`bproxy mcp --caps network,debug\` (or --caps all), or at run time with its capabilities tool.
+The CLI has every command whatever its group.
 `;
 
 /** The skill's description: what coding agents read to decide when to load it. */
