@@ -188,6 +188,27 @@ describe('params built from flags', () => {
   });
 });
 
+describe('batch', () => {
+  it('sends the steps of a JSON file, as a list or as {"steps": …}, and refuses a file that is not JSON', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bproxy-batch-'));
+    const steps = [
+      { action: 'fill', params: { target: 'el2', value: 'ada' } },
+      { action: 'click', params: { target: 'el3' } },
+    ];
+    writeFileSync(join(dir, 'list.json'), JSON.stringify(steps));
+    writeFileSync(join(dir, 'object.json'), JSON.stringify({ steps }));
+    writeFileSync(join(dir, 'bad.json'), '[{"action":');
+    for (const file of ['list.json', 'object.json']) {
+      const echo = await sent(['-s', 'abcdef', 'batch', join(dir, file)]);
+      expect(echo.request).toMatchObject({ action: 'batch', session: 'abcdef', params: { steps } });
+    }
+    const bad = await h.run(['-s', 'abcdef', 'batch', join(dir, 'bad.json')], { home });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('is not JSON');
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
 describe('screenshot output', () => {
   it('writes the image to --out (mode 0600) and prints its path, type and size', async () => {
     const out = join(fake.dir, 'shot.png');

@@ -18,6 +18,7 @@ const COMMAND_OF: Record<(typeof ACTION_NAMES)[number], string[]> = {
   'session.unbind': ['session', 'unbind'],
   'session.resume': ['session', 'resume'],
   'session.close': ['session', 'close'],
+  batch: ['batch'],
   'tab.open': ['tab', 'open'],
   'tab.close': ['tab', 'close'],
   'tab.list': ['tab', 'list'],

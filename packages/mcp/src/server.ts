@@ -23,6 +23,7 @@ import {
   type ListedTool,
   type ToolAction,
   type ToolReply,
+  type ToolSpec,
 } from '@bproxy/tools';
 import { ConnectionSession, SessionCreateError, type Pacing } from './connection-session';
 import { DaemonLink } from './daemon-link';
@@ -112,7 +113,9 @@ export class BproxyMcpServer {
     }
     const spec = TOOLS_BY_NAME.get(name);
     if (spec !== undefined && !this.opened.has(spec.group)) return closedToolReply(spec);
-    return (await runTool(name, args, (call) => this.send(call))).reply;
+    // A batch's steps are offered as the tools are: a tool of a closed group is refused there too.
+    const steps = (step: ToolSpec) => (this.opened.has(step.group) ? null : closedToolReply(step));
+    return (await runTool(name, args, (call) => this.send(call), { steps })).reply;
   }
 
   /**

@@ -171,6 +171,64 @@ describe('tools/list', () => {
   });
 });
 
+describe('batch', () => {
+  it("runs tools in order in the connection's session and answers each step's own reply, numbered", async () => {
+    const c = await connect();
+    expect(
+      await c.call('batch', { steps: [{ action: 'tab_list' }, { action: 'tab_list', params: {} }] }),
+    ).toEqual({
+      isError: false,
+      text: '1. no tabs; call tab_open\n2. no tabs; call tab_open',
+    });
+    expect(await sessions()).toHaveLength(1);
+  });
+
+  it('stops at the failing step, named by its tool', async () => {
+    const c = await connect();
+    const reply = await c.call('batch', {
+      steps: [
+        { action: 'tab_list' },
+        { action: 'tab_select', params: { tab: 't9' } },
+        { action: 'tab_list' },
+      ],
+    });
+    expect(reply.isError).toBe(true);
+    expect(reply.text).toMatch(/^TAB_[A-Z_]+: step 2 \(tab_select\): /);
+  });
+
+  it('checks every step as its tool would be, before any runs: unknown tools, hidden params, closed groups', async () => {
+    const c = await connect();
+    expect(await c.call('batch', { steps: [{ action: 'teleport' }] })).toMatchObject({
+      isError: true,
+      text: /^BAD_REQUEST: step 1: no tool named "teleport"/,
+    });
+    expect(
+      await c.call('batch', {
+        steps: [{ action: 'tab_list' }, { action: 'tab_open', params: { browser: 'x' } }],
+      }),
+    ).toMatchObject({
+      isError: true,
+      text: /^BAD_REQUEST: step 2 \(tab_open\): tab_open does not take browser/,
+    });
+    expect(await c.call('batch', { steps: [{ action: 'debug_last' }] })).toMatchObject({
+      isError: true,
+      text: /^UNKNOWN_ACTION: debug_last is in the debug group/,
+    });
+    expect(await c.call('batch', { steps: [{ action: 'batch', params: { steps: [] } }] })).toMatchObject({
+      isError: true,
+    });
+    expect(await sessions()).toEqual([]);
+  });
+
+  it('carries the tools of a group opened at run time, for clients that keep their first tool list', async () => {
+    const c = await connect();
+    await c.call('capabilities', { open: ['debug'] });
+    const reply = await c.call('batch', { steps: [{ action: 'debug_last', params: { limit: 1 } }] });
+    expect(reply.isError).toBe(false);
+    expect(reply.text).toMatch(/^1\. /);
+  });
+});
+
 describe('bad calls', () => {
   it('answers an unknown tool and bad arguments as errors that say what to do, creating no session', async () => {
     const c = await connect();

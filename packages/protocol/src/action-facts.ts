@@ -236,6 +236,12 @@ export const ACTION_FACTS = {
     summary: 'Accept or dismiss the open JavaScript dialog',
   },
 
+  batch: {
+    routing: 'local',
+    destructive: true,
+    summary: 'Run several actions in order, stopping at the first failure',
+  },
+
   'pairing.issue': {
     routing: 'local',
     destructive: false,

@@ -67,6 +67,7 @@ import {
   SessionBindParams,
   SessionCloseResult,
 } from './schemas/session-tab';
+import { BatchParams, BatchResult } from './schemas/batch';
 import {
   DebugLastParams,
   DebugLastResult,
@@ -90,6 +91,7 @@ export {
   type TabInfo,
 } from './schemas/common';
 export { TraceSchema, type Trace } from './schemas/debug';
+export { BATCH_ACTIONS, BATCH_MAX_STEPS, batchStepId, NOT_IN_BATCH } from './schemas/batch';
 export { HANDLES_PER_READ, SNAPSHOT_REF_OPEN, SNAPSHOT_REF_CLOSE } from './snapshot-refs';
 
 /**
@@ -303,6 +305,11 @@ const SCHEMAS = {
     params: DialogParams,
     result: noted(DialogResult),
     driverResult: DialogResult,
+  },
+
+  batch: {
+    params: BatchParams,
+    result: BatchResult,
   },
 
   'pairing.issue': {

@@ -13,6 +13,7 @@ import {
   type ActionName,
   type CapabilityGroup,
 } from '@bproxy/protocol';
+import { BATCH_INPUT_SCHEMA } from './batch-tool';
 import { compactProperties, compactTarget } from './compact-schema';
 import { NO_TOOL, TOOL_ORDER, TOOL_OVERRIDES, type ToolOverride } from './tool-overrides';
 
@@ -94,6 +95,8 @@ function isObject(value: unknown): value is JsonObject {
 }
 
 function inputSchema(spec: ToolSpec): ToolDefinition['inputSchema'] {
+  // A batch's steps name tools, not actions: its schema is the tool's own.
+  if (spec.action === 'batch') return BATCH_INPUT_SCHEMA;
   const json = paramsJsonSchema(spec.action);
   const properties = isObject(json.properties) ? compactProperties(json.properties) : {};
   for (const key of spec.hide ?? []) delete properties[key];

@@ -18,6 +18,7 @@ export { errorReply, localError, textReply, TOOL_HINTS, type ToolError, type Too
 export { successReply } from './replies';
 export { checkToolArgs, toolTimeoutMs, type CheckedToolCall } from './tool-call';
 export { outcomeOf, type CallOutcome, type DaemonAnswer } from './outcome';
+export { type StepPolicy } from './batch-tool';
 export {
   runTool,
   type RunToolOptions,

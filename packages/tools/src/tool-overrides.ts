@@ -49,6 +49,7 @@ export const TOOL_OVERRIDES = {
   type: { description: 'Type text key by key (into target, else the focus)' },
   'session.resume': { description: 'Resume after the user did what HUMAN_REQUIRED asked' },
   'debug.last': { description: 'Recent request traces (ids, errors, timings)' },
+  batch: { description: 'Run several tools in order in one call; stops at the first failure' },
 } as const satisfies { readonly [A in ActionName]?: ToolOverride | typeof NO_TOOL };
 
 /**
@@ -80,6 +81,7 @@ export const TOOL_ORDER: readonly ActionName[] = [
   'screenshot',
   'dialog',
   'session.resume',
+  'batch',
   'debug.last',
   'debug.log',
 ];

@@ -20,6 +20,9 @@ Workflow
   "hiddenBlocks":N in text or snapshot: the page hides that many runs of text from people (off
   screen, transparent, covered…); they were left out.
   Waiting: bproxy -s ID wait --text "Done" | --selector CSS | --navigation.
+  Several steps in one call: echo '[{"action":"fill","params":{"target":"el2","value":"ada"}},
+  {"action":"click","params":{"target":"el3"}}]' | bproxy -s ID batch -   (in order, each paced as
+  usual, stops at the first failure: "step 2 (click): …").
 
 Rules the daemon enforces
   - Your session sees only its own tabs (t1, t2) and its own handles.
