@@ -117,7 +117,7 @@ describe('bproxy usage errors exit 2 and name the problem', () => {
     [
       'wait without a condition',
       ['wait'],
-      'give exactly one of --text, --selector, --handle or --navigation',
+      'give exactly one of --text, --text-gone, --selector, --handle, --navigation, --url or --load',
     ],
     ['fill without a value', ['fill', 'el2'], 'give the value to fill'],
     ['an unknown action in call', ['call', 'teleport'], 'unknown action "teleport"'],

@@ -226,7 +226,7 @@ export const ACTION_FACTS = {
     routing: 'tab',
     destructive: false,
     driver: { resumable: true },
-    summary: 'Wait for text, an element, or a navigation',
+    summary: 'Wait for text (or its going), an element, a URL, the load, or a navigation',
   },
   dialog: {
     routing: 'tab',

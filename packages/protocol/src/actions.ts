@@ -48,9 +48,6 @@ import {
   SelectDriverResult,
   ScrollParams,
   ScrollResult,
-  WaitParams,
-  ForwardedWaitParams,
-  WaitResult,
   DialogParams,
   DialogResult,
 } from './schemas/interaction';
@@ -68,6 +65,7 @@ import {
   SessionCloseResult,
 } from './schemas/session-tab';
 import { BatchParams, BatchResult } from './schemas/batch';
+import { ForwardedWaitParams, WaitParams, WaitResult } from './schemas/wait';
 import {
   DebugLastParams,
   DebugLastResult,

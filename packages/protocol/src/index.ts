@@ -9,6 +9,7 @@ export * from './errors';
 export * from './targets';
 export * from './action-facts';
 export * from './capability-groups';
+export * from './wait-conditions';
 export * from './actions';
 export * from './envelope';
 export * from './human';

@@ -19,7 +19,8 @@ Workflow
   (--contains WORD, or a handle as the scope). text works the same way.
   "hiddenBlocks":N in text or snapshot: the page hides that many runs of text from people (off
   screen, transparent, covered…); they were left out.
-  Waiting: bproxy -s ID wait --text "Done" | --selector CSS | --navigation.
+  Waiting: bproxy -s ID wait --text "Done" | --text-gone "Loading" | --selector CSS | --navigation
+  | --url "*/checkout/done*" | --load  [--timeout-ms MS]; WAIT_TIMEOUT says what was awaited.
   Several steps in one call: echo '[{"action":"fill","params":{"target":"el2","value":"ada"}},
   {"action":"click","params":{"target":"el3"}}]' | bproxy -s ID batch -   (in order, each paced as
   usual, stops at the first failure: "step 2 (click): …").
