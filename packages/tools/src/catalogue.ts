@@ -50,7 +50,7 @@ export interface ToolSpec {
 }
 
 /** What `target` means, said once per tool that takes one: the schema alone does not tell where handles come from. */
-const TARGET_NOTE = 'Handle from snapshot/elements/links (el3, ln2), or {selector}';
+const TARGET_NOTE = 'Handle from a read (el3, ln2), or {selector}';
 
 function overrideOf(action: ActionName): ToolOverride | typeof NO_TOOL {
   const overrides: { readonly [A in ActionName]?: ToolOverride | typeof NO_TOOL } = TOOL_OVERRIDES;
