@@ -129,6 +129,12 @@ describe('bproxy usage errors exit 2 and name the problem', () => {
       'params: unknown field(s) "all"',
     ],
     ['session bind with nothing to do', ['session', 'bind'], 'give a tab, a pacing mode, or both'],
+    ['an unknown tool group for mcp', ['mcp', '--caps', 'debug,gizmos'], '--caps: unknown group "gizmos"'],
+    [
+      'a batch file that is not there',
+      ['batch', '/nonexistent/steps.json'],
+      'cannot read /nonexistent/steps.json',
+    ],
   ];
 
   it.each(cases)('%s', async (_what, args, message) => {
