@@ -43,6 +43,8 @@ const COMMAND_OF: Record<(typeof ACTION_NAMES)[number], string[]> = {
   select: ['select'],
   wait: ['wait'],
   dialog: ['dialog'],
+  upload: ['upload'],
+  pdf: ['pdf'],
   'pairing.issue': ['pair'],
   'debug.last': ['debug', 'last'],
   'debug.status': ['debug', 'status'],

@@ -3,6 +3,7 @@
  * handles, launchers, pairing codes — built once and shared by every route (http/) and action
  * (actions/). Pure: no environment, no files, no listener; http/server.ts puts the HTTP shell around it.
  */
+import { DEFAULT_UPLOAD_MAX_BYTES } from './files/allowed-folders';
 import { ActivityLog } from './logs/activity';
 import { BrowserState } from './browsers/browser-state';
 import { ClientRegistry } from './browsers/clients';
@@ -102,6 +103,10 @@ export function createDaemon(opts: ServerOptions): Daemon {
     random: opts.random ?? Math.random,
     graceMs,
     tmpRoot: opts.tmpRoot,
+    files: {
+      allowed: opts.allowedFolders ?? [],
+      uploadMaxBytes: opts.uploadMaxBytes ?? DEFAULT_UPLOAD_MAX_BYTES,
+    },
     startedMono: clock.monotonic(),
     port: () => state.port,
     paired: () => opts.extensionTokens.get() !== null,

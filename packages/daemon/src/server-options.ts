@@ -74,6 +74,13 @@ export interface ServerOptions {
   logger: Logger;
   /** Directory under which `session.create` makes each session's tmpDir. */
   tmpRoot: string;
+  /**
+   * Folders an agent may upload files from besides its session's own (files.json, `service start
+   * --allow-files`); absent: the session's folder only.
+   */
+  allowedFolders?: readonly string[];
+  /** Largest file an upload may hand a page (default 100 MiB). */
+  uploadMaxBytes?: number;
   /** Called after a pairing code was consumed (the lifecycle removes pairing.json). */
   onPairingConsumed?: () => void;
   /** Browsers started on first use when no extension is connected (the embedded headless one first). */

@@ -14,3 +14,5 @@ export * from './input/focus-at';
 export * from './input/input-events';
 export * from './input/keys';
 export * from './input/trusted-actions';
+export * from './files/upload';
+export * from './files/pdf';

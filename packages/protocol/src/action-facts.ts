@@ -241,6 +241,22 @@ export const ACTION_FACTS = {
     destructive: true,
     summary: 'Run several actions in order, stopping at the first failure',
   },
+  upload: {
+    routing: 'tab',
+    destructive: true,
+    pacing: 'fill',
+    group: 'files',
+    // Not run twice: a second run would click the element that opens the chooser again.
+    driver: { resumable: false, effects: true, mayNavigate: true },
+    summary: 'Set the files of a file input, or answer the chooser an element opens',
+  },
+  pdf: {
+    routing: 'tab',
+    destructive: false,
+    group: 'files',
+    driver: { resumable: true },
+    summary: "Save the page as PDF in the session's folder (or --out)",
+  },
 
   'pairing.issue': {
     routing: 'local',

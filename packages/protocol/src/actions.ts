@@ -75,6 +75,16 @@ import {
   PairingIssueParams,
   PairingIssueResult,
 } from './schemas/debug';
+import {
+  UploadParams,
+  UploadForwarded,
+  UploadResult,
+  UploadDriverResult,
+  PdfParams,
+  PdfForwarded,
+  PdfResult,
+  PdfDriverResult,
+} from './schemas/files';
 export {
   PacingModeSchema,
   SessionInfoSchema,
@@ -308,6 +318,18 @@ const SCHEMAS = {
   batch: {
     params: BatchParams,
     result: BatchResult,
+  },
+  upload: {
+    params: UploadParams,
+    result: noted(UploadResult),
+    forwarded: UploadForwarded,
+    driverResult: UploadDriverResult,
+  },
+  pdf: {
+    params: PdfParams,
+    result: noted(PdfResult),
+    forwarded: PdfForwarded,
+    driverResult: PdfDriverResult,
   },
 
   'pairing.issue': {

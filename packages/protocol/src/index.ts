@@ -11,6 +11,7 @@ export * from './action-facts';
 export * from './capability-groups';
 export * from './wait-conditions';
 export * from './actions';
+export * from './schemas/files';
 export * from './envelope';
 export * from './human';
 export * from './activity';

@@ -50,6 +50,8 @@ export const TOOL_OVERRIDES = {
   'session.resume': { description: 'Resume after the user did what HUMAN_REQUIRED asked' },
   'debug.last': { description: 'Recent request traces (ids, errors, timings)' },
   batch: { description: 'Run several tools in order in one call; stops at the first failure' },
+  pdf: { description: 'Save the page as PDF (session folder, or out in an allowed folder)' },
+  upload: { description: "Set a file input's files, or answer the chooser target opens (allowed folders)" },
 } as const satisfies { readonly [A in ActionName]?: ToolOverride | typeof NO_TOOL };
 
 /**

@@ -14,6 +14,7 @@ import { MUTANTS as BRIDGE } from './bridge.mjs';
 import { MUTANTS as CHAT_MARKDOWN } from './chat-markdown.mjs';
 import { MUTANTS as DAEMON_PROOF } from './daemon-proof.mjs';
 import { MUTANTS as FAULTS } from './faults.mjs';
+import { MUTANTS as FILES } from './files.mjs';
 import { MUTANTS as GATE_AND_STATE } from './gate-and-state.mjs';
 import { MUTANTS as HIDDEN_TEXT } from './hidden-text.mjs';
 import { MUTANTS as HOSTILE_INPUT } from './hostile-input.mjs';
@@ -44,6 +45,7 @@ export const MUTANTS = [
   ...HOSTILE_INPUT,
   ...HIDDEN_TEXT,
   ...URLS,
+  ...FILES,
   ...CLIENT_PROOF,
   ...CLIENT_CONFIG,
   ...BATCH,

@@ -4,6 +4,7 @@
  */
 import type { HandlerTable } from './context';
 import { click, fill, hover, press, scroll, select, type } from './interaction-actions';
+import { pdf, upload } from './files-actions';
 import { debugLog, dialog, wait } from './misc-actions';
 import { back, forward, navigate, reloadPage } from './navigation-actions';
 import { elements, inspect, links, screenshot, snapshot, text } from './read-actions';
@@ -33,5 +34,7 @@ export const HANDLERS: HandlerTable = {
   select,
   wait,
   dialog,
+  upload,
+  pdf,
   'debug.log': debugLog,
 };

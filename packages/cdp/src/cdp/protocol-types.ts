@@ -123,6 +123,13 @@ export interface CdpCommands {
   'Input.dispatchKeyEvent': { params: InputCommands['Input.dispatchKeyEvent']; result: NoResult };
   'Input.insertText': { params: InputCommands['Input.insertText']; result: NoResult };
   'Emulation.setFocusEmulationEnabled': { params: { enabled: boolean }; result: NoResult };
+  'Page.setInterceptFileChooserDialog': { params: { enabled: boolean }; result: NoResult };
+  'DOM.describeNode': {
+    params: { backendNodeId: number };
+    result: { node: { nodeName: string; attributes?: string[] } };
+  };
+  'DOM.setFileInputFiles': { params: { files: string[]; backendNodeId: number }; result: NoResult };
+  'Page.printToPDF': { params: Record<string, unknown>; result: { data: string } };
 }
 
 export interface CdpEvents {
@@ -143,6 +150,11 @@ export interface CdpEvents {
   'Runtime.executionContextCreated': { context: ExecutionContextDescription };
   'Runtime.executionContextDestroyed': { executionContextId: number };
   'Runtime.executionContextsCleared': Record<string, never>;
+  'Page.fileChooserOpened': {
+    frameId: string;
+    mode: 'selectSingle' | 'selectMultiple';
+    backendNodeId?: number;
+  };
 }
 
 export type CdpMethod = keyof CdpCommands;

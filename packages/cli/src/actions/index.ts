@@ -8,6 +8,7 @@
 import { batch } from './batch';
 import { DEBUG, call } from './debug';
 import type { ActionCommand, ActionGroup } from './grammar';
+import { FILES } from './files';
 import { INTERACTION } from './interaction';
 import { NAVIGATION } from './navigation';
 import { pair } from './pairing';
@@ -37,6 +38,7 @@ export const SECTIONS: readonly Section[] = [
   { heading: 'Navigation:', entries: NAVIGATION },
   { heading: 'Reading the page (mints handles like el3, ln2):', entries: READS },
   { heading: 'Acting on the page:', entries: [...INTERACTION, ...WAITING, batch] },
+  { heading: 'Files:', entries: FILES },
   { heading: 'Debugging:', entries: [DEBUG, call] },
   { heading: 'Agents:', entries: [{ custom: 'mcp' }, { custom: 'agent' }, { custom: 'help' }] },
   { heading: 'CDP tools:', entries: [{ custom: 'bridge' }] },

@@ -2,6 +2,7 @@
  * `bproxy service start|stop|status`: the daemon's lifecycle. Output is the exact JSON of the
  * lifecycle contract on stdout; failures are plain sentences on stderr with a non-zero exit.
  */
+import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { examples } from '../actions/grammar';
 import { globalOptionsOf, type CommandContext, type CustomCommand } from './action-command';
@@ -15,10 +16,13 @@ const START_HELP = `${examples(
   'BPROXY_CDP_URL=wss://farm.example/?token=… bproxy service start',
   'BPROXY_CDP_URL=wss://farm.example/?token=… bproxy service start --cdp-mode per-session --cdp-max-browsers 10',
   'bproxy service start --allow-file-urls         # the launched Chromium may open file:// pages',
+  'bproxy service start --allow-files ~/for-agents # agents may upload files from there too',
 )}
 URLs: agents may open http:, https: and about:blank only; anything else (file:, data:, view-source:,
 javascript:, browser and extension pages) is URL_NOT_ALLOWED. --allow-file-urls (or
 BPROXY_ALLOW_FILE_URLS=1) lets the launched browser, and only it, open file: URLs.
+Files: agents upload only from their session's folder, the folders in BPROXY_HOME/files.json
+({"allow": ["/abs/dir"]}) and those given here with --allow-files — never through an agent's request.
 Environment: BPROXY_HOME (default ~/.bproxy), BPROXY_PORT (default 9615, 0 = any free port),
 BPROXY_LOG_LEVEL (fatal|error|warn|info|debug|trace|silent),
 BPROXY_BROWSER (headless|headed|none), BPROXY_ATTACH, BPROXY_CDP_URL (keeps credentials out of argv),
@@ -39,6 +43,7 @@ interface StartOptions {
   cdpMaxBrowsers?: string;
   browserIdle?: string;
   allowFileUrls?: boolean;
+  allowFiles?: string[];
 }
 
 /** `service start`'s options, in the order its help lists them. */
@@ -70,6 +75,11 @@ function withStartOptions(command: Command): Command {
     .option(
       '--allow-file-urls',
       'let the browser bproxy launches (headless or headed) open file: URLs; off by default, never for your own Chrome or an attached or remote browser',
+    )
+    .option(
+      '--allow-files <dir>',
+      "let agents upload files from this folder too (repeatable; besides each session's own and BPROXY_HOME/files.json)",
+      (dir: string, dirs: string[] = []) => [...dirs, resolve(dir)],
     );
 }
 
@@ -91,6 +101,7 @@ function startCommand(context: CommandContext): Command {
           cdpMaxBrowsers: opts.cdpMaxBrowsers ?? null,
           browserIdle: opts.browserIdle ?? null,
           allowFileUrls: opts.allowFileUrls === true ? true : null,
+          allowFiles: opts.allowFiles ?? [],
         },
         globalOptionsOf(cmd, context.env).pretty,
         context.env,

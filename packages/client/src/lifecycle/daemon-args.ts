@@ -4,6 +4,7 @@
  * readable by every user on the machine. Browser options given here win over their BPROXY_*
  * variables (resolved by the daemon).
  */
+import { isAbsolute } from 'node:path';
 import { parseDuration } from './duration';
 import { LifecycleError } from './errors';
 
@@ -37,12 +38,17 @@ export interface DaemonArgs {
    * BPROXY_ALLOW_FILE_URLS says (default off). Never honoured for the extension, attached or remote browsers.
    */
   readonly allowFileUrls: true | null;
+  /**
+   * Folders agents may upload files from besides each session's own (`service start --allow-files
+   * DIR`, absolute). Refused on an implicit start: only a person's `service start` widens them.
+   */
+  readonly allowFiles: readonly string[];
 }
 
 export type BrowserArgs = Omit<DaemonArgs, 'statusFd' | 'implicit'>;
 
 const USAGE =
-  'usage: daemon [--status-fd N] [--implicit] [--browser headless|headed|none] [--attach PORT|DIR|URL] [--cdp-url URL] [--cdp-mode shared|per-session] [--cdp-max-browsers N] [--browser-idle PERIOD] [--allow-file-urls]';
+  'usage: daemon [--status-fd N] [--implicit] [--browser headless|headed|none] [--attach PORT|DIR|URL] [--cdp-url URL] [--cdp-mode shared|per-session] [--cdp-max-browsers N] [--browser-idle PERIOD] [--allow-file-urls] [--allow-files DIR]...';
 
 export function parseCdpMode(name: string, raw: string): CdpMode {
   if (raw !== 'shared' && raw !== 'per-session')
@@ -66,6 +72,7 @@ export function parseDaemonArgs(argv: readonly string[]): DaemonArgs {
   let cdpMaxBrowsers: number | null = null;
   let browserIdle: string | null = null;
   let allowFileUrls: true | null = null;
+  const allowFiles: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string => {
@@ -110,10 +117,22 @@ export function parseDaemonArgs(argv: readonly string[]): DaemonArgs {
       case '--allow-file-urls':
         allowFileUrls = true;
         break;
+      case '--allow-files': {
+        const dir = value();
+        if (!isAbsolute(dir))
+          throw new LifecycleError('config', `--allow-files needs an absolute folder, got "${dir}"`);
+        allowFiles.push(dir);
+        break;
+      }
       default:
         throw new LifecycleError('config', `unknown daemon argument "${arg}"; ${USAGE}`);
     }
   }
+  if (implicit && allowFiles.length > 0)
+    throw new LifecycleError(
+      'config',
+      '--allow-files is for `bproxy service start` by a person, not an implicit start',
+    );
   return {
     statusFd,
     implicit,
@@ -124,6 +143,7 @@ export function parseDaemonArgs(argv: readonly string[]): DaemonArgs {
     cdpMaxBrowsers,
     browserIdle,
     allowFileUrls,
+    allowFiles,
   };
 }
 
@@ -140,6 +160,7 @@ export function browserArgs(args: Partial<BrowserArgs>): string[] {
   add('--cdp-max-browsers', args.cdpMaxBrowsers);
   add('--browser-idle', args.browserIdle);
   if (args.allowFileUrls === true) out.push('--allow-file-urls');
+  for (const dir of args.allowFiles ?? []) out.push('--allow-files', dir);
   return out;
 }
 

@@ -92,6 +92,7 @@ describe('daemon arguments', () => {
       cdpMaxBrowsers: null,
       browserIdle: null,
       allowFileUrls: null,
+      allowFiles: [],
     });
   });
 
@@ -115,6 +116,7 @@ describe('daemon arguments', () => {
       cdpMaxBrowsers: 3,
       browserIdle: '2m',
       allowFileUrls: null,
+      allowFiles: [],
     });
     expect(['--implicit', ...browserArgs(args)]).toEqual(argv);
   });

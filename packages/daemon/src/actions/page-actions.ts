@@ -22,6 +22,8 @@ import { failed } from './outcome';
 import { forgetTab } from './lifecycle';
 import type { CommandContext, CommandRouteDeps } from './types';
 import { urlForClient } from './url-check';
+import { checkUpload, uploadAnswer } from '../files/upload';
+import { checkPdf } from '../files/pdf';
 
 /**
  * The tab actions that name their tab themselves (`tab` in their params: tab.close, tab.pin, tab.unpin),
@@ -86,9 +88,24 @@ export async function runTabAction(
     if ('ok' in checked) return checked;
     forwardedParams = { ...params, url: checked.url };
   }
+  // Files are checked against the allowed folders before the request goes anywhere.
+  const upload = action === 'upload' ? checkUpload(deps, session, params, first.client) : null;
+  if (upload !== null) {
+    if ('ok' in upload) return upload;
+    forwardedParams = upload.params;
+  }
+
+  // Where a PDF goes is checked before it is printed; the daemon writes it.
+  const pdf = action === 'pdf' ? checkPdf(deps, session, params) : null;
+  if (pdf !== null) {
+    if ('ok' in pdf) return pdf;
+    forwardedParams = pdf.params;
+  }
 
   const outcome = await forward(deps, ctx, session, resolveTarget, forwardedParams);
-  return afterAnswer(deps, ctx, session, tab, outcome);
+  const answered = afterAnswer(deps, ctx, session, tab, outcome);
+  if (pdf !== null) return pdf.answer(answered);
+  return upload === null ? answered : uploadAnswer(answered, upload.files);
 }
 
 function afterAnswer(

@@ -30,6 +30,8 @@ export interface CommandRouteDeps {
   random: () => number;
   graceMs: number;
   tmpRoot: string;
+  /** What files an agent may hand a page: the folders besides each session's own, and the size cap. */
+  files: { readonly allowed: readonly string[]; readonly uploadMaxBytes: number };
   startedMono: number;
   port(): number;
   paired(): boolean;

@@ -15,6 +15,7 @@ import {
   describeError,
   ensureStateHome,
   extensionsFileStamp,
+  readFilesConfig,
   errnoCode,
   LifecycleError,
   liveTrustedExtensionIds,
@@ -40,6 +41,8 @@ export interface StartDeps {
    * the caller stops the daemon the way a signal does. Absent: the daemon stays until stopped.
    */
   onIdleExit?: (idleMs: number) => void;
+  /** Folders `service start --allow-files` named (files.json's are read here). */
+  allowFiles?: readonly string[];
   /** Seam for tests that run the lifecycle inside the test process. */
   isOurDaemon?: DaemonIdentityCheck;
 }
@@ -83,6 +86,8 @@ export async function startDaemon(config: DaemonConfig, deps: StartDeps): Promis
     // The trusted extension ids, one setting: an unsafe or malformed extensions.json stops the start.
     const since = extensionsFileStamp(paths);
     const extensionIds = trustedExtensionIds(paths);
+    // The folders agents may upload from: files.json (unsafe or malformed stops the start) and argv.
+    const allowedFolders = [...readFilesConfig(paths), ...(deps.allowFiles ?? [])];
     const daemonToken = writeDaemonToken(paths);
     created.push(paths.token);
     const extensionTokens = FileExtensionTokenStore.load(paths.extensionToken);
@@ -94,6 +99,7 @@ export async function startDaemon(config: DaemonConfig, deps: StartDeps): Promis
       if (problem === null) logger.info({ event: 'trusted_extensions', ids });
       else logger.warn({ event: 'trusted_extensions_refused', reason: problem });
     });
+    logger.info({ event: 'allowed_folders', folders: allowedFolders });
     const options: ServerOptions = {
       port: config.port,
       daemonToken,
@@ -101,6 +107,7 @@ export async function startDaemon(config: DaemonConfig, deps: StartDeps): Promis
       extensionTokens,
       logger,
       tmpRoot: paths.tmp,
+      allowedFolders,
       onPairingConsumed: () => {
         removeStateFileQuietly(paths.pairing);
         logger.info({ event: 'pairing_file_removed' });

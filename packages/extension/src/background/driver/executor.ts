@@ -23,6 +23,7 @@ import {
   type DriverResponseMessage,
 } from '@bproxy/protocol';
 import type { DriverContext, HandlerTable } from './context';
+import { FILES_ACTIONS } from './files-actions';
 import { dialog, debugLog } from './misc-actions';
 import { NAVIGATION_ACTIONS } from './navigation-actions';
 import { PAGE_ACTIONS } from './page-actions';
@@ -35,6 +36,7 @@ export const HANDLERS: HandlerTable = {
   ...NAVIGATION_ACTIONS,
   ...PAGE_ACTIONS,
   ...TRUSTED_ACTIONS,
+  ...FILES_ACTIONS,
   screenshot,
   dialog,
   'debug.log': debugLog,
