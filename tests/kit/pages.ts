@@ -32,6 +32,17 @@ export async function serveFixtures(): Promise<FixtureServer> {
   const uploads = new Map<string, Buffer>();
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
+    // A resource that answers after ?ms= (at most 5 s): holds a page's load event for the waits suite.
+    if (path.startsWith('/slow/')) {
+      const ms = Math.min(
+        5_000,
+        Number(new URL(req.url ?? '/', 'http://x').searchParams.get('ms') ?? 0) || 0,
+      );
+      setTimeout(() => {
+        if (!res.writableEnded) res.writeHead(200, { 'content-type': 'text/plain' }).end('slow');
+      }, ms).unref();
+      return;
+    }
     if (req.method === 'POST' && path.startsWith('/upload/')) {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -18,6 +18,7 @@ const COMMAND_OF: Record<(typeof ACTION_NAMES)[number], string[]> = {
   'session.unbind': ['session', 'unbind'],
   'session.resume': ['session', 'resume'],
   'session.close': ['session', 'close'],
+  batch: ['batch'],
   'tab.open': ['tab', 'open'],
   'tab.close': ['tab', 'close'],
   'tab.list': ['tab', 'list'],
@@ -124,7 +125,7 @@ describe('bproxy usage errors exit 2 and name the problem', () => {
     [
       'wait without a condition',
       ['wait'],
-      'give exactly one of --text, --selector, --handle or --navigation',
+      'give exactly one of --text, --text-gone, --selector, --handle, --navigation, --url or --load',
     ],
     ['fill without a value', ['fill', 'el2'], 'give the value to fill'],
     ['an unknown action in call', ['call', 'teleport'], 'unknown action "teleport"'],
@@ -136,6 +137,12 @@ describe('bproxy usage errors exit 2 and name the problem', () => {
       'params: unknown field(s) "all"',
     ],
     ['session bind with nothing to do', ['session', 'bind'], 'give a tab, a pacing mode, or both'],
+    ['an unknown tool group for mcp', ['mcp', '--caps', 'debug,gizmos'], '--caps: unknown group "gizmos"'],
+    [
+      'a batch file that is not there',
+      ['batch', '/nonexistent/steps.json'],
+      'cannot read /nonexistent/steps.json',
+    ],
   ];
 
   it.each(cases)('%s', async (_what, args, message) => {

@@ -226,7 +226,7 @@ export const ACTION_FACTS = {
     routing: 'tab',
     destructive: false,
     driver: { resumable: true },
-    summary: 'Wait for text, an element, or a navigation',
+    summary: 'Wait for text (or its going), an element, a URL, the load, or a navigation',
   },
   dialog: {
     routing: 'tab',
@@ -236,6 +236,11 @@ export const ACTION_FACTS = {
     summary: 'Accept or dismiss the open JavaScript dialog',
   },
 
+  batch: {
+    routing: 'local',
+    destructive: true,
+    summary: 'Run several actions in order, stopping at the first failure',
+  },
   upload: {
     routing: 'tab',
     destructive: true,
@@ -301,15 +306,22 @@ export const ACTION_FACTS = {
     summary: 'Issue a fresh one-time pairing code for the extension (retires the previous one)',
   },
 
-  'debug.last': { routing: 'local', destructive: false, summary: 'Last request traces (ring of 200)' },
+  'debug.last': {
+    routing: 'local',
+    destructive: false,
+    group: 'debug',
+    summary: 'Last request traces (ring of 200)',
+  },
   'debug.status': {
     routing: 'local',
     destructive: false,
+    group: 'debug',
     summary: 'Daemon, browsers and sessions at a glance',
   },
   'debug.log': {
     routing: 'client',
     destructive: false,
+    group: 'debug',
     driver: { resumable: true },
     summary: "The browser driver's own recent log",
   },

@@ -48,9 +48,6 @@ import {
   SelectDriverResult,
   ScrollParams,
   ScrollResult,
-  WaitParams,
-  ForwardedWaitParams,
-  WaitResult,
   DialogParams,
   DialogResult,
 } from './schemas/interaction';
@@ -67,6 +64,8 @@ import {
   SessionBindParams,
   SessionCloseResult,
 } from './schemas/session-tab';
+import { BatchParams, BatchResult } from './schemas/batch';
+import { ForwardedWaitParams, WaitParams, WaitResult } from './schemas/wait';
 import {
   DebugLastParams,
   DebugLastResult,
@@ -117,6 +116,7 @@ export {
   type TabInfo,
 } from './schemas/common';
 export { TraceSchema, type Trace } from './schemas/debug';
+export { BATCH_ACTIONS, BATCH_MAX_STEPS, batchStepId, NOT_IN_BATCH } from './schemas/batch';
 export { HANDLES_PER_READ, SNAPSHOT_REF_OPEN, SNAPSHOT_REF_CLOSE } from './snapshot-refs';
 
 /**
@@ -332,6 +332,10 @@ const SCHEMAS = {
     driverResult: DialogResult,
   },
 
+  batch: {
+    params: BatchParams,
+    result: BatchResult,
+  },
   upload: {
     params: UploadParams,
     result: noted(UploadResult),

@@ -8,6 +8,8 @@ export * from './ids';
 export * from './errors';
 export * from './targets';
 export * from './action-facts';
+export * from './capability-groups';
+export * from './wait-conditions';
 export * from './actions';
 export * from './schemas/files';
 export * from './envelope';

@@ -12,3 +12,4 @@ export * from './native/native-chunks';
 export * from './pairing/proof-crypto';
 export * from './snapshot-refs';
 export * from './version';
+export * from './wait-conditions';

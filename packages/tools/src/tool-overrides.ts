@@ -49,6 +49,7 @@ export const TOOL_OVERRIDES = {
   type: { description: 'Type text key by key (into target, else the focus)' },
   'session.resume': { description: 'Resume after the user did what HUMAN_REQUIRED asked' },
   'debug.last': { description: 'Recent request traces (ids, errors, timings)' },
+  batch: { description: 'Run several tools in order in one call; stops at the first failure' },
   pdf: { description: 'Save the page as PDF (session folder, or out in an allowed folder)' },
   upload: { description: "Set a file input's files, or answer the chooser target opens (allowed folders)" },
   // A device names its user agent, touch and mobile viewport; the CLI keeps the separate switches.
@@ -88,6 +89,7 @@ export const TOOL_ORDER: readonly ActionName[] = [
   'screenshot',
   'dialog',
   'session.resume',
+  'batch',
   'debug.last',
   'debug.log',
 ];

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ACTION_FACTS, ACTION_NAMES, ACTIONS, isErrorCode } from '@bproxy/protocol';
+import { ACTION_FACTS, ACTION_NAMES, ACTIONS, actionGroup, isErrorCode } from '@bproxy/protocol';
+import { checkToolArgs } from '../src/tool-call';
 import { buildTools, TOOL_SPECS } from '../src/catalogue';
 import { NO_TOOL, TOOL_OVERRIDES, type ToolOverride } from '../src/tool-overrides';
 import { errorReply, localError, TOOL_HINTS } from '../src/errors';
@@ -57,11 +58,25 @@ describe('MCP tool list', () => {
     for (const tool of tools.slice(pinned.length)) expect(known.has(tool.name)).toBe(false);
   });
 
-  it('stays small', () => {
-    // The core tools are what every MCP client is offered; the other groups only to a client that asks.
-    const core = tools.filter((tool) => !/^(state|cookies)_|^emulate$/.test(tool.name));
-    expect(JSON.stringify(core).length).toBeLessThan(12_000);
-    expect(JSON.stringify(tools).length).toBeLessThan(14_000);
+  it("puts every tool in its action's capability group, the debug tools out of core", () => {
+    for (const spec of TOOL_SPECS) expect(spec.group).toBe(actionGroup(spec.action));
+    const core = buildTools(new Set(['core'])).map((t) => t.name);
+    expect(core).toContain('navigate');
+    expect(core).toContain('click');
+    expect(core).not.toContain('debug_last');
+    expect(core).not.toContain('debug_log');
+  });
+
+  it('shows a model no string-length bounds or guard maxima, and checks them all the same', () => {
+    const text = JSON.stringify(tools);
+    expect(text).not.toContain('maxLength');
+    expect(text).not.toContain('"maximum":100000000');
+    const click = TOOL_SPECS.find((s) => s.name === 'click');
+    if (click === undefined) throw new Error('no click tool');
+    const tooLong = checkToolArgs(click, { target: { selector: 'x'.repeat(2001) } });
+    expect(tooLong.ok).toBe(false);
+    const badHandle = checkToolArgs(click, { target: 'el0' });
+    expect(badHandle.ok).toBe(false);
   });
 });
 

@@ -9,6 +9,7 @@
 import { MUTANTS as AGENT } from './agent.mjs';
 import { MUTANTS as CLIENT_CONFIG } from './client-config.mjs';
 import { MUTANTS as CLIENT_PROOF } from './client-proof.mjs';
+import { MUTANTS as BATCH } from './batch.mjs';
 import { MUTANTS as BRIDGE } from './bridge.mjs';
 import { MUTANTS as CHAT_MARKDOWN } from './chat-markdown.mjs';
 import { MUTANTS as DAEMON_PROOF } from './daemon-proof.mjs';
@@ -49,4 +50,5 @@ export const MUTANTS = [
   ...CLIENT_PROOF,
   ...CLIENT_CONFIG,
   ...STATE,
+  ...BATCH,
 ];

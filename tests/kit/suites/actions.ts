@@ -13,6 +13,7 @@ import { Agent, pngSize, type DriverUnderTest } from '../agent';
 import { defineFlowTests } from './flows';
 import { defineGestureTests } from './gestures';
 import { defineUrlTests } from './urls';
+import { defineWaitTests } from './waits';
 import { defineWidgetTests } from './widgets';
 
 export type { DriverUnderTest, SuiteEnv } from '../agent';
@@ -36,6 +37,7 @@ export function defineActionSuite(driver: DriverUnderTest): void {
     defineWidgetTests(a);
     defineGestureTests(a);
     defineUrlTests(a);
+    defineWaitTests(a);
   });
 }
 

@@ -195,7 +195,7 @@ export function defineFilesSuite(driver: FilesDriver): void {
         'uploads by handle from an allowed folder and refuses one outside with its code',
         async () => {
           const { env: e } = await setup();
-          mcp = await McpClient.start(e.cli.environment(), ['--browser', e.browser]);
+          mcp = await McpClient.start(e.cli.environment(), ['--browser', e.browser, '--caps', 'files']);
           await mcp.ok('tab_open', { url: e.pages.url('upload.html') });
           const snapshot = await mcp.ok('snapshot');
           const doc = handleOf(snapshot, /Document/);

@@ -351,7 +351,12 @@ export function defineStateSuite(driver: StateDriverUnderTest): void {
       async () => {
         if (driver.userChrome) allowUserCookies();
         const env = a().env;
-        const client = await McpClient.start(a().cli.environment(), ['--browser', env.browser]);
+        const client = await McpClient.start(a().cli.environment(), [
+          '--browser',
+          env.browser,
+          '--caps',
+          'state,emulation',
+        ]);
         try {
           await client.ok('tab_open', { url: a().url('persist-signin.html') });
           expect(JSON.parse(await client.ok('cookies_set', { name: 'via', value: 'mcp' }))).toMatchObject({

@@ -8,7 +8,8 @@
  *
  * Hidden here (an outside agent has them): `session_resume`, because a pause is the user's to end in
  * their own tab, not the agent's; `debug_last`, whose traces cover every session of the daemon, not
- * only this one; and `debug_log`, the driver's log, which is bproxy's diagnostics, not the user's task.
+ * only this one; `debug_log`, the driver's log, which is bproxy's diagnostics, not the user's task;
+ * and `batch`, whose steps could name the tools hidden here: the agent calls tools one at a time.
  */
 import { settleAnswer, type Answer } from '@bproxy/client';
 import {
@@ -35,6 +36,7 @@ export const HIDDEN_BROWSER_TOOLS: ReadonlySet<string> = new Set([
   'session_resume',
   'debug_last',
   'debug_log',
+  'batch',
 ]);
 
 /** Reads whose reply is the page itself: the panel gets their size, not their text. */

@@ -5,6 +5,7 @@
  * commander in ../commands. Commander's tree (program.ts), the fast path's lookup and the README's
  * CLI reference all read it, so a command's name is written once. Free of commander and of zod.
  */
+import { batch } from './batch';
 import { DEBUG, call } from './debug';
 import type { ActionCommand, ActionGroup } from './grammar';
 import { FILES } from './files';
@@ -37,7 +38,7 @@ export const SECTIONS: readonly Section[] = [
   { heading: 'Sessions and tabs:', entries: [SESSION, TAB] },
   { heading: 'Navigation:', entries: NAVIGATION },
   { heading: 'Reading the page (mints handles like el3, ln2):', entries: READS },
-  { heading: 'Acting on the page:', entries: [...INTERACTION, ...WAITING] },
+  { heading: 'Acting on the page:', entries: [...INTERACTION, ...WAITING, batch] },
   { heading: 'Files:', entries: FILES },
   { heading: 'Logins and emulation:', entries: [STATE, COOKIES, emulate] },
   { heading: 'Debugging:', entries: [DEBUG, call] },

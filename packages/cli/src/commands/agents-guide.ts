@@ -19,7 +19,11 @@ Workflow
   (--contains WORD, or a handle as the scope). text works the same way.
   "hiddenBlocks":N in text or snapshot: the page hides that many runs of text from people (off
   screen, transparent, covered…); they were left out.
-  Waiting: bproxy -s ID wait --text "Done" | --selector CSS | --navigation.
+  Waiting: bproxy -s ID wait --text "Done" | --text-gone "Loading" | --selector CSS | --navigation
+  | --url "*/checkout/done*" | --load  [--timeout-ms MS]; WAIT_TIMEOUT says what was awaited.
+  Several steps in one call: echo '[{"action":"fill","params":{"target":"el2","value":"ada"}},
+  {"action":"click","params":{"target":"el3"}}]' | bproxy -s ID batch -   (in order, each paced as
+  usual, stops at the first failure: "step 2 (click): …").
 
 Rules the daemon enforces
   - Your session sees only its own tabs (t1, t2) and its own handles.
@@ -48,7 +52,10 @@ Errors (stderr, exit 1): {"ok":false,"error":{"code","message","hint"}} — do w
   DAEMON_UNREACHABLE                                bproxy debug last: the request may have run
 Exit codes: 0 ok, 1 the action failed, 2 usage error (fix the command), 3 no daemon.
 
-Close what you opened: bproxy -s ID session close. MCP clients: use \`bproxy mcp\` instead (README).
+Close what you opened: bproxy -s ID session close. MCP clients: use \`bproxy mcp\` instead (README):
+it offers the core tools; more groups (files, state, emulation, network, debug) with
+\`bproxy mcp --caps network,debug\` (or --caps all), or at run time with its capabilities tool.
+The CLI has every command whatever its group.
 `;
 
 /** The skill's description: what coding agents read to decide when to load it. */

@@ -1,5 +1,5 @@
 /** What every command handler gets: the object graph built once by buildServer. */
-import type { BproxyRequest, PairingCodeKind } from '@bproxy/protocol';
+import type { BproxyRequest, BproxyResponse, PairingCodeKind } from '@bproxy/protocol';
 import type { ActivityLog } from '../logs/activity';
 import type { BrowserState } from '../browsers/browser-state';
 import type { ClientRegistry } from '../browsers/clients';
@@ -52,4 +52,9 @@ export interface CommandContext {
   receivedMono: number;
   /** Filled in on the way, for the activity feed: the tab it ran in and how long pacing held it. */
   trail?: { tab?: TabRecord; waitedMs?: number };
+  /**
+   * Answers a request body as POST / would (parse, answer ledger, the action, its records): how a
+   * batch runs each of its steps as the request it would be alone.
+   */
+  runStep?: (body: Record<string, unknown>) => Promise<BproxyResponse>;
 }

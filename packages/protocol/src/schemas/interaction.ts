@@ -1,6 +1,6 @@
 /** Interaction actions: click, hover, fill, type, press, select, scroll, wait, dialog. */
 import { z } from 'zod';
-import { ElementTargetSchema, TargetInputSchema } from '../targets';
+import { TargetInputSchema } from '../targets';
 import { DriverEffectsSchema, EffectsSchema, ScopeSchema } from './common';
 
 // --- interaction -------------------------------------------------------------------------------------
@@ -41,31 +41,6 @@ export const ScrollResult = z.strictObject({
   atTop: z.boolean(),
   atBottom: z.boolean(),
 });
-
-export const WaitParams = z
-  .strictObject({
-    text: z.string().min(1).max(1000).optional(),
-    selector: z.string().min(1).max(2000).optional(),
-    target: TargetInputSchema.optional(),
-    navigation: z.boolean().optional(),
-    state: z.enum(['visible', 'hidden', 'attached', 'detached']).optional(),
-    timeoutMs: z.number().int().min(0).max(300_000).optional(),
-  })
-  .refine(
-    (p) =>
-      [p.text, p.selector, p.target, p.navigation === true ? true : undefined].filter((v) => v !== undefined)
-        .length === 1,
-    'give exactly one of text, selector, target or navigation',
-  );
-export const ForwardedWaitParams = z.strictObject({
-  text: z.string().optional(),
-  selector: z.string().optional(),
-  target: ElementTargetSchema.optional(),
-  navigation: z.boolean().optional(),
-  state: z.enum(['visible', 'hidden', 'attached', 'detached']).optional(),
-  timeoutMs: z.number().int().min(0).max(300_000).optional(),
-});
-export const WaitResult = z.strictObject({ url: z.string(), title: z.string(), waitedMs: z.number() });
 
 export const DialogParams = z.strictObject({
   accept: z.boolean(),
