@@ -14,3 +14,7 @@ export * from './input/focus-at';
 export * from './input/input-events';
 export * from './input/keys';
 export * from './input/trusted-actions';
+export * from './observe/observer';
+export * from './observe/reads';
+export * from './observe/redact';
+export * from './observe/tab-log';

@@ -76,6 +76,20 @@ import {
   PairingIssueParams,
   PairingIssueResult,
 } from './schemas/debug';
+import {
+  ConsoleParams,
+  ConsoleResult,
+  NetworkParams,
+  NetworkResult,
+  NetworkGetParams,
+  NetworkGetForwarded,
+  NetworkGetDriverResult,
+  NetworkGetResult,
+  NetworkHarParams,
+  NetworkHarForwarded,
+  NetworkHarDriverResult,
+  NetworkHarResult,
+} from './schemas/observe';
 export {
   PacingModeSchema,
   SessionInfoSchema,
@@ -90,6 +104,15 @@ export {
   type TabInfo,
 } from './schemas/common';
 export { TraceSchema, type Trace } from './schemas/debug';
+export {
+  BODY_INLINE_CHARS,
+  BODY_MAX_BYTES,
+  CONSOLE_LEVELS,
+  NetworkRequestIdSchema,
+  NetworkRecordSchema,
+  type ConsoleLevel,
+  type NetworkRecord,
+} from './schemas/observe';
 export { HANDLES_PER_READ, SNAPSHOT_REF_OPEN, SNAPSHOT_REF_CLOSE } from './snapshot-refs';
 
 /**
@@ -303,6 +326,29 @@ const SCHEMAS = {
     params: DialogParams,
     result: noted(DialogResult),
     driverResult: DialogResult,
+  },
+
+  console: {
+    params: ConsoleParams,
+    result: noted(ConsoleResult),
+    driverResult: ConsoleResult,
+  },
+  network: {
+    params: NetworkParams,
+    result: noted(NetworkResult),
+    driverResult: NetworkResult,
+  },
+  'network.get': {
+    params: NetworkGetParams,
+    result: noted(NetworkGetResult),
+    forwarded: NetworkGetForwarded,
+    driverResult: NetworkGetDriverResult,
+  },
+  'network.har': {
+    params: NetworkHarParams,
+    result: noted(NetworkHarResult),
+    forwarded: NetworkHarForwarded,
+    driverResult: NetworkHarDriverResult,
   },
 
   'pairing.issue': {

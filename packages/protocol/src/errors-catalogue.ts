@@ -291,6 +291,20 @@ export const ERROR_CATALOGUE = {
     when: 'The condition of a wait action did not hold within its timeout',
     hint: 'Wait longer (--timeout-ms) or check the condition',
   },
+  REQUEST_NOT_FOUND: {
+    category: 'target',
+    retry: false,
+    status: 404,
+    when: 'network get named a request the tab does not have (or no longer keeps)',
+    hint: 'List the requests with `bproxy network` and use an id it shows',
+  },
+  PATH_NOT_ALLOWED: {
+    category: 'policy',
+    retry: false,
+    status: 403,
+    when: 'A file the daemon would write is outside the folders it may write to (`..`, a link, another folder)',
+    hint: "Give a plain file name: it is written in the session's folder",
+  },
   UNSUPPORTED_ACTION: {
     category: 'internal',
     retry: false,

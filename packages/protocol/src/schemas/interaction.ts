@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { ElementTargetSchema, TargetInputSchema } from '../targets';
 import { DriverEffectsSchema, EffectsSchema, ScopeSchema } from './common';
+import { ConsoleErrorWaitResultShape, ConsoleErrorWaitShape } from './wait-console-error';
 
 // --- interaction -------------------------------------------------------------------------------------
 
@@ -50,12 +51,18 @@ export const WaitParams = z
     navigation: z.boolean().optional(),
     state: z.enum(['visible', 'hidden', 'attached', 'detached']).optional(),
     timeoutMs: z.number().int().min(0).max(300_000).optional(),
+    ...ConsoleErrorWaitShape,
   })
   .refine(
     (p) =>
-      [p.text, p.selector, p.target, p.navigation === true ? true : undefined].filter((v) => v !== undefined)
-        .length === 1,
-    'give exactly one of text, selector, target or navigation',
+      [
+        p.text,
+        p.selector,
+        p.target,
+        p.navigation === true ? true : undefined,
+        p.consoleError === true ? true : undefined,
+      ].filter((v) => v !== undefined).length === 1,
+    'give exactly one of text, selector, target, navigation or consoleError',
   );
 export const ForwardedWaitParams = z.strictObject({
   text: z.string().optional(),
@@ -64,8 +71,14 @@ export const ForwardedWaitParams = z.strictObject({
   navigation: z.boolean().optional(),
   state: z.enum(['visible', 'hidden', 'attached', 'detached']).optional(),
   timeoutMs: z.number().int().min(0).max(300_000).optional(),
+  ...ConsoleErrorWaitShape,
 });
-export const WaitResult = z.strictObject({ url: z.string(), title: z.string(), waitedMs: z.number() });
+export const WaitResult = z.strictObject({
+  url: z.string(),
+  title: z.string(),
+  waitedMs: z.number(),
+  ...ConsoleErrorWaitResultShape,
+});
 
 export const DialogParams = z.strictObject({
   accept: z.boolean(),
