@@ -5,6 +5,13 @@
 import type { HandlerTable } from './context';
 import { click, fill, hover, press, scroll, select, type } from './interaction-actions';
 import { debugLog, dialog, wait } from './misc-actions';
+import {
+  consoleRead,
+  networkGetRead,
+  networkHarRead,
+  networkRead,
+  withConsoleErrorWait,
+} from './observe-actions';
 import { back, forward, navigate, reloadPage } from './navigation-actions';
 import { elements, inspect, links, screenshot, snapshot, text } from './read-actions';
 import { tabClose, tabOpen, tabPin, tabUnpin } from './tab-actions';
@@ -31,7 +38,11 @@ export const HANDLERS: HandlerTable = {
   type,
   press,
   select,
-  wait,
+  wait: withConsoleErrorWait(wait),
   dialog,
+  console: consoleRead,
+  network: networkRead,
+  'network.get': networkGetRead,
+  'network.har': networkHarRead,
   'debug.log': debugLog,
 };

@@ -123,9 +123,17 @@ export interface CdpCommands {
   'Input.dispatchKeyEvent': { params: InputCommands['Input.dispatchKeyEvent']; result: NoResult };
   'Input.insertText': { params: InputCommands['Input.insertText']; result: NoResult };
   'Emulation.setFocusEmulationEnabled': { params: { enabled: boolean }; result: NoResult };
+  // The tab's console and network log (@bproxy/driver's TabLog reads the events).
+  'Log.enable': { params: NoParams; result: NoResult };
+  'Network.enable': { params: NoParams; result: NoResult };
+  'Network.getResponseBody': {
+    params: { requestId: string };
+    result: { body: string; base64Encoded: boolean };
+  };
+  'Network.getRequestPostData': { params: { requestId: string }; result: { postData: string } };
 }
 
-export interface CdpEvents {
+export type CdpEvents = {
   'Target.targetCreated': { targetInfo: TargetInfo };
   'Target.targetDestroyed': { targetId: string };
   'Target.targetInfoChanged': { targetInfo: TargetInfo };
@@ -143,7 +151,21 @@ export interface CdpEvents {
   'Runtime.executionContextCreated': { context: ExecutionContextDescription };
   'Runtime.executionContextDestroyed': { executionContextId: number };
   'Runtime.executionContextsCleared': Record<string, never>;
-}
+} & { readonly [E in LoggedEvent]: unknown };
+
+/** The events a tab's console and network log reads, parsed there (@bproxy/driver's TabLog). */
+export const LOGGED_EVENTS = [
+  'Runtime.consoleAPICalled',
+  'Runtime.exceptionThrown',
+  'Log.entryAdded',
+  'Network.requestWillBeSent',
+  'Network.requestWillBeSentExtraInfo',
+  'Network.responseReceived',
+  'Network.responseReceivedExtraInfo',
+  'Network.loadingFinished',
+  'Network.loadingFailed',
+] as const;
+export type LoggedEvent = (typeof LOGGED_EVENTS)[number];
 
 export type CdpMethod = keyof CdpCommands;
 export type CdpEventName = keyof CdpEvents;
