@@ -20,6 +20,7 @@ import type { ServerOptions } from './server-options';
 import { SessionRegistry } from './sessions/sessions';
 import { TabQueues } from './sessions/tab-queues';
 import { TraceRing } from './logs/traces';
+import { DEFAULT_NETWORK_SETTINGS } from './observe/network-settings';
 
 /** What the HTTP shell shares with the graph: the port actually bound, and whether it is stopping. */
 export interface DaemonState {
@@ -102,6 +103,7 @@ export function createDaemon(opts: ServerOptions): Daemon {
     random: opts.random ?? Math.random,
     graceMs,
     tmpRoot: opts.tmpRoot,
+    networkSettings: opts.networkSettings ?? DEFAULT_NETWORK_SETTINGS,
     startedMono: clock.monotonic(),
     port: () => state.port,
     paired: () => opts.extensionTokens.get() !== null,

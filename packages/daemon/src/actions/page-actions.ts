@@ -22,6 +22,7 @@ import { failed } from './outcome';
 import { forgetTab } from './lifecycle';
 import type { CommandContext, CommandRouteDeps } from './types';
 import { urlForClient } from './url-check';
+import { finishNetworkRead, noteNews, prepareNetworkRead } from '../observe/network-actions';
 
 /**
  * The tab actions that name their tab themselves (`tab` in their params: tab.close, tab.pin, tab.unpin),
@@ -87,8 +88,13 @@ export async function runTabAction(
     forwardedParams = { ...params, url: checked.url };
   }
 
+  const prepared = prepareNetworkRead(deps, session, action, forwardedParams);
+  if (!prepared.ok) return prepared.outcome;
+  forwardedParams = prepared.params;
+
   const outcome = await forward(deps, ctx, session, resolveTarget, forwardedParams);
-  return afterAnswer(deps, ctx, session, tab, outcome);
+  noteNews(session, tab, outcome);
+  return finishNetworkRead(session, action, afterAnswer(deps, ctx, session, tab, outcome), prepared.harPath);
 }
 
 function afterAnswer(

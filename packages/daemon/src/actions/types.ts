@@ -9,6 +9,7 @@ import type { ElementHandles } from '../sessions/element-handles';
 import type { IdleExit } from '../idle-exit';
 import type { Launchers } from '../browsers/launchers';
 import type { Logger } from '../logs/logger';
+import type { NetworkSettings } from '../observe/network-settings';
 import type { ForwardedRequests } from '../browsers/forwarded-requests';
 import type { SessionRegistry, TabRecord } from '../sessions/sessions';
 import type { TabQueues } from '../sessions/tab-queues';
@@ -30,6 +31,8 @@ export interface CommandRouteDeps {
   random: () => number;
   graceMs: number;
   tmpRoot: string;
+  /** The user's settings for the network read: whether secrets show, where HAR files may go. */
+  networkSettings: NetworkSettings;
   startedMono: number;
   port(): number;
   paired(): boolean;

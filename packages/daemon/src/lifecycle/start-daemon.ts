@@ -26,6 +26,7 @@ import {
   writePortFile,
 } from '@bproxy/client/lifecycle';
 import { FileExtensionTokenStore } from './extension-token-store';
+import { readNetworkSettings } from '../observe/network-settings';
 
 export interface StartDeps {
   buildServer(opts: ServerOptions): Promise<DaemonServer>;
@@ -93,6 +94,9 @@ export async function startDaemon(config: DaemonConfig, deps: StartDeps): Promis
       extensionTokens,
       logger,
       tmpRoot: paths.tmp,
+      networkSettings: readNetworkSettings(paths.home, (why) =>
+        logger.warn({ event: 'network_settings_ignored', why }),
+      ),
       onPairingConsumed: () => {
         removeStateFileQuietly(paths.pairing);
         logger.info({ event: 'pairing_file_removed' });
