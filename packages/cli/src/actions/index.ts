@@ -9,6 +9,7 @@ import { DEBUG, call } from './debug';
 import type { ActionCommand, ActionGroup } from './grammar';
 import { INTERACTION } from './interaction';
 import { NAVIGATION } from './navigation';
+import { OBSERVE } from './observe';
 import { pair } from './pairing';
 import { READS } from './reads';
 import { SESSION } from './sessions';
@@ -35,6 +36,7 @@ export const SECTIONS: readonly Section[] = [
   { heading: 'Navigation:', entries: NAVIGATION },
   { heading: 'Reading the page (mints handles like el3, ln2):', entries: READS },
   { heading: 'Acting on the page:', entries: [...INTERACTION, ...WAITING] },
+  { heading: 'Console and network:', entries: OBSERVE },
   { heading: 'Debugging:', entries: [DEBUG, call] },
   { heading: 'Agents:', entries: [{ custom: 'mcp' }, { custom: 'agent' }, { custom: 'help' }] },
   { heading: 'CDP tools:', entries: [{ custom: 'bridge' }] },

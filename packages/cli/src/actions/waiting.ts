@@ -12,20 +12,23 @@ export const wait = defineAction({
     selector: text('--selector <css>'),
     handle: text('--handle <element>'),
     navigation: flag('--navigation'),
+    consoleError: flag('--console-error'),
     state: choice('--state <state>', ['visible', 'hidden', 'attached', 'detached']),
     timeoutMs: int('--timeout-ms <ms>', 0, 300_000),
   },
   call(_args, opts) {
-    const given = [opts.text, opts.selector, opts.handle, opts.navigation].filter(
+    const given = [opts.text, opts.selector, opts.handle, opts.navigation, opts.consoleError].filter(
       (v) => v !== undefined,
     ).length;
-    if (given !== 1) throw usageError('give exactly one of --text, --selector, --handle or --navigation');
+    if (given !== 1)
+      throw usageError('give exactly one of --text, --selector, --handle, --navigation or --console-error');
     const target = opts.handle === undefined ? undefined : elementTarget(opts.handle, undefined, true);
     const params = compact({
       text: opts.text,
       selector: opts.selector,
       target,
       navigation: opts.navigation,
+      consoleError: opts.consoleError,
       state: opts.state,
       timeoutMs: opts.timeoutMs,
     });
@@ -39,6 +42,7 @@ export const wait = defineAction({
       selector: 'until an element matches this selector',
       handle: 'until this element reaches --state',
       navigation: 'until the tab navigates',
+      consoleError: 'until the tab logs an error or throws uncaught (since its latest action)',
       state: 'for --selector/--handle',
       timeoutMs: 'give up after this long (0-300000)',
     },
@@ -46,10 +50,12 @@ export const wait = defineAction({
       'bproxy wait -s m4q7z2 --text "Order confirmed"',
       'bproxy wait -s m4q7z2 --selector .results --state visible',
       'bproxy wait -s m4q7z2 --navigation --timeout-ms 10000',
+      'bproxy wait -s m4q7z2 --console-error --timeout-ms 5000',
     ],
     reference: [
       {
-        usage: '`bproxy -s ID wait --text T \\| --selector S \\| --handle el3 \\| --navigation`',
+        usage:
+          '`bproxy -s ID wait --text T \\| --selector S \\| --handle el3 \\| --navigation \\| --console-error`',
         does: 'wait for a condition',
       },
     ],
