@@ -19,7 +19,9 @@ Workflow
   (--contains WORD, or a handle as the scope). text works the same way.
   "hiddenBlocks":N in text or snapshot: the page hides that many runs of text from people (off
   screen, transparent, covered…); they were left out.
-  Waiting: bproxy -s ID wait --text "Done" | --selector CSS | --navigation.
+  Waiting: bproxy -s ID wait --text "Done" | --selector CSS | --navigation | --console-error.
+  Why did it fail? A note like "1 console error, POST /api/cart 422" names what the action caused:
+  bproxy -s ID console --level error, network --status 4xx, network get r4 --body.
 
 Rules the daemon enforces
   - Your session sees only its own tabs (t1, t2) and its own handles.

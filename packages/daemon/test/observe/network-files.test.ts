@@ -16,7 +16,7 @@ afterEach(() => {
 });
 
 describe("the network read's files", () => {
-  it("puts a plain name in the session's folder and refuses `..`, absolute paths and links out of it", () => {
+  it("puts a plain name in the session's folder and refuses .., absolute paths and links out of it", () => {
     const root = temp();
     const session = join(root, 'tmp', 's1');
     mkdirSync(session, { recursive: true });
