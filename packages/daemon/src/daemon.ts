@@ -21,6 +21,7 @@ import type { ServerOptions } from './server-options';
 import { SessionRegistry } from './sessions/sessions';
 import { TabQueues } from './sessions/tab-queues';
 import { TraceRing } from './logs/traces';
+import { DEFAULT_NETWORK_SETTINGS } from './observe/network-settings';
 
 /** What the HTTP shell shares with the graph: the port actually bound, and whether it is stopping. */
 export interface DaemonState {
@@ -107,6 +108,7 @@ export function createDaemon(opts: ServerOptions): Daemon {
       allowed: opts.allowedFolders ?? [],
       uploadMaxBytes: opts.uploadMaxBytes ?? DEFAULT_UPLOAD_MAX_BYTES,
     },
+    networkSettings: opts.networkSettings ?? DEFAULT_NETWORK_SETTINGS,
     startedMono: clock.monotonic(),
     port: () => state.port,
     paired: () => opts.extensionTokens.get() !== null,

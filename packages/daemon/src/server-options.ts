@@ -1,5 +1,6 @@
 import type { DaemonMessage, DriverMessage, MessageTransport } from '@bproxy/protocol';
 import type { Logger } from './logs/logger';
+import type { NetworkSettings } from './observe/network-settings';
 
 /** The daemon's end of a driver connection (WebSocket or in-process). */
 export type DriverLink = MessageTransport<DriverMessage, DaemonMessage>;
@@ -81,6 +82,8 @@ export interface ServerOptions {
   allowedFolders?: readonly string[];
   /** Largest file an upload may hand a page (default 100 MiB). */
   uploadMaxBytes?: number;
+  /** The user's settings for the network read (BPROXY_HOME/network.json); default: redacted, session folder only. */
+  networkSettings?: NetworkSettings;
   /** Called after a pairing code was consumed (the lifecycle removes pairing.json). */
   onPairingConsumed?: () => void;
   /** Browsers started on first use when no extension is connected (the embedded headless one first). */

@@ -155,7 +155,7 @@ describe('tools/list', () => {
     });
     const opened = await c.call('capabilities', { open: ['debug'] });
     expect(opened.isError).toBe(false);
-    expect(opened.text).toMatch(/^opened debug: debug_last, debug_log\n/);
+    expect(opened.text).toMatch(/^opened debug: debug_last, debug_log, console\n/);
     await changed;
     const { tools } = await c.client.listTools();
     const listed = tools.filter((t) => t.name !== 'capabilities');

@@ -299,6 +299,34 @@ export const ACTION_FACTS = {
     driver: { resumable: true },
     summary: 'Emulate a device, viewport, geolocation, timezone, locale, color scheme or network in this tab',
   },
+  console: {
+    routing: 'tab',
+    destructive: false,
+    group: 'debug',
+    driver: { resumable: true },
+    summary: 'Console messages and uncaught errors',
+  },
+  network: {
+    routing: 'tab',
+    destructive: false,
+    group: 'network',
+    driver: { resumable: true },
+    summary: 'Requests, one line each',
+  },
+  'network.get': {
+    routing: 'tab',
+    destructive: false,
+    group: 'network',
+    driver: { resumable: true },
+    summary: "A request's headers and body",
+  },
+  'network.har': {
+    routing: 'tab',
+    destructive: false,
+    group: 'network',
+    driver: { resumable: true },
+    summary: 'Save the requests as HAR',
+  },
 
   'pairing.issue': {
     routing: 'local',

@@ -102,6 +102,20 @@ import {
 } from './schemas/state';
 export * from './schemas/state';
 export * from './devices';
+import {
+  ConsoleParams,
+  ConsoleResult,
+  NetworkParams,
+  NetworkResult,
+  NetworkGetParams,
+  NetworkGetForwarded,
+  NetworkGetDriverResult,
+  NetworkGetResult,
+  NetworkHarParams,
+  NetworkHarForwarded,
+  NetworkHarDriverResult,
+  NetworkHarResult,
+} from './schemas/observe';
 export {
   PacingModeSchema,
   SessionInfoSchema,
@@ -117,6 +131,15 @@ export {
 } from './schemas/common';
 export { TraceSchema, type Trace } from './schemas/debug';
 export { BATCH_ACTIONS, BATCH_MAX_STEPS, batchStepId, NOT_IN_BATCH } from './schemas/batch';
+export {
+  BODY_INLINE_CHARS,
+  BODY_MAX_BYTES,
+  CONSOLE_LEVELS,
+  NetworkRequestIdSchema,
+  NetworkRecordSchema,
+  type ConsoleLevel,
+  type NetworkRecord,
+} from './schemas/observe';
 export { HANDLES_PER_READ, SNAPSHOT_REF_OPEN, SNAPSHOT_REF_CLOSE } from './snapshot-refs';
 
 /**
@@ -379,6 +402,28 @@ const SCHEMAS = {
     params: EmulateParams,
     result: noted(EmulateResult),
     driverResult: EmulateResult,
+  },
+  console: {
+    params: ConsoleParams,
+    result: noted(ConsoleResult),
+    driverResult: ConsoleResult,
+  },
+  network: {
+    params: NetworkParams,
+    result: noted(NetworkResult),
+    driverResult: NetworkResult,
+  },
+  'network.get': {
+    params: NetworkGetParams,
+    result: noted(NetworkGetResult),
+    forwarded: NetworkGetForwarded,
+    driverResult: NetworkGetDriverResult,
+  },
+  'network.har': {
+    params: NetworkHarParams,
+    result: noted(NetworkHarResult),
+    forwarded: NetworkHarForwarded,
+    driverResult: NetworkHarDriverResult,
   },
 
   'pairing.issue': {

@@ -204,8 +204,8 @@ export const ERROR_CATALOGUE = {
     category: 'policy',
     retry: false,
     status: 403,
-    when: 'The file is outside the folders the user allowed (a .. part, a symbolic link out, another folder)',
-    hint: 'Use a plain file name (kept in BPROXY_HOME/state) or a path in a folder the user allowed',
+    when: 'A file the daemon would read or write is outside the folders allowed (a `..` part, a link out, another folder)',
+    hint: "Give a plain file name (kept in bproxy's own folder for it) or a path in a folder the user allowed",
   },
   STATE_NOT_ALLOWED: {
     category: 'policy',
@@ -339,6 +339,13 @@ export const ERROR_CATALOGUE = {
     status: 408,
     when: 'The condition of a wait action did not hold within its timeout',
     hint: 'Wait longer (--timeout-ms) or check the condition',
+  },
+  REQUEST_NOT_FOUND: {
+    category: 'target',
+    retry: false,
+    status: 404,
+    when: 'network get named a request the tab does not have (or no longer keeps)',
+    hint: 'List the requests with `bproxy network` and use an id it shows',
   },
   UNSUPPORTED_ACTION: {
     category: 'internal',

@@ -18,6 +18,7 @@ export const WAIT_CONDITIONS = {
   navigation: 'driver',
   url: 'driver',
   load: 'driver',
+  consoleError: 'driver',
 } as const;
 
 export type WaitCondition = keyof typeof WAIT_CONDITIONS;

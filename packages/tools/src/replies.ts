@@ -51,6 +51,16 @@ function more(shown: string, truncated: boolean, total: number): string {
   return truncated ? `\n[${shown} of ${total}; call with a higher limit or contains= to narrow]` : '';
 }
 
+/** console and network: their lines, and how to get the rest when capped. */
+function observed(r: ActionResult<'console'>, tool: string, none: string): string {
+  const dropped = r.dropped === undefined ? '' : `\n[${r.dropped} older entries were let go]`;
+  const rest =
+    r.nextOffset === undefined
+      ? ''
+      : `\n[${r.shown} of ${r.total} from here; call ${tool} with offset=${r.nextOffset} for more]`;
+  return `${r.text === '' ? none : r.text}${rest}${dropped}`;
+}
+
 function elementLine(e: ActionResult<'elements'>['elements'][number]): string {
   const bits = [`${e.handle} ${e.role} "${e.name}"`];
   if (e.type !== undefined && e.type !== e.role) bits.push(`type=${e.type}`);
@@ -117,7 +127,10 @@ const REPLIES: { readonly [A in ActionName]?: (result: ActionResult<A>, params: 
     const edge = r.atBottom ? ' (at bottom)' : r.atTop ? ' (at top)' : '';
     return `scrolled to x=${Math.round(r.x)} y=${Math.round(r.y)}${edge}`;
   },
-  wait: (r) => `done after ${Math.round(r.waitedMs)} ms; at ${page(r.url, r.title)}`,
+  wait: (r) =>
+    `done after ${Math.round(r.waitedMs)} ms; at ${page(r.url, r.title)}${r.consoleError === undefined ? '' : `\n${r.consoleError}`}`,
+  console: (r) => observed(r, 'console', 'no console messages'),
+  network: (r) => observed(r, 'network', 'no requests'),
   screenshot: (r) => ({ content: [{ type: 'image', data: r.data, mimeType: r.mimeType }] }),
   dialog: (r) => `${r.accepted ? 'accepted' : 'dismissed'} ${r.type} "${r.message}"`,
   'session.resume': () => 'resumed; read the page again (snapshot) before acting',

@@ -53,7 +53,7 @@ describe('capability groups', () => {
     const first = openGroups(opened, { open: ['debug'] });
     expect(first.changed).toBe(true);
     expect(opened.has('debug')).toBe(true);
-    expect(text(first.reply)).toMatch(/^opened debug: debug_last, debug_log\n/);
+    expect(text(first.reply)).toMatch(/^opened debug: debug_last, debug_log, console\n/);
     const debugLast = buildTools(new Set(['debug'])).find((t) => t.name === 'debug_last');
     expect(text(first.reply)).toContain(JSON.stringify(debugLast));
     const again = openGroups(opened, { open: ['debug'] });

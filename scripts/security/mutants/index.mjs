@@ -20,6 +20,7 @@ import { MUTANTS as HIDDEN_TEXT } from './hidden-text.mjs';
 import { MUTANTS as HOSTILE_INPUT } from './hostile-input.mjs';
 import { MUTANTS as ISOLATION } from './isolation.mjs';
 import { MUTANTS as NATIVE_HOST } from './native-host.mjs';
+import { MUTANTS as OBSERVE } from './observe.mjs';
 import { MUTANTS as PAGE_AND_HANDLES } from './page-and-handles.mjs';
 import { MUTANTS as PANEL_AND_TERMINAL } from './panel-and-terminal.mjs';
 import { MUTANTS as PRIVATE_FILES } from './private-files.mjs';
@@ -41,6 +42,7 @@ export const MUTANTS = [
   ...NATIVE_HOST,
   ...PANEL_AND_TERMINAL,
   ...CHAT_MARKDOWN,
+  ...OBSERVE,
   ...FAULTS,
   ...ISOLATION,
   ...HOSTILE_INPUT,

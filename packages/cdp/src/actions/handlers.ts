@@ -6,6 +6,13 @@ import type { HandlerTable } from './context';
 import { click, fill, hover, press, scroll, select, type } from './interaction-actions';
 import { pdf, upload } from './files-actions';
 import { debugLog, dialog, wait } from './misc-actions';
+import {
+  consoleRead,
+  networkGetRead,
+  networkHarRead,
+  networkRead,
+  withConsoleErrorWait,
+} from './observe-actions';
 import { back, forward, navigate, reloadPage } from './navigation-actions';
 import { elements, inspect, links, screenshot, snapshot, text } from './read-actions';
 import { tabClose, tabOpen, tabPin, tabUnpin } from './tab-actions';
@@ -33,7 +40,7 @@ export const HANDLERS: HandlerTable = {
   type,
   press,
   select,
-  wait,
+  wait: withConsoleErrorWait(wait),
   dialog,
   upload,
   pdf,
@@ -43,5 +50,9 @@ export const HANDLERS: HandlerTable = {
   'cookies.set': cookiesSet,
   'cookies.clear': cookiesClear,
   emulate,
+  console: consoleRead,
+  network: networkRead,
+  'network.get': networkGetRead,
+  'network.har': networkHarRead,
   'debug.log': debugLog,
 };

@@ -130,9 +130,17 @@ export interface CdpCommands {
   };
   'DOM.setFileInputFiles': { params: { files: string[]; backendNodeId: number }; result: NoResult };
   'Page.printToPDF': { params: Record<string, unknown>; result: { data: string } };
+  // The tab's console and network log (@bproxy/driver's TabLog reads the events).
+  'Log.enable': { params: NoParams; result: NoResult };
+  'Network.enable': { params: NoParams; result: NoResult };
+  'Network.getResponseBody': {
+    params: { requestId: string };
+    result: { body: string; base64Encoded: boolean };
+  };
+  'Network.getRequestPostData': { params: { requestId: string }; result: { postData: string } };
 }
 
-export interface CdpEvents {
+export type CdpEvents = {
   'Target.targetCreated': { targetInfo: TargetInfo };
   'Target.targetDestroyed': { targetId: string };
   'Target.targetInfoChanged': { targetInfo: TargetInfo };
@@ -155,7 +163,21 @@ export interface CdpEvents {
     mode: 'selectSingle' | 'selectMultiple';
     backendNodeId?: number;
   };
-}
+} & { readonly [E in LoggedEvent]: unknown };
+
+/** The events a tab's console and network log reads, parsed there (@bproxy/driver's TabLog). */
+export const LOGGED_EVENTS = [
+  'Runtime.consoleAPICalled',
+  'Runtime.exceptionThrown',
+  'Log.entryAdded',
+  'Network.requestWillBeSent',
+  'Network.requestWillBeSentExtraInfo',
+  'Network.responseReceived',
+  'Network.responseReceivedExtraInfo',
+  'Network.loadingFinished',
+  'Network.loadingFailed',
+] as const;
+export type LoggedEvent = (typeof LOGGED_EVENTS)[number];
 
 export type CdpMethod = keyof CdpCommands;
 export type CdpEventName = keyof CdpEvents;

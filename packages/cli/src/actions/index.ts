@@ -11,6 +11,7 @@ import type { ActionCommand, ActionGroup } from './grammar';
 import { FILES } from './files';
 import { INTERACTION } from './interaction';
 import { NAVIGATION } from './navigation';
+import { OBSERVE } from './observe';
 import { pair } from './pairing';
 import { READS } from './reads';
 import { SESSION } from './sessions';
@@ -41,6 +42,7 @@ export const SECTIONS: readonly Section[] = [
   { heading: 'Acting on the page:', entries: [...INTERACTION, ...WAITING, batch] },
   { heading: 'Files:', entries: FILES },
   { heading: 'Logins and emulation:', entries: [STATE, COOKIES, emulate] },
+  { heading: 'Console and network:', entries: OBSERVE },
   { heading: 'Debugging:', entries: [DEBUG, call] },
   { heading: 'Agents:', entries: [{ custom: 'mcp' }, { custom: 'agent' }, { custom: 'help' }] },
   { heading: 'CDP tools:', entries: [{ custom: 'bridge' }] },

@@ -15,6 +15,7 @@ export const wait = defineAction({
     navigation: flag('--navigation'),
     url: text('--url <pattern>'),
     load: flag('--load'),
+    consoleError: flag('--console-error'),
     state: choice('--state <state>', ['visible', 'hidden', 'attached', 'detached']),
     timeoutMs: int('--timeout-ms <ms>', 0, 300_000),
   },
@@ -27,10 +28,11 @@ export const wait = defineAction({
       opts.navigation,
       opts.url,
       opts.load,
+      opts.consoleError,
     ].filter((v) => v !== undefined).length;
     if (given !== 1)
       throw usageError(
-        'give exactly one of --text, --text-gone, --selector, --handle, --navigation, --url or --load',
+        'give exactly one of --text, --text-gone, --selector, --handle, --navigation, --url, --load or --console-error',
       );
     const target = opts.handle === undefined ? undefined : elementTarget(opts.handle, undefined, true);
     const params = compact({
@@ -41,6 +43,7 @@ export const wait = defineAction({
       navigation: opts.navigation,
       url: opts.url,
       load: opts.load,
+      consoleError: opts.consoleError,
       state: opts.state,
       timeoutMs: opts.timeoutMs,
     });
@@ -57,6 +60,7 @@ export const wait = defineAction({
       selector: 'until an element matches this selector',
       handle: 'until this element reaches --state',
       navigation: 'until the tab navigates',
+      consoleError: 'until the tab logs an error or throws uncaught (since its latest action)',
       state: 'for --selector/--handle',
       timeoutMs: 'give up after this long (0-300000)',
     },
@@ -67,11 +71,12 @@ export const wait = defineAction({
       'bproxy wait -s m4q7z2 --url "*/checkout/done*"',
       'bproxy wait -s m4q7z2 --text-gone "Loading…"',
       'bproxy wait -s m4q7z2 --load',
+      'bproxy wait -s m4q7z2 --console-error --timeout-ms 5000',
     ],
     reference: [
       {
         usage:
-          '`bproxy -s ID wait --text T \\| --text-gone T \\| --selector S \\| --handle el3 \\| --navigation \\| --url PATTERN \\| --load [--timeout-ms MS]`',
+          '`bproxy -s ID wait --text T \\| --text-gone T \\| --selector S \\| --handle el3 \\| --navigation \\| --url PATTERN \\| --load \\| --console-error [--timeout-ms MS]`',
         does: 'wait for a condition; `WAIT_TIMEOUT` says what was awaited and where the page is',
       },
     ],

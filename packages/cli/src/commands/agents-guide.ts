@@ -20,10 +20,13 @@ Workflow
   "hiddenBlocks":N in text or snapshot: the page hides that many runs of text from people (off
   screen, transparent, covered…); they were left out.
   Waiting: bproxy -s ID wait --text "Done" | --text-gone "Loading" | --selector CSS | --navigation
-  | --url "*/checkout/done*" | --load  [--timeout-ms MS]; WAIT_TIMEOUT says what was awaited.
+  | --url "*/checkout/done*" | --load | --console-error  [--timeout-ms MS]; WAIT_TIMEOUT says what
+  was awaited.
   Several steps in one call: echo '[{"action":"fill","params":{"target":"el2","value":"ada"}},
   {"action":"click","params":{"target":"el3"}}]' | bproxy -s ID batch -   (in order, each paced as
   usual, stops at the first failure: "step 2 (click): …").
+  Why did it fail? A note like "1 console error, POST /api/cart 422" names what the action caused:
+  bproxy -s ID console --level error, network --status 4xx, network get r4 --body.
 
 Rules the daemon enforces
   - Your session sees only its own tabs (t1, t2) and its own handles.

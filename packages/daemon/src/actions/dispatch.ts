@@ -185,5 +185,6 @@ function validateOutcome(action: ActionName, outcome: DriverOutcome): DriverOutc
     return { ok: false, error: makeError(code, message, extra) };
   }
   const parsed = parseDriverValue(driverResultSchema(action), outcome.data, `${action} result`);
-  return parsed.ok ? { ok: true, data: parsed.value } : { ok: false, error: parsed.error };
+  if (!parsed.ok) return { ok: false, error: parsed.error };
+  return { ok: true, data: parsed.value, ...(outcome.news === undefined ? {} : { news: outcome.news }) };
 }

@@ -25,6 +25,7 @@ import { urlForClient } from './url-check';
 import { checkUpload, uploadAnswer } from '../files/upload';
 import { checkPdf } from '../files/pdf';
 import { finishStateAction, isStateAction, prepareStateAction } from './state-doors';
+import { finishNetworkRead, noteNews, prepareNetworkRead } from '../observe/network-actions';
 
 /**
  * The tab actions that name their tab themselves (`tab` in their params: tab.close, tab.pin, tab.unpin),
@@ -111,12 +112,17 @@ export async function runTabAction(
     statePath = prepared.path;
   }
 
+  const prepared = prepareNetworkRead(deps, session, action, forwardedParams);
+  if (!prepared.ok) return prepared.outcome;
+  forwardedParams = prepared.params;
+
   const outcome = await forward(deps, ctx, session, resolveTarget, forwardedParams);
+  noteNews(session, tab, outcome);
   const answered = afterAnswer(deps, ctx, session, tab, outcome);
   if (pdf !== null) return pdf.answer(answered);
   if (upload !== null) return uploadAnswer(answered, upload.files);
   if (isStateAction(action)) return finishStateAction(action, statePath, answered);
-  return answered;
+  return finishNetworkRead(session, action, answered, prepared.harPath);
 }
 
 function afterAnswer(

@@ -9,6 +9,7 @@ import type { ElementHandles } from '../sessions/element-handles';
 import type { IdleExit } from '../idle-exit';
 import type { Launchers } from '../browsers/launchers';
 import type { Logger } from '../logs/logger';
+import type { NetworkSettings } from '../observe/network-settings';
 import type { ForwardedRequests } from '../browsers/forwarded-requests';
 import type { SessionRegistry, TabRecord } from '../sessions/sessions';
 import type { TabQueues } from '../sessions/tab-queues';
@@ -32,6 +33,8 @@ export interface CommandRouteDeps {
   tmpRoot: string;
   /** What files an agent may hand a page: the folders besides each session's own, and the size cap. */
   files: { readonly allowed: readonly string[]; readonly uploadMaxBytes: number };
+  /** The user's settings for the network read: whether secrets show, where HAR files may go. */
+  networkSettings: NetworkSettings;
   startedMono: number;
   port(): number;
   paired(): boolean;

@@ -29,6 +29,7 @@ import {
   writePortFile,
 } from '@bproxy/client/lifecycle';
 import { FileExtensionTokenStore } from './extension-token-store';
+import { readNetworkSettings } from '../observe/network-settings';
 
 export interface StartDeps {
   buildServer(opts: ServerOptions): Promise<DaemonServer>;
@@ -108,6 +109,9 @@ export async function startDaemon(config: DaemonConfig, deps: StartDeps): Promis
       logger,
       tmpRoot: paths.tmp,
       allowedFolders,
+      networkSettings: readNetworkSettings(paths.home, (why) =>
+        logger.warn({ event: 'network_settings_ignored', why }),
+      ),
       onPairingConsumed: () => {
         removeStateFileQuietly(paths.pairing);
         logger.info({ event: 'pairing_file_removed' });

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ElementTargetSchema, TargetInputSchema } from '../targets';
 import { WAIT_CONDITIONS, waitConditionsOf } from '../wait-conditions';
+import { ConsoleErrorWaitResultShape, ConsoleErrorWaitShape } from './wait-console-error';
 
 const STATE = z.enum(['visible', 'hidden', 'attached', 'detached']);
 
@@ -16,6 +17,7 @@ const conditionFields = {
   navigation: z.boolean().optional(),
   url: z.string().min(1).max(2000).optional(),
   load: z.boolean().optional(),
+  ...ConsoleErrorWaitShape,
 };
 
 const oneCondition = `give exactly one of ${Object.keys(WAIT_CONDITIONS).join(', ')}`;
@@ -36,4 +38,9 @@ export const ForwardedWaitParams = z.strictObject({
   timeoutMs: z.number().int().min(0).max(300_000).optional(),
 });
 
-export const WaitResult = z.strictObject({ url: z.string(), title: z.string(), waitedMs: z.number() });
+export const WaitResult = z.strictObject({
+  url: z.string(),
+  title: z.string(),
+  waitedMs: z.number(),
+  ...ConsoleErrorWaitResultShape,
+});
