@@ -76,6 +76,7 @@ import {
   PairingIssueParams,
   PairingIssueResult,
 } from './schemas/debug';
+import { DiffResultShape } from './schemas/diff';
 export {
   PacingModeSchema,
   SessionInfoSchema,
@@ -90,7 +91,13 @@ export {
   type TabInfo,
 } from './schemas/common';
 export { TraceSchema, type Trace } from './schemas/debug';
-export { HANDLES_PER_READ, SNAPSHOT_REF_OPEN, SNAPSHOT_REF_CLOSE } from './snapshot-refs';
+export {
+  HANDLES_PER_READ,
+  SNAPSHOT_REF_OPEN,
+  SNAPSHOT_REF_CLOSE,
+  LONG_TEXT_RUNS,
+  LONG_TEXT_MAX,
+} from './snapshot-refs';
 
 /**
  * Params and results of every action, beside its facts (routing, pacing, driver flags, summary: the
@@ -137,6 +144,9 @@ const withForwardedTarget = <T extends z.ZodRawShape>(shape: T, optional: boolea
 
 /** The result of an action addressed to a session: the daemon may add the session's notes to it. */
 const noted = <T extends z.ZodRawShape>(schema: z.ZodObject<T>) => schema.extend(NotesShape);
+
+/** The result of an acting action that takes `diff`: the snapshot diff its effect left, when asked. */
+const diffed = <T extends z.ZodRawShape>(schema: z.ZodObject<T>) => noted(schema).extend(DiffResultShape);
 
 const SCHEMAS = {
   'session.create': {
@@ -259,7 +269,7 @@ const SCHEMAS = {
   },
   click: {
     params: ClickParams,
-    result: noted(InputEffectsSchema),
+    result: diffed(InputEffectsSchema),
     forwarded: withForwardedTarget(ClickParams.shape, false),
     driverResult: DriverInputEffectsSchema,
   },
@@ -271,25 +281,25 @@ const SCHEMAS = {
   },
   fill: {
     params: FillParams,
-    result: noted(EffectsSchema),
+    result: diffed(EffectsSchema),
     forwarded: withForwardedTarget(FillParams.shape, false),
     driverResult: DriverEffectsSchema,
   },
   type: {
     params: TypeParams,
-    result: noted(InputEffectsSchema),
+    result: diffed(InputEffectsSchema),
     forwarded: withForwardedTarget(TypeParams.shape, true),
     driverResult: DriverInputEffectsSchema,
   },
   press: {
     params: PressParams,
-    result: noted(InputEffectsSchema),
+    result: diffed(InputEffectsSchema),
     forwarded: withForwardedTarget(PressParams.shape, true),
     driverResult: DriverInputEffectsSchema,
   },
   select: {
     params: SelectParams,
-    result: noted(SelectResult),
+    result: diffed(SelectResult),
     forwarded: withForwardedTarget(SelectParams.shape, false),
     driverResult: SelectDriverResult,
   },

@@ -9,6 +9,7 @@ export * from './errors';
 export * from './targets';
 export * from './action-facts';
 export * from './actions';
+export * from './schemas/diff';
 export * from './envelope';
 export * from './human';
 export * from './activity';

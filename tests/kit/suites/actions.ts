@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { leaked, lost, UNRENDERED_TRICKS, UNSEEN_TRICKS } from '../../fixtures/hidden-text';
 import { Agent, pngSize, type DriverUnderTest } from '../agent';
+import { defineDiffTests } from './diff';
 import { defineFlowTests } from './flows';
 import { defineGestureTests } from './gestures';
 import { defineUrlTests } from './urls';
@@ -36,6 +37,7 @@ export function defineActionSuite(driver: DriverUnderTest): void {
     defineWidgetTests(a);
     defineGestureTests(a);
     defineUrlTests(a);
+    defineDiffTests(a);
   });
 }
 

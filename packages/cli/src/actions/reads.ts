@@ -121,7 +121,13 @@ export const snapshot = defineAction({
   action: 'snapshot',
   path: ['snapshot'],
   args: [optional('element')],
-  options: { selector: SELECTOR, maxChars: MAX_CHARS, offset: OFFSET, contains: CONTAINS },
+  options: {
+    selector: SELECTOR,
+    maxChars: MAX_CHARS,
+    offset: OFFSET,
+    contains: CONTAINS,
+    diff: flag('--diff'),
+  },
   call: ([handle], opts) => ({
     action: 'snapshot',
     params: compact({
@@ -129,6 +135,7 @@ export const snapshot = defineAction({
       maxChars: opts.maxChars,
       offset: opts.offset,
       contains: opts.contains,
+      diff: opts.diff,
     }),
   }),
   help: () => ({
@@ -140,12 +147,17 @@ export const snapshot = defineAction({
       maxChars: MAX_CHARS_HELP,
       offset: OFFSET_HELP,
       contains: CONTAINS_HELP,
+      diff: 'only what changed since your last snapshot of this tab and scope (+ added, - removed, ~ changed; new text whatever its length); the first one, and the first after a navigation, is whole ("diff" says which)',
     },
-    examples: ['bproxy snapshot -s m4q7z2 --pretty', 'bproxy snapshot -s m4q7z2 --contains checkout'],
+    examples: [
+      'bproxy snapshot -s m4q7z2 --pretty',
+      'bproxy snapshot -s m4q7z2 --contains checkout',
+      'bproxy snapshot -s m4q7z2 --diff --pretty',
+    ],
     reference: [
       {
-        usage: '`bproxy -s ID snapshot [--max-chars N] [--offset N] [--contains S]`',
-        does: 'compact outline for language models, with handles',
+        usage: '`bproxy -s ID snapshot [--max-chars N] [--offset N] [--contains S] [--diff]`',
+        does: 'compact outline for language models, with handles; `--diff`: only what changed',
       },
     ],
   }),

@@ -22,6 +22,7 @@ import { failed } from './outcome';
 import { forgetTab } from './lifecycle';
 import type { CommandContext, CommandRouteDeps } from './types';
 import { urlForClient } from './url-check';
+import { addActionDiff, wantsActionDiff, withoutDiff } from './action-diff';
 
 /**
  * The tab actions that name their tab themselves (`tab` in their params: tab.close, tab.pin, tab.unpin),
@@ -87,8 +88,16 @@ export async function runTabAction(
     forwardedParams = { ...params, url: checked.url };
   }
 
-  const outcome = await forward(deps, ctx, session, resolveTarget, forwardedParams);
-  return afterAnswer(deps, ctx, session, tab, outcome);
+  const diff = wantsActionDiff(action, params);
+  if (diff) forwardedParams = withoutDiff(forwardedParams);
+  const outcome = afterAnswer(
+    deps,
+    ctx,
+    session,
+    tab,
+    await forward(deps, ctx, session, resolveTarget, forwardedParams),
+  );
+  return diff ? addActionDiff(deps, ctx, session, tab, resolveTarget, outcome) : outcome;
 }
 
 function afterAnswer(
@@ -132,7 +141,7 @@ function afterAnswer(
     case 'links':
     case 'elements':
     case 'snapshot':
-      return { ok: true, data: mintFromResult(deps, session, tab, action, data) };
+      return { ok: true, data: mintFromResult(deps, session, tab, action, data, ctx.request.params) };
     default:
       return outcome;
   }

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { ElementHandleSchema } from '../ids';
 import { TargetInputSchema } from '../targets';
 import { ScopeSchema, LIMIT, MAX_CHARS, OFFSET, CrossOriginFramesSchema } from './common';
+import { DiffParamShape, SnapshotDiffKindSchema } from './diff';
+import { LONG_TEXT_MAX, LONG_TEXT_RUNS } from '../snapshot-refs';
 
 // --- reads -------------------------------------------------------------------------------------------
 
@@ -101,6 +103,7 @@ export const SnapshotParams = z.strictObject({
   maxChars: MAX_CHARS.optional(),
   offset: OFFSET.optional(),
   contains: z.string().max(200).optional(),
+  ...DiffParamShape,
 });
 export const SnapshotDriverResult = z.strictObject({
   url: z.string(),
@@ -114,6 +117,8 @@ export const SnapshotDriverResult = z.strictObject({
   /** Runs of text left out because a person could not see them (off the page, clipped, tiny, transparent, covered); absent when none. */
   hiddenBlocks: z.number().int().min(1).optional(),
   crossOriginFrames: CrossOriginFramesSchema.optional(),
+  /** With `diff`: the long text runs the outline left out (see LONG_TEXT_RUNS). */
+  longText: z.array(z.string().max(LONG_TEXT_MAX)).max(LONG_TEXT_RUNS).optional(),
 });
 export const SnapshotResult = z.strictObject({
   url: z.string(),
@@ -126,6 +131,8 @@ export const SnapshotResult = z.strictObject({
   /** Runs of text left out because a person could not see them (off the page, clipped, tiny, transparent, covered); absent when none. */
   hiddenBlocks: z.number().int().min(1).optional(),
   crossOriginFrames: CrossOriginFramesSchema.optional(),
+  /** With `diff`: whether `snapshot` holds the whole outline (first, navigated) or only the changed lines. */
+  diff: SnapshotDiffKindSchema.optional(),
 });
 
 export const ScreenshotParams = z.strictObject({
