@@ -35,6 +35,8 @@ import {
   SnapshotDriverResult,
   SnapshotResult,
   ScreenshotParams,
+  ForwardedScreenshotParams,
+  ScreenshotDriverResult,
   ScreenshotResult,
 } from './schemas/reads';
 import {
@@ -251,14 +253,15 @@ const SCHEMAS = {
   snapshot: {
     params: SnapshotParams,
     result: noted(SnapshotResult),
-    forwarded: withForwardedTarget(SnapshotParams.shape, true),
+    // `inView` is the daemon's own (screenshot --annotate): only the refs of the elements in view.
+    forwarded: withForwardedTarget({ ...SnapshotParams.shape, inView: z.boolean().optional() }, true),
     driverResult: SnapshotDriverResult,
   },
   screenshot: {
     params: ScreenshotParams,
     result: noted(ScreenshotResult),
-    forwarded: withForwardedTarget(ScreenshotParams.shape, true),
-    driverResult: ScreenshotResult,
+    forwarded: ForwardedScreenshotParams,
+    driverResult: ScreenshotDriverResult,
   },
 
   scroll: {

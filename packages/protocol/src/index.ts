@@ -10,6 +10,7 @@ export * from './targets';
 export * from './action-facts';
 export * from './actions';
 export * from './schemas/diff';
+export * from './schemas/annotate';
 export * from './envelope';
 export * from './human';
 export * from './activity';

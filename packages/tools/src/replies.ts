@@ -43,6 +43,12 @@ function actionDiff(diff: ActionDiff | undefined): string {
   return `\n${DIFF_HEAD[diff.kind]}${diff.snapshot === '' ? '' : `\n${diff.snapshot}`}${notice}`;
 }
 
+/** The labels of an annotated screenshot: handle, name, and where (x,y in image pixels). */
+function labelList(list: NonNullable<ActionResult<'screenshot'>['annotations']>): string {
+  if (list.length === 0) return 'no actionable element in view';
+  return `labelled: ${list.map((a) => `${a.handle} "${a.name}" @${a.x},${a.y}`).join('; ')}`;
+}
+
 function targetName(target: unknown): string {
   if (typeof target === 'string') return target;
   if (typeof target === 'object' && target !== null && 'selector' in target)
@@ -134,7 +140,12 @@ const REPLIES: { readonly [A in ActionName]?: (result: ActionResult<A>, params: 
     return `scrolled to x=${Math.round(r.x)} y=${Math.round(r.y)}${edge}`;
   },
   wait: (r) => `done after ${Math.round(r.waitedMs)} ms; at ${page(r.url, r.title)}`,
-  screenshot: (r) => ({ content: [{ type: 'image', data: r.data, mimeType: r.mimeType }] }),
+  screenshot: (r) => ({
+    content: [
+      { type: 'image', data: r.data, mimeType: r.mimeType },
+      ...(r.annotations === undefined ? [] : [{ type: 'text' as const, text: labelList(r.annotations) }]),
+    ],
+  }),
   dialog: (r) => `${r.accepted ? 'accepted' : 'dismissed'} ${r.type} "${r.message}"`,
   'session.resume': () => 'resumed; read the page again (snapshot) before acting',
 };

@@ -13,6 +13,7 @@ import { Agent, pngSize, type DriverUnderTest } from '../agent';
 import { defineDiffTests } from './diff';
 import { defineFlowTests } from './flows';
 import { defineGestureTests } from './gestures';
+import { defineScreenshotTests } from './screenshots';
 import { defineUrlTests } from './urls';
 import { defineWidgetTests } from './widgets';
 
@@ -38,6 +39,7 @@ export function defineActionSuite(driver: DriverUnderTest): void {
     defineGestureTests(a);
     defineUrlTests(a);
     defineDiffTests(a);
+    defineScreenshotTests(a);
   });
 }
 

@@ -33,6 +33,7 @@ export type McpCase =
   | 'stale handles'
   | 'capped reads'
   | 'snapshot diff'
+  | 'annotated screenshot'
   | 'dialogs'
   | 'human required'
   | 'own tabs'
@@ -225,6 +226,23 @@ export function defineMcpSuite(driver: McpDriverUnderTest): void {
         const same = await a().ok('snapshot', { diff: true });
         expect(same.split('\n').slice(1)).toEqual(['[No change since your last snapshot.]']);
         expect(same.split('\n')[0]).toMatch(/"Checkout" \(changes\)$/);
+      },
+    );
+
+    test(
+      'annotated screenshot',
+      'answers screenshot annotate:true with the image and the snapshot handles it labelled',
+      async () => {
+        await a().ok('navigate', { url: url('annotate.html') });
+        const snap = await a().ok('snapshot');
+        const reply = await a().call('screenshot', { annotate: true });
+        expect(reply.isError).toBe(false);
+        expect(reply.images).toHaveLength(1);
+        const red = handleOf(snap, /button "Red"/);
+        const blue = handleOf(snap, /link "Blue"/);
+        expect(reply.text).toMatch(new RegExp(`^labelled: ${red} "Red" @\\d+,\\d+; `));
+        expect(reply.text).toContain(`; ${blue} "Blue" @`);
+        expect(reply.text).not.toContain('"Far"');
       },
     );
 

@@ -172,6 +172,8 @@ export const screenshot = defineAction({
     fullPage: flag('--full-page'),
     format: choice('--format <format>', ['png', 'jpeg']),
     quality: int('--quality <n>', 1, 100),
+    maxWidth: int('--max-width <px>', 100, 10_000),
+    annotate: flag('--annotate'),
     out: text('--out <file>'),
   },
   call: ([handle], opts) => ({
@@ -181,6 +183,8 @@ export const screenshot = defineAction({
       fullPage: opts.fullPage,
       format: opts.format,
       quality: opts.quality,
+      maxWidth: opts.maxWidth,
+      annotate: opts.annotate,
     }),
     render: { kind: 'screenshot', out: opts.out },
   }),
@@ -192,10 +196,23 @@ export const screenshot = defineAction({
       fullPage: 'the whole page, not just the viewport',
       format: 'image format',
       quality: 'JPEG quality (1-100)',
+      maxWidth: 'scale the image down to at most this many pixels wide',
+      annotate:
+        'outline every actionable element in view and label it with its handle (the snapshot\'s); "annotations" lists them with their boxes in image pixels',
       out: 'where to write the image (default: $BPROXY_HOME/screenshots/screenshot-<time>.<ext>, a private folder)',
     },
-    examples: ['bproxy screenshot -s m4q7z2', 'bproxy screenshot -s m4q7z2 --full-page --out page.png'],
-    reference: [{ usage: '`bproxy -s ID screenshot [--full-page] [--out FILE]`', does: 'capture the page' }],
+    examples: [
+      'bproxy screenshot -s m4q7z2',
+      'bproxy screenshot -s m4q7z2 --full-page --out page.png',
+      'bproxy screenshot -s m4q7z2 --annotate --max-width 1280',
+      'bproxy screenshot -s m4q7z2 el3',
+    ],
+    reference: [
+      {
+        usage: '`bproxy -s ID screenshot [el3] [--full-page] [--annotate] [--max-width PX] [--out FILE]`',
+        does: 'capture the page (or one element); `--annotate` labels what can be acted on with its handle',
+      },
+    ],
   }),
 });
 

@@ -23,6 +23,7 @@ import { forgetTab } from './lifecycle';
 import type { CommandContext, CommandRouteDeps } from './types';
 import { urlForClient } from './url-check';
 import { addActionDiff, wantsActionDiff, withoutDiff } from './action-diff';
+import { annotatedScreenshot } from './annotate';
 
 /**
  * The tab actions that name their tab themselves (`tab` in their params: tab.close, tab.pin, tab.unpin),
@@ -88,6 +89,19 @@ export async function runTabAction(
     forwardedParams = { ...params, url: checked.url };
   }
 
+  if (action === 'screenshot') {
+    // `annotate` is the daemon's to carry out: a driver gets the labels to draw instead.
+    const { annotate, ...image } = forwardedParams;
+    forwardedParams = image;
+    if (annotate === true)
+      return afterAnswer(
+        deps,
+        ctx,
+        session,
+        tab,
+        await annotatedScreenshot(deps, ctx, session, tab, resolveTarget, image),
+      );
+  }
   const diff = wantsActionDiff(action, params);
   if (diff) forwardedParams = withoutDiff(forwardedParams);
   const outcome = afterAnswer(

@@ -9,6 +9,7 @@ import type { SnapshotDriverResult } from '@bproxy/protocol';
 import { HANDLES_PER_READ, SNAPSHOT_REF_CLOSE, SNAPSHOT_REF_OPEN } from '@bproxy/protocol/plain';
 import { FrameReport } from '../dom/flat-tree';
 import { readRoot } from '../dom/resolve';
+import { inView } from './annotate';
 import { buildSelector } from '../dom/selector';
 import { UnseenText } from '../dom/unseen';
 import type { PageContext } from '../context';
@@ -33,6 +34,7 @@ function filterLines(lines: OutlineLine[], needle: string): OutlineLine[] {
 }
 
 export function snapshot(ctx: PageContext, p: Params): SnapshotDriverResult {
+  if (optBoolean(p, 'inView') === true) return inView(ctx);
   const maxChars = optNumber(p, 'maxChars') ?? DEFAULT_MAX_CHARS;
   const offset = optNumber(p, 'offset') ?? 0;
   const contains = optString(p, 'contains');

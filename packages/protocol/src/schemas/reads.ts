@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { ElementHandleSchema } from '../ids';
 import { TargetInputSchema } from '../targets';
-import { ScopeSchema, LIMIT, MAX_CHARS, OFFSET, CrossOriginFramesSchema } from './common';
+import { ScopeSchema, ForwardedScope, LIMIT, MAX_CHARS, OFFSET, CrossOriginFramesSchema } from './common';
+import { AnnotationsSchema, DriverAnnotationsSchema, MAX_WIDTH, ScreenshotLabelsSchema } from './annotate';
 import { DiffParamShape, SnapshotDiffKindSchema } from './diff';
 import { LONG_TEXT_MAX, LONG_TEXT_RUNS } from '../snapshot-refs';
 
@@ -135,15 +136,40 @@ export const SnapshotResult = z.strictObject({
   diff: SnapshotDiffKindSchema.optional(),
 });
 
-export const ScreenshotParams = z.strictObject({
-  target: ScopeSchema,
+export const ScreenshotParams = z
+  .strictObject({
+    target: ScopeSchema,
+    fullPage: z.boolean().optional(),
+    format: z.enum(['png', 'jpeg']).optional(),
+    quality: z.number().int().min(1).max(100).optional(),
+    maxWidth: MAX_WIDTH.optional(),
+    annotate: z.boolean().optional(),
+  })
+  .refine(
+    (p) => p.annotate !== true || (p.target === undefined && p.fullPage !== true),
+    'annotate labels the viewport: give neither target nor fullPage with it',
+  );
+/** What a driver gets: the daemon turned `annotate` into the labels to draw. */
+export const ForwardedScreenshotParams = z.strictObject({
+  target: ForwardedScope,
   fullPage: z.boolean().optional(),
   format: z.enum(['png', 'jpeg']).optional(),
   quality: z.number().int().min(1).max(100).optional(),
+  maxWidth: MAX_WIDTH.optional(),
+  labels: ScreenshotLabelsSchema.optional(),
 });
-export const ScreenshotResult = z.strictObject({
+const imageShape = {
   mimeType: z.enum(['image/png', 'image/jpeg']),
   data: z.string(),
   width: z.number().int(),
   height: z.number().int(),
+};
+export const ScreenshotDriverResult = z.strictObject({
+  ...imageShape,
+  annotations: DriverAnnotationsSchema.optional(),
+});
+export const ScreenshotResult = z.strictObject({
+  ...imageShape,
+  /** With `annotate`: the elements labelled, by handle, with their boxes in image pixels. */
+  annotations: AnnotationsSchema.optional(),
 });
