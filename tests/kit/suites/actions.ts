@@ -4,7 +4,8 @@
  * counters, URLs), not only that the command answered ok. This file holds the reads and the
  * interactions; flows.ts the navigation, tabs, handle errors and the human hand-off;
  * widgets.ts real widget pages driven by handles only; gestures.ts trusted input, what
- * only a real gesture may do, and the tabs pages open; urls.ts the URLs an agent may not open.
+ * only a real gesture may do, and the tabs pages open; urls.ts the URLs an agent may not open;
+ * diff.ts snapshot diffs and handles across re-renders; screenshots.ts annotated and scaled screenshots.
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
