@@ -14,3 +14,7 @@ export * from './input/focus-at';
 export * from './input/input-events';
 export * from './input/keys';
 export * from './input/trusted-actions';
+export * from './frames/frame-pages';
+export * from './frames/frame-refs';
+export * from './frames/frame-reads';
+export * from './frames/frame-input';

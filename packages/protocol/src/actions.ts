@@ -90,7 +90,13 @@ export {
   type TabInfo,
 } from './schemas/common';
 export { TraceSchema, type Trace } from './schemas/debug';
-export { HANDLES_PER_READ, SNAPSHOT_REF_OPEN, SNAPSHOT_REF_CLOSE } from './snapshot-refs';
+export {
+  HANDLES_PER_READ,
+  SNAPSHOT_REF_OPEN,
+  SNAPSHOT_REF_CLOSE,
+  SNAPSHOT_FRAME_OPEN,
+  SNAPSHOT_FRAME_CLOSE,
+} from './snapshot-refs';
 
 /**
  * Params and results of every action, beside its facts (routing, pacing, driver flags, summary: the
