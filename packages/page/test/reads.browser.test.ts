@@ -46,6 +46,20 @@ describe('text', () => {
     await page.close();
   });
 
+  it('leaves a cross-origin frame a person cannot see to no driver: tiny, transparent, hidden or off the page', async () => {
+    const page = await open(env.browser.context, url('iframe-hidden.html'));
+    for (const action of ['text', 'elements', 'links', 'snapshot'] as const) {
+      const r = await ok<{ crossOriginFrames?: unknown; frameSlots?: { src: string }[] }>(page, action);
+      expect(r.frameSlots?.map((f) => f.src)).toEqual(['http://127.0.0.2:1/shown']);
+      // Named as not shown where the read met them (a read that skips transparent content skips them too).
+      const unread = (r.crossOriginFrames ?? []) as { src: string; reason?: string }[];
+      expect(unread.every((f) => f.reason === 'not shown')).toBe(true);
+      expect(unread.map((f) => f.src)).toContain('http://127.0.0.2:1/pixel');
+      expect(unread.map((f) => f.src)).not.toContain('http://127.0.0.2:1/shown');
+    }
+    await page.close();
+  });
+
   it('reads a same-origin iframe and reports the cross-origin one', async () => {
     const page = await open(env.browser.context, url('iframe.html'));
     const r = await ok<{ text: string; crossOriginFrames?: unknown; frameSlots?: unknown }>(page, 'text');
