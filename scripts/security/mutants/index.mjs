@@ -13,6 +13,7 @@ import { MUTANTS as BRIDGE } from './bridge.mjs';
 import { MUTANTS as CHAT_MARKDOWN } from './chat-markdown.mjs';
 import { MUTANTS as DAEMON_PROOF } from './daemon-proof.mjs';
 import { MUTANTS as FAULTS } from './faults.mjs';
+import { MUTANTS as FRAMES } from './frames.mjs';
 import { MUTANTS as GATE_AND_STATE } from './gate-and-state.mjs';
 import { MUTANTS as HIDDEN_TEXT } from './hidden-text.mjs';
 import { MUTANTS as HOSTILE_INPUT } from './hostile-input.mjs';
@@ -45,4 +46,5 @@ export const MUTANTS = [
   ...URLS,
   ...CLIENT_PROOF,
   ...CLIENT_CONFIG,
+  ...FRAMES,
 ];
