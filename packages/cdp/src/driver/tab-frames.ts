@@ -7,7 +7,7 @@
  * has a new page script, so refs read before are stale there.
  */
 import { FOCUS_AT_POINT, fail, pageAnswerData, type FramePages } from '@bproxy/driver';
-import type { FrameSlot, PageAction } from '@bproxy/page';
+import type { PageAction } from '@bproxy/page';
 import { isContextGoneError } from '../cdp/errors';
 import { CdpSession } from '../cdp/session';
 import type { FrameTree } from '../cdp/protocol-types';
@@ -111,6 +111,8 @@ export class TabFrames {
 
   /** The driver kit's FramePages for this tab; every call bounded by `remaining()`. */
   pages(remaining: () => number): FramePages {
+    // One look per parent frame and read: which child frame each frame element holds.
+    const owners = new Map<string | null, Promise<Map<string, string>>>();
     return {
       run: (frame, action, params) => this.run(frame, action, params, remaining()),
       focusAt: async (frame, point, caretToEnd) => {
@@ -122,7 +124,17 @@ export class TabFrames {
         );
         return value === true;
       },
-      frameOf: (parent, slot) => this.frameOf(parent, slot, remaining()),
+      frameOf: async (parent, slot) => {
+        let known = owners.get(parent);
+        if (known === undefined) {
+          known = this.ownersIn(parent, remaining());
+          owners.set(parent, known);
+        }
+        const key = (await known).get(slot.ref);
+        return key === undefined
+          ? { reason: 'the browser has no frame for it (refused or not loaded)' }
+          : { key };
+      },
     };
   }
 
@@ -180,12 +192,8 @@ export class TabFrames {
     return reply.result.value;
   }
 
-  /** The frame whose owner element is `slot.ref` in `parent`'s document, found through DOM.getFrameOwner. */
-  private async frameOf(
-    parent: string | null,
-    slot: FrameSlot,
-    timeoutMs: number,
-  ): Promise<{ key: string } | { reason: string }> {
+  /** The frames whose owner elements lie in `parent`'s document, by those elements' refs (DOM.getFrameOwner). */
+  private async ownersIn(parent: string | null, timeoutMs: number): Promise<Map<string, string>> {
     const world =
       parent === null
         ? { session: this.tab.session, id: await isolatedContext(this.tab, timeoutMs) }
@@ -198,12 +206,13 @@ export class TabFrames {
       // A frame target's tree may not be asked for; its out-of-process children are known anyway.
     }
     candidates.delete(parent ?? this.tab.mainFrameId);
+    const byRef = new Map<string, string>();
     for (const frameId of candidates) {
       let owner: number;
       try {
         owner = (await world.session.send('DOM.getFrameOwner', { frameId }, timeoutMs)).backendNodeId;
       } catch {
-        continue;
+        continue; // not a frame of this document
       }
       const resolved = await world.session
         .send('DOM.resolveNode', { backendNodeId: owner, executionContextId: world.id }, timeoutMs)
@@ -215,9 +224,9 @@ export class TabFrames {
         { functionDeclaration: REF_OF, objectId, arguments: [], returnByValue: true, awaitPromise: false },
         timeoutMs,
       );
-      if (reply.result.value === slot.ref) return { key: frameId };
+      if (typeof reply.result.value === 'string') byRef.set(reply.result.value, frameId);
     }
-    return { reason: 'the browser has no frame for it (refused or not loaded)' };
+    return byRef;
   }
 }
 
