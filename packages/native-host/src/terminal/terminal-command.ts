@@ -14,7 +14,8 @@ import type { Env } from '@bproxy/client';
 
 export const TERMINAL_COMMAND_VAR = 'BPROXY_TERMINAL_COMMAND';
 
-function executable(file: string): boolean {
+/** Whether `file` is there and this user may run it. */
+export function isExecutableFile(file: string): boolean {
   try {
     accessSync(file, constants.X_OK);
     return true;
@@ -29,7 +30,7 @@ export interface HostPlatform {
   readonly isExecutable: (file: string) => boolean;
 }
 
-const THIS_PLATFORM: HostPlatform = { platform: process.platform, isExecutable: executable };
+const THIS_PLATFORM: HostPlatform = { platform: process.platform, isExecutable: isExecutableFile };
 
 /** The path module of `platform` (Windows paths, ';' between PATH entries). */
 const pathOf = (platform: NodeJS.Platform): path.PlatformPath =>
