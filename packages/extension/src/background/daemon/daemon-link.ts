@@ -65,6 +65,7 @@ export function createDaemonLink(opts: DaemonLinkOptions): DaemonLink {
       });
     },
     onProofFailed: (outcome) => opts.onProofFailed(outcome),
+    onDown: () => view.linkDown(),
     onPush: (message) => {
       if (message.type === 'tab_released') {
         log.info('tab_released', { tabId: message.tabId });
@@ -79,6 +80,9 @@ export function createDaemonLink(opts: DaemonLinkOptions): DaemonLink {
     pairing,
     view,
     share,
-    install: () => installPushes(chrome, driver.tabs, connection, now),
+    install: () => {
+      installPushes(chrome, driver.tabs, connection, now);
+      view.install();
+    },
   };
 }
