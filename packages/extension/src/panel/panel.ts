@@ -41,12 +41,37 @@ const terminal = new TerminalView({
 });
 
 const status = byId('status');
+const startDaemon = byId<HTMLButtonElement>('start-daemon');
 /** Said in the status line until the panel knows its tab (set when the front tab cannot be read). */
 let tabProblem = '';
+/** Why the last Start bproxy failed, said until the daemon is up. */
+let startProblem = '';
+startDaemon.addEventListener('click', () => {
+  startDaemon.disabled = true;
+  startDaemon.textContent = 'Starting bproxy…';
+  startProblem = '';
+  link.send({ type: 'start_daemon' });
+});
 link.on((message) => {
+  if (message.type === 'daemon_start') {
+    startDaemon.disabled = false;
+    startDaemon.textContent = 'Start bproxy';
+    startProblem = message.ok ? '' : `could not start bproxy: ${message.reason ?? 'no reason given'}`;
+    return;
+  }
   if (message.type !== 'status') return;
+  // The native host can start the daemon: offer it where it is down (a reconnect cannot help).
+  startDaemon.hidden = !(message.daemon === 'down' && message.host === 'connected');
+  if (message.daemon === 'connected') startProblem = '';
   const problems = [
-    message.daemon === 'connected' ? '' : message.daemon === 'unpaired' ? 'not paired' : 'bproxy not running',
+    message.daemon === 'connected'
+      ? ''
+      : message.daemon === 'unpaired'
+        ? 'not paired'
+        : message.daemon === 'connecting'
+          ? 'connecting to bproxy…'
+          : 'bproxy is not running',
+    startProblem,
     message.host === 'missing' ? `native host not installed (${setupCommand()})` : '',
     message.problem ?? '',
     tabProblem,
@@ -71,12 +96,28 @@ if (tab === null) {
 }
 
 const views = ['activity', 'chat', 'terminal'] as const;
+type ViewName = (typeof views)[number];
+/** The view last chosen, kept for the browser session: the panel reopens on it. */
+const LAST_VIEW = 'panel.view';
+const select = (name: ViewName): void => {
+  for (const other of views) {
+    byId(`tab-${other}`).setAttribute('aria-selected', String(other === name));
+    byId(`view-${other}`).hidden = other !== name;
+  }
+  if (name === 'terminal') terminal.show();
+};
 for (const name of views) {
   byId(`tab-${name}`).addEventListener('click', () => {
-    for (const other of views) {
-      byId(`tab-${other}`).setAttribute('aria-selected', String(other === name));
-      byId(`view-${other}`).hidden = other !== name;
-    }
-    if (name === 'terminal') terminal.show();
+    select(name);
+    void platform.storage.session.set({ [LAST_VIEW]: name }).catch(() => undefined);
   });
 }
+void platform.storage.session.get(LAST_VIEW).then(
+  (stored) => {
+    const last = views.find((v) => v === stored[LAST_VIEW]);
+    if (last !== undefined && last !== 'activity') select(last);
+  },
+  () => undefined,
+);
+// A panel opened for one tab serves it from the start: its terminal, if it has one, is attached now.
+if (tab !== null) terminal.tabChanged();
