@@ -1,7 +1,8 @@
 /**
- * The daemon down, as a person meets it in the real side panel: the panel says bproxy is not running
- * and offers **Start bproxy** (the native host starts it), which brings it back; and Share, with the
- * daemon down, starts it as a chat message does instead of refusing.
+ * The daemon down, as a person meets it in the real side panel and popup: the panel says bproxy is
+ * not running and offers **Start bproxy** (the native host starts it), which brings it back; Share,
+ * with the daemon down, starts it as a chat message does instead of refusing; and the popup offers
+ * Start bproxy too, not "pair again" (the pairing holds: it reconnects by itself).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevtoolsTarget } from '../kit/devtools-target';
@@ -58,5 +59,22 @@ describe('the real side panel with the daemon down', () => {
     await until('the panel to say connected', async () => (await text(panel, 'status')) === 'connected');
     panel.close();
     await page.close();
+  });
+
+  it('the popup offers Start bproxy, not a new pairing, and hides the pairing the host keeps', async () => {
+    await until('connected', () => machine.connected().then(() => true));
+    await machine.cli.ok(['service', 'stop']);
+    const popup = await machine.openPopup();
+    try {
+      await until('the popup to offer Start bproxy', () => visible(popup, 'start-daemon'), 20_000);
+      expect(await text(popup, 'problem')).toBe('bproxy is not running.');
+      expect(await visible(popup, 'pair-form')).toBe(false);
+      expect(await visible(popup, 'unpair')).toBe(false);
+      await popup.click('#start-daemon');
+      await until('connected', async () => /^connected/.test(await text(popup, 'connection')), 30_000);
+      await until('the offer to go', async () => !(await visible(popup, 'start-daemon')));
+    } finally {
+      popup.close();
+    }
   });
 });

@@ -164,6 +164,18 @@ view.openPanel.addEventListener('click', () => {
     (error: unknown) => view.say(`Could not open the side panel: ${String(error)}`, 'bad'),
   );
 });
+view.startDaemon.addEventListener('click', () => {
+  view.startDaemon.disabled = true;
+  view.startDaemon.textContent = 'Starting bproxy…';
+  void ask<PairAnswer>({ type: 'start_daemon' }).then((answer) => {
+    view.startDaemon.disabled = false;
+    view.startDaemon.textContent = 'Start bproxy';
+    if (!answer) view.say('The extension worker did not answer; reload the extension and try again.', 'bad');
+    else if (!answer.ok) view.say(`Could not start bproxy: ${answer.reason}.`, 'bad');
+    else view.say('', '');
+    void refresh();
+  });
+});
 view.form.addEventListener('submit', (event) => void pair(event));
 view.port.addEventListener('input', () => {
   portTouched = true;
