@@ -63,7 +63,12 @@ export const WorkerToPanelSchema = z.discriminatedUnion('type', [
      */
     problem: z.string().max(2000).optional(),
   }),
-  z.strictObject({ type: z.literal('sessions'), sessions: z.array(BrowserSessionSchema) }),
+  z.strictObject({
+    type: z.literal('sessions'),
+    sessions: z.array(BrowserSessionSchema),
+    /** Tabs the user shared whose session the daemon lost (it restarted): "session lost — Share again". */
+    lost: z.array(z.number().int().min(0)).max(1000).optional(),
+  }),
   z.strictObject({ type: z.literal('activity'), entry: ActivityEntrySchema }),
   z.strictObject({ type: z.literal('replay'), entries: z.array(ActivityEntrySchema), gap: z.boolean() }),
   z.strictObject({ type: z.literal('answer'), requestId: z.string(), answer: PanelAnswerSchema }),

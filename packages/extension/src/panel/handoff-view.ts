@@ -23,7 +23,10 @@ export class HandoffView {
   private readonly cli = byId('cli-command');
   private readonly copy = byId<HTMLButtonElement>('copy-cli');
   private readonly message = byId('handoff-message');
+  private readonly freeText = byId('tab-free-text');
   private sessions: BrowserSession[] = [];
+  /** Tabs the user shared whose session the daemon lost. */
+  private lost = new Set<number>();
 
   constructor(
     private readonly link: PanelLink,
@@ -32,6 +35,7 @@ export class HandoffView {
     link.on((message) => {
       if (message.type !== 'sessions') return;
       this.sessions = message.sessions;
+      this.lost = new Set(message.lost ?? []);
       this.render();
     });
     this.resume.addEventListener('click', () => void this.act('resume'));
@@ -62,7 +66,16 @@ export class HandoffView {
     const session = this.current();
     this.free.hidden = session !== undefined;
     this.held.hidden = session === undefined;
-    if (!session) return;
+    if (!session) {
+      const tab = this.currentTab();
+      const lost = tab !== null && this.lost.has(tab);
+      this.freeText.textContent = lost
+        ? 'Session lost: bproxy restarted and this tab’s session ended with it. Share again to hand the tab to an agent.'
+        : 'No agent is working in this tab.';
+      this.freeText.className = lost ? 'lost' : 'muted';
+      this.share.textContent = lost ? 'Share again' : 'Share this tab with agents';
+      return;
+    }
     const { info } = session;
     this.sessionId.textContent = info.session;
     this.sessionLabel.textContent = info.label ?? '';

@@ -18,7 +18,8 @@ import { messageOf } from '../driver/errors';
 import type { WorkerLog } from '../log';
 
 export interface BrowserViewListener {
-  sessions(sessions: BrowserSession[]): void;
+  /** The sessions holding this browser's tabs, and the tabs the user shared whose session was lost. */
+  sessions(sessions: BrowserSession[], lost: number[]): void;
   activity(entry: ActivityEntry): void;
 }
 
@@ -43,6 +44,14 @@ export class BrowserView {
   private syncing: Promise<void> = Promise.resolve();
   /** No sessions pushed since the worker started: the first push also sweeps the ghosts. */
   private swept = false;
+  /** Tabs the user shared, as the sessions pushed last said. */
+  private readonly shared = new Set<number>();
+  /** Tabs the user shared that no session holds since the daemon came back without them. */
+  private readonly lostTabs = new Set<number>();
+  /** The link was down since the last sessions: the next push says what the daemon still holds. */
+  private reconnecting = false;
+  /** Told, after the daemon came back, of the tabs bproxy drives that no session holds any more. */
+  onOrphans: (held: ReadonlySet<number>) => void = () => undefined;
 
   constructor(
     private readonly chrome: Pick<ChromeApi, 'tabs' | 'tabGroups' | 'action'>,
@@ -64,6 +73,7 @@ export class BrowserView {
    * the sessions the daemon pushes once the link is up again).
    */
   linkDown(): void {
+    this.reconnecting = true;
     this.syncing = this.syncing.then(async () => {
       this.groups.clear();
       this.grouped.clear();
@@ -95,9 +105,13 @@ export class BrowserView {
     return this.current;
   }
 
+  get lost(): number[] {
+    return [...this.lostTabs];
+  }
+
   listen(listener: BrowserViewListener): () => void {
     this.listeners.add(listener);
-    listener.sessions(this.current);
+    listener.sessions(this.current, this.lost);
     return () => this.listeners.delete(listener);
   }
 
@@ -108,7 +122,19 @@ export class BrowserView {
     }
     if (message.type !== 'sessions') return;
     this.current = message.sessions;
-    for (const listener of [...this.listeners]) listener.sessions(this.current);
+    const held = new Set(message.sessions.flatMap((s) => s.tabs.map((t) => t.tabId)));
+    if (this.reconnecting) {
+      // The first sessions since the link came back: a tab the user shared that no session holds now
+      // lost its session (the daemon restarted), and what bproxy drives outside every session is let go.
+      this.reconnecting = false;
+      for (const tabId of this.shared) if (!held.has(tabId)) this.lostTabs.add(tabId);
+      this.onOrphans(held);
+    }
+    for (const tabId of held) this.lostTabs.delete(tabId);
+    this.shared.clear();
+    for (const s of message.sessions) for (const t of s.tabs) if (t.shared) this.shared.add(t.tabId);
+    for (const tabId of this.lostTabs) if (!this.shared.has(tabId)) this.shared.add(tabId);
+    for (const listener of [...this.listeners]) listener.sessions(this.current, this.lost);
     // One sync at a time, in order: groups created by one are reused by the next.
     this.syncing = this.syncing.then(() => this.sync(message.sessions));
   }

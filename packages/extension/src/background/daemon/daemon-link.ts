@@ -46,6 +46,14 @@ export function createDaemonLink(opts: DaemonLinkOptions): DaemonLink {
   const { chrome, log, now, driver } = opts;
   const pairing = new PairingStore(chrome.storage.local, randomInstanceId);
   const view = new BrowserView(chrome, log);
+  // After the daemon came back, the debugger leaves the tabs no session holds any more.
+  view.onOrphans = (held) => {
+    for (const tabId of driver.tabs.list()) {
+      if (held.has(tabId)) continue;
+      log.info('tab_orphaned', { tabId });
+      driver.release(tabId);
+    }
+  };
   const connection = new Connection({
     socketFactory: opts.socketFactory,
     prove: (wsUrl, token) => proveDaemon(opts.fetch, wsUrl, token, PROOF_TIMEOUT_MS),

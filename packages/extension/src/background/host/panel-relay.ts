@@ -115,7 +115,7 @@ export class PanelRelay {
 
   private attach(port: PortLike): void {
     const unlisten = this.opts.view.listen({
-      sessions: (sessions) => this.post(port, { type: 'sessions', sessions }),
+      sessions: (sessions, lost) => this.post(port, { type: 'sessions', sessions, lost }),
       activity: (entry) => this.post(port, { type: 'activity', entry }),
     });
     this.panels.set(port, unlisten);
