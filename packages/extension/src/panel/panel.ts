@@ -77,6 +77,8 @@ link.on((message) => {
     tabProblem,
   ].filter((p) => p !== '');
   status.textContent = problems.length === 0 ? 'connected' : problems.join(' · ');
+  // The line is cut to one line (the view tabs below must not move): the whole of it on hover.
+  status.title = status.textContent;
   status.className = `status${message.daemon === 'connected' && tabProblem === '' && message.problem === undefined ? '' : ' bad'}`;
 });
 
