@@ -221,7 +221,7 @@ describe('the side panel', () => {
       id === undefined ? 'no tab' : (await chromeMarks(worker, id)).group;
     await until('the opener and both tabs it opened to share the session group', async () => {
       const groups = await Promise.all([opener, opened, popupTab].map(groupOf));
-      return groups.every((g) => g === session);
+      return groups.every((g) => g === `bproxy · ${session}`);
     });
     await cli.ok(['session', 'close', '-s', session]);
   }, 60_000);
