@@ -24,6 +24,7 @@ import { MUTANTS as PRIVATE_FILES } from './private-files.mjs';
 import { MUTANTS as TABS_AND_INPUT } from './tabs-and-input.mjs';
 import { MUTANTS as URLS } from './urls.mjs';
 import { MUTANTS as USER_CONTROLS } from './user-controls.mjs';
+import { MUTANTS as TAB_GROUPS } from './tab-groups.mjs';
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
@@ -45,4 +46,5 @@ export const MUTANTS = [
   ...URLS,
   ...CLIENT_PROOF,
   ...CLIENT_CONFIG,
+  ...TAB_GROUPS,
 ];
