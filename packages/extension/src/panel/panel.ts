@@ -6,6 +6,7 @@
 import type { SessionStorage } from './tab-ids';
 import { ActivityView } from './activity-view';
 import { ChatView } from './chat-view';
+import { DebugNote } from './debug-note';
 import { setupCommand } from '../common/user-commands';
 import { byId } from './dom';
 import { followFrontTab, type FrontTabApi } from './front-tab';
@@ -15,7 +16,7 @@ import { TerminalView } from './terminal-view';
 
 const platform = (
   globalThis as unknown as {
-    chrome: FrontTabApi & { runtime: PortApi; storage: { session: SessionStorage } };
+    chrome: FrontTabApi & { runtime: PortApi; storage: { session: SessionStorage; local: SessionStorage } };
   }
 ).chrome;
 
@@ -27,6 +28,7 @@ const link = new PanelLink(platform.runtime);
 link.connect();
 const handoff = new HandoffView(link, currentTab);
 const activity = new ActivityView(link, currentTab);
+const debugNote = new DebugNote(link, () => handoff.current(), platform.storage.local);
 const chat = new ChatView(
   link,
   currentTab,
@@ -85,6 +87,7 @@ link.on((message) => {
 const follow = (tabId: number) => {
   tab = tabId;
   handoff.render();
+  debugNote.render();
   activity.tabChanged();
   chat.tabChanged();
   terminal.tabChanged();
