@@ -3,7 +3,8 @@
  * Terminal) stay where they are through every change of state — a tab shared, taken over, resumed,
  * the daemon gone (a long status and Start bproxy), back, the session closed — so no click lands on
  * the wrong control; and a hand-off line belongs to its tab and lasts only while what it says holds
- * ("Session closed." goes when a new session holds the tab; another tab does not show it).
+ * ("Session closed." goes when a new session holds the tab; another tab does not show it); a
+ * take-over is said in words for the person, and the agent refused meanwhile is not told to resume.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevtoolsTarget } from '../kit/devtools-target';
@@ -56,6 +57,17 @@ describe('the real side panel’s layout and hand-off lines', () => {
     await panel.click('#take-over');
     await until('taken over', async () => (await text(panel, 'session-state')) === 'paused');
     await still('taken over');
+    // Words for the person in the panel; for the agent, a hint that does not send it to `session resume`.
+    expect(await text(panel, 'pause-reason')).toBe(
+      'You took over this tab: agents wait until you press Resume.',
+    );
+    const refused = (await machine.cli.fail(['text', '-s', await text(panel, 'session-id')])) as {
+      code: string;
+      hint?: string;
+    };
+    expect(refused.code).toBe('HUMAN_REQUIRED');
+    expect(refused.hint).toMatch(/only they can resume it/);
+    expect(refused.hint).not.toContain('session resume');
     await panel.click('#resume');
     await until('resumed', async () => (await message(panel)).startsWith('Resumed'));
     await still('resumed');

@@ -4,7 +4,7 @@
  * menu act through the daemon on the user's behalf; a tab no session holds can be shared, which gives its session id and a
  * ready-to-copy line for a CLI agent.
  */
-import type { BrowserSession } from '@bproxy/protocol';
+import { TAKE_OVER_REASON, type BrowserSession } from '@bproxy/protocol';
 import { byId } from './dom';
 import type { PanelLink } from './link';
 
@@ -117,9 +117,12 @@ export class HandoffView {
     this.state.textContent = info.paused ? 'paused' : info.state;
     this.state.className = `badge${info.paused ? ' paused' : ''}`;
     this.reason.hidden = !info.paused;
-    this.reason.textContent = info.paused
-      ? `Waiting for you: ${info.pauseReason ?? 'the page needs a person'}`
-      : '';
+    // The take-over's reason is written for agents; a person reads what it means for them.
+    this.reason.textContent = !info.paused
+      ? ''
+      : info.pauseReason === TAKE_OVER_REASON
+        ? 'You took over this tab: agents wait until you press Resume.'
+        : `Waiting for you: ${info.pauseReason ?? 'the page needs a person'}`;
     this.pacing.value = info.pacing;
     this.resume.hidden = !info.paused;
     this.takeOver.hidden = info.paused;
