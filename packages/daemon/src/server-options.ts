@@ -65,8 +65,11 @@ export interface ServerOptions {
   port: number;
   host?: '127.0.0.1';
   daemonToken: string;
-  /** Chrome extension ids whose Origin is accepted (exact match): the trusted set, read at start. */
-  extensionIds: readonly string[];
+  /**
+   * Chrome extension ids whose Origin is accepted (exact match): the trusted set, or a function that
+   * answers it at each gate decision (the lifecycle's, which follows BPROXY_HOME/extensions.json).
+   */
+  extensionIds: readonly string[] | (() => readonly string[]);
   extensionTokens: ExtensionTokenStore;
   logger: Logger;
   /** Directory under which `session.create` makes each session's tmpDir. */

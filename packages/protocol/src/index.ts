@@ -18,6 +18,7 @@ export * from './pairing/daemon-proof';
 export * from './native/native';
 export * from './native/native-chunks';
 export * from './lifecycle';
+export * from './doctor';
 export * from './validate';
 export * from './json-schema';
 export * from './transport';

@@ -5,6 +5,7 @@
  * package root would pull zod into them.
  */
 export * from './action-facts';
+export * from './compatibility';
 export * from './errors-catalogue';
 export * from './native/native-chunks';
 export * from './pairing/proof-crypto';

@@ -16,7 +16,8 @@ import { TAB } from './tabs';
 import { WAITING } from './waiting';
 
 /** The commands that are not one protocol action each; commands/ builds each with commander. */
-export type CustomName = 'service' | 'mcp' | 'agent' | 'help' | 'bridge' | 'setup' | 'host' | 'extension';
+export type CustomName =
+  'service' | 'mcp' | 'agent' | 'help' | 'bridge' | 'setup' | 'host' | 'extension' | 'doctor';
 
 export interface CustomEntry {
   readonly custom: CustomName;
@@ -38,7 +39,10 @@ export const SECTIONS: readonly Section[] = [
   { heading: 'Debugging:', entries: [DEBUG, call] },
   { heading: 'Agents:', entries: [{ custom: 'mcp' }, { custom: 'agent' }, { custom: 'help' }] },
   { heading: 'CDP tools:', entries: [{ custom: 'bridge' }] },
-  { heading: 'Browser setup:', entries: [{ custom: 'setup' }, { custom: 'host' }, { custom: 'extension' }] },
+  {
+    heading: 'Browser setup:',
+    entries: [{ custom: 'setup' }, { custom: 'host' }, { custom: 'extension' }, { custom: 'doctor' }],
+  },
 ];
 
 export const isCustom = (entry: TreeEntry): entry is CustomEntry => 'custom' in entry;

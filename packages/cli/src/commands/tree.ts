@@ -19,6 +19,7 @@ import {
 import type { CustomCommand } from './action-command';
 import { AGENT } from './agent';
 import { BRIDGE } from './bridge';
+import { DOCTOR } from './doctor/command';
 import { EXTENSION } from './extension';
 import { HELP } from './help';
 import { HOST, SETUP } from './host';
@@ -35,6 +36,7 @@ export const CUSTOM: { readonly [K in CustomName]: CustomCommand } = {
   setup: SETUP,
   host: HOST,
   extension: EXTENSION,
+  doctor: DOCTOR,
 };
 
 /** The protocol's actions that no hand-written command sends, as the protocol describes them. */

@@ -14,8 +14,10 @@ import {
   type DaemonIdentityCheck,
   describeError,
   ensureStateHome,
+  extensionsFileStamp,
   errnoCode,
   LifecycleError,
+  liveTrustedExtensionIds,
   type LockHandle,
   removeStateFileQuietly,
   statePaths,
@@ -79,6 +81,7 @@ export async function startDaemon(config: DaemonConfig, deps: StartDeps): Promis
   let log: ReturnType<StartDeps['createLogger']> | null = null;
   try {
     // The trusted extension ids, one setting: an unsafe or malformed extensions.json stops the start.
+    const since = extensionsFileStamp(paths);
     const extensionIds = trustedExtensionIds(paths);
     const daemonToken = writeDaemonToken(paths);
     created.push(paths.token);
@@ -86,10 +89,15 @@ export async function startDaemon(config: DaemonConfig, deps: StartDeps): Promis
     log = deps.createLogger({ dir: paths.logs, level: config.logLevel });
     const { logger } = log;
     logger.info({ event: 'trusted_extensions', ids: extensionIds });
+    // Read again when the file changes (one lstat per gate decision that names an extension).
+    const liveIds = liveTrustedExtensionIds(paths, extensionIds, since, (ids, problem) => {
+      if (problem === null) logger.info({ event: 'trusted_extensions', ids });
+      else logger.warn({ event: 'trusted_extensions_refused', reason: problem });
+    });
     const options: ServerOptions = {
       port: config.port,
       daemonToken,
-      extensionIds,
+      extensionIds: liveIds,
       extensionTokens,
       logger,
       tmpRoot: paths.tmp,

@@ -24,7 +24,8 @@ export function detachMsOf(env: Env): number | undefined {
   return ms >= 1_000 && ms <= 600_000 ? ms : undefined;
 }
 
-function executable(file: string): boolean {
+/** Whether `file` is there and this user may run it. */
+export function isExecutableFile(file: string): boolean {
   try {
     accessSync(file, constants.X_OK);
     return true;
@@ -39,7 +40,7 @@ export interface HostPlatform {
   readonly isExecutable: (file: string) => boolean;
 }
 
-const THIS_PLATFORM: HostPlatform = { platform: process.platform, isExecutable: executable };
+const THIS_PLATFORM: HostPlatform = { platform: process.platform, isExecutable: isExecutableFile };
 
 /** The path module of `platform` (Windows paths, ';' between PATH entries). */
 const pathOf = (platform: NodeJS.Platform): path.PlatformPath =>
