@@ -103,7 +103,10 @@ export async function launchHeaded(
         );
         const started = Date.now();
         try {
-          await popup.click('#open-panel');
+          // The popup closes itself once the panel opens: its last answer may never come.
+          await popup.click('#open-panel').catch((error: unknown) => {
+            if (!popup.gone) throw error;
+          });
         } finally {
           popup.close();
         }
