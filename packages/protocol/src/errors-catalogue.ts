@@ -493,10 +493,11 @@ export function hintOf(code: ErrorCode): string {
 export function makeError(
   code: ErrorCode,
   message: string,
-  extra: { reason?: string; details?: Record<string, unknown> } = {},
+  extra: { reason?: string; details?: Record<string, unknown>; hint?: string } = {},
 ): BproxyError {
   const spec: ErrorSpec = ERROR_CATALOGUE[code];
-  const error: BproxyError = { code, category: spec.category, retry: spec.retry, message, hint: spec.hint };
+  const hint = extra.hint ?? spec.hint;
+  const error: BproxyError = { code, category: spec.category, retry: spec.retry, message, hint };
   if (extra.reason !== undefined) error.reason = extra.reason;
   if (extra.details !== undefined) error.details = extra.details;
   return error;

@@ -29,6 +29,7 @@ import { MUTANTS as STATE } from './state.mjs';
 import { MUTANTS as TABS_AND_INPUT } from './tabs-and-input.mjs';
 import { MUTANTS as URLS } from './urls.mjs';
 import { MUTANTS as USER_CONTROLS } from './user-controls.mjs';
+import { MUTANTS as TAB_GROUPS } from './tab-groups.mjs';
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
@@ -55,4 +56,5 @@ export const MUTANTS = [
   ...STATE,
   ...BATCH,
   ...FRAMES,
+  ...TAB_GROUPS,
 ];

@@ -3,6 +3,7 @@
  * serialization, element-handle resolution at the request's turn, the forwarded envelope with the
  * daemon-owned raw tab id, the wait for the driver's answer, and validation of that answer.
  */
+import { TAKE_OVER_HINT } from '@bproxy/protocol';
 import {
   actionDef,
   driverResultSchema,
@@ -137,6 +138,7 @@ async function sendAtTurn(
   if (session && session.paused) {
     return failed('HUMAN_REQUIRED', `session ${session.id} is paused: ${session.pauseReason ?? ''}`, {
       reason: session.pauseReason ?? '',
+      ...(session.heldByUser === true ? { hint: TAKE_OVER_HINT } : {}),
     });
   }
   const target = resolveTarget();

@@ -4,6 +4,7 @@
  * answer: minted handles, the tab's URL and title, the tabs its page opened by handle, a pause on
  * HUMAN_REQUIRED, a forgotten tab.
  */
+import { TAKE_OVER_HINT } from '@bproxy/protocol';
 import {
   ACTION_NAMES,
   actionDef,
@@ -61,6 +62,7 @@ export async function runTabAction(
   if (session.paused) {
     return failed('HUMAN_REQUIRED', `session ${session.id} is paused: ${session.pauseReason ?? ''}`, {
       reason: session.pauseReason ?? '',
+      ...(session.heldByUser === true ? { hint: TAKE_OVER_HINT } : {}),
     });
   }
   // 3. the tab.
