@@ -122,7 +122,7 @@ export async function runTabAction(
   if (pdf !== null) return pdf.answer(answered);
   if (upload !== null) return uploadAnswer(answered, upload.files);
   if (isStateAction(action)) return finishStateAction(action, statePath, answered);
-  return finishNetworkRead(session, action, answered, prepared.harPath);
+  return finishNetworkRead(deps, session, action, answered, prepared.harPath);
 }
 
 function afterAnswer(
