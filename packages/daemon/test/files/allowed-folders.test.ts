@@ -54,7 +54,10 @@ describe('files an agent may hand a page (allowed folders)', () => {
     expect(codeOf('/etc/hostname')).toBe('PATH_NOT_ALLOWED');
     // No existence oracle: a missing file outside is refused the same way, not FILE_NOT_FOUND.
     expect(codeOf(join(outside, 'no-such-file'))).toBe('PATH_NOT_ALLOWED');
+    expect(codeOf(join(outside, 'no-such-folder', 'file'))).toBe('PATH_NOT_ALLOWED');
     expect(codeOf(root)).toBe('PATH_NOT_ALLOWED');
+    // The path as written counts: a link of somebody else's outside, even one into an allowed folder.
+    expect(codeOf(join(root, 'agents-link', 'photo.png'))).toBe('PATH_NOT_ALLOWED');
   });
 
   it('refuses any path naming "..", even one that would stay inside', () => {
