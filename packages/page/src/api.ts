@@ -30,7 +30,10 @@ export type PageAction =
   /** Whether the page needs a human (CAPTCHA widget, challenge interstitial, login wall). */
   | 'detectHuman'
   /** The document's mark and title (PageInfoResult). */
-  | 'pageInfo';
+  | 'pageInfo'
+  /** `screenshot --annotate`: draw labels over elements (annotate.ts), and remove them. */
+  | 'annotateShow'
+  | 'annotateHide';
 
 export type PageResult = { ok: true; data: unknown } | { ok: false; error: BproxyError };
 
@@ -99,4 +102,6 @@ export const PAGE_ACTIONS: readonly PageAction[] = [
   'locate',
   'detectHuman',
   'pageInfo',
+  'annotateShow',
+  'annotateHide',
 ];

@@ -35,6 +35,8 @@ import {
   SnapshotDriverResult,
   SnapshotResult,
   ScreenshotParams,
+  ForwardedScreenshotParams,
+  ScreenshotDriverResult,
   ScreenshotResult,
 } from './schemas/reads';
 import {
@@ -116,6 +118,7 @@ import {
   NetworkHarDriverResult,
   NetworkHarResult,
 } from './schemas/observe';
+import { DiffResultShape } from './schemas/diff';
 export {
   PacingModeSchema,
   SessionInfoSchema,
@@ -140,7 +143,13 @@ export {
   type ConsoleLevel,
   type NetworkRecord,
 } from './schemas/observe';
-export { HANDLES_PER_READ, SNAPSHOT_REF_OPEN, SNAPSHOT_REF_CLOSE } from './snapshot-refs';
+export {
+  HANDLES_PER_READ,
+  SNAPSHOT_REF_OPEN,
+  SNAPSHOT_REF_CLOSE,
+  LONG_TEXT_RUNS,
+  LONG_TEXT_MAX,
+} from './snapshot-refs';
 
 /**
  * Params and results of every action, beside its facts (routing, pacing, driver flags, summary: the
@@ -187,6 +196,9 @@ const withForwardedTarget = <T extends z.ZodRawShape>(shape: T, optional: boolea
 
 /** The result of an action addressed to a session: the daemon may add the session's notes to it. */
 const noted = <T extends z.ZodRawShape>(schema: z.ZodObject<T>) => schema.extend(NotesShape);
+
+/** The result of an acting action that takes `diff`: the snapshot diff its effect left, when asked. */
+const diffed = <T extends z.ZodRawShape>(schema: z.ZodObject<T>) => noted(schema).extend(DiffResultShape);
 
 const SCHEMAS = {
   'session.create': {
@@ -291,14 +303,15 @@ const SCHEMAS = {
   snapshot: {
     params: SnapshotParams,
     result: noted(SnapshotResult),
-    forwarded: withForwardedTarget(SnapshotParams.shape, true),
+    // `inView` is the daemon's own (screenshot --annotate): only the refs of the elements in view.
+    forwarded: withForwardedTarget({ ...SnapshotParams.shape, inView: z.boolean().optional() }, true),
     driverResult: SnapshotDriverResult,
   },
   screenshot: {
     params: ScreenshotParams,
     result: noted(ScreenshotResult),
-    forwarded: withForwardedTarget(ScreenshotParams.shape, true),
-    driverResult: ScreenshotResult,
+    forwarded: ForwardedScreenshotParams,
+    driverResult: ScreenshotDriverResult,
   },
 
   scroll: {
@@ -309,7 +322,7 @@ const SCHEMAS = {
   },
   click: {
     params: ClickParams,
-    result: noted(InputEffectsSchema),
+    result: diffed(InputEffectsSchema),
     forwarded: withForwardedTarget(ClickParams.shape, false),
     driverResult: DriverInputEffectsSchema,
   },
@@ -321,25 +334,25 @@ const SCHEMAS = {
   },
   fill: {
     params: FillParams,
-    result: noted(EffectsSchema),
+    result: diffed(EffectsSchema),
     forwarded: withForwardedTarget(FillParams.shape, false),
     driverResult: DriverEffectsSchema,
   },
   type: {
     params: TypeParams,
-    result: noted(InputEffectsSchema),
+    result: diffed(InputEffectsSchema),
     forwarded: withForwardedTarget(TypeParams.shape, true),
     driverResult: DriverInputEffectsSchema,
   },
   press: {
     params: PressParams,
-    result: noted(InputEffectsSchema),
+    result: diffed(InputEffectsSchema),
     forwarded: withForwardedTarget(PressParams.shape, true),
     driverResult: DriverInputEffectsSchema,
   },
   select: {
     params: SelectParams,
-    result: noted(SelectResult),
+    result: diffed(SelectResult),
     forwarded: withForwardedTarget(SelectParams.shape, false),
     driverResult: SelectDriverResult,
   },

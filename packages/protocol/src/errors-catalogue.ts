@@ -267,14 +267,14 @@ export const ERROR_CATALOGUE = {
     category: 'target',
     retry: false,
     status: 404,
-    when: 'The element handle is unknown, expired (120 s), evicted or replaced by a fresh read',
+    when: 'The element handle is unknown, expired (120 s) or evicted',
     hint: 'Re-run the read action (elements, links or snapshot) and use the new handles',
   },
   ELEMENT_HANDLE_STALE: {
     category: 'target',
     retry: false,
     status: 409,
-    when: 'The handle no longer matches the page (it navigated), or the page identity is unknown',
+    when: 'The page navigated, or the element is gone or was replaced by a re-render, or the page identity is unknown',
     hint: 'The page changed: re-run elements, links or snapshot',
   },
   ELEMENT_HANDLE_SCOPE_MISMATCH: {

@@ -42,7 +42,7 @@ export const TOOL_OVERRIDES = {
   'tab.close': { description: 'Close a tab (default: the current one)' },
   navigate: { description: 'Load an http(s) URL in the current tab (opens one when none is open)' },
   snapshot: {
-    description: 'Outline with handles to act on; long text via text; capped, continue with offset',
+    description: 'Outline with handles to act on; diff:true for changes only; long text via text',
   },
   text: { description: 'Visible text; capped, continue with offset' },
   fill: { description: 'Replace the value of a field' },

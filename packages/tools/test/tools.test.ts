@@ -136,6 +136,50 @@ describe('MCP success replies', () => {
     expect(text(reply)).toBe('clicked el3; opened t2 https://a.test/popup (tab_select t2 to act in it)');
   });
 
+  it('answers a snapshot diff and the diff an action caused in a few lines', () => {
+    const snap = { url: 'u', title: 'T', totalChars: 0, truncated: false };
+    expect(
+      text(
+        successReply('snapshot', { diff: true }, { ...snap, snapshot: '~ text: 2 likes', diff: 'changes' }),
+      ),
+    ).toBe('u "T" (changes)\n~ text: 2 likes');
+    expect(
+      text(
+        successReply(
+          'snapshot',
+          { diff: true },
+          { ...snap, snapshot: '', diff: 'changes', notice: 'No change since your last snapshot.' },
+        ),
+      ),
+    ).toBe('u "T" (changes)\n[No change since your last snapshot.]');
+    expect(
+      text(
+        successReply(
+          'snapshot',
+          { diff: true },
+          { ...snap, snapshot: 'button "Go" [el1]', diff: 'navigated' },
+        ),
+      ),
+    ).toBe('u "T" (whole: new page)\nbutton "Go" [el1]');
+    const clicked = successReply(
+      'click',
+      { target: 'el3', diff: true },
+      { url: 'u', title: '', navigated: false, diff: { kind: 'changes', snapshot: '+ text: Saved' } },
+    );
+    expect(text(clicked)).toBe('clicked el3\n(changes)\n+ text: Saved');
+  });
+
+  it('lists the labels of an annotated screenshot after its image', () => {
+    const image = { mimeType: 'image/png' as const, data: 'AA==', width: 10, height: 10 };
+    const labelled = successReply(
+      'screenshot',
+      { annotate: true },
+      { ...image, annotations: [{ handle: 'el1', name: 'Go', x: 1, y: 2, width: 3, height: 4 }] },
+    );
+    expect(text(labelled)).toBe('[image]|labelled: el1 "Go" @1,2');
+    expect(text(successReply('screenshot', {}, image))).toBe('[image]');
+  });
+
   it('says when the page got synthetic input instead of trusted input', () => {
     const reply = successReply('type', {}, { url: 'u', title: '', navigated: false, input: 'synthetic' });
     expect(text(reply)).toMatch(/^typed into the focus \(synthetic input: /);

@@ -99,6 +99,8 @@ export interface CdpCommands {
     result: {
       cssContentSize: { width: number; height: number };
       cssVisualViewport: { pageX: number; pageY: number; clientWidth: number; clientHeight: number };
+      /** In device pixels: its width over the CSS one is the device pixel ratio. */
+      visualViewport?: { clientWidth: number };
     };
   };
   'Runtime.enable': { params: NoParams; result: NoResult };

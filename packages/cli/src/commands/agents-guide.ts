@@ -12,6 +12,9 @@ Workflow
                                           press Enter, select el4 VALUE, hover el3, scroll down
   4. read the answer: {"navigated":true,"url":…} or a "dialog" means the page changed —
      snapshot again before acting: handles from before a navigation are stale.
+     After an action, snapshot --diff answers only what changed since your last snapshot (or add
+     --diff to click/fill/type/press/select); a handle stays valid while its element is the same
+     node, and an element the page replaced is ELEMENT_HANDLE_STALE, never another one.
      "openedTabs":[{"tab":"t2",…}] means the page opened a tab (a popup, a target=_blank link):
      bproxy -s ID session bind --tab t2 to act in it. "notes" tell what happened to the session
      meanwhile (a popup closed itself, so the session is back on the tab that opened it).

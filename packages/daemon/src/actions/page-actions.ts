@@ -26,6 +26,8 @@ import { checkUpload, uploadAnswer } from '../files/upload';
 import { checkPdf } from '../files/pdf';
 import { finishStateAction, isStateAction, prepareStateAction } from './state-doors';
 import { finishNetworkRead, noteNews, prepareNetworkRead } from '../observe/network-actions';
+import { addActionDiff, wantsActionDiff, withoutDiff } from './action-diff';
+import { annotatedScreenshot } from './annotate';
 
 /**
  * The tab actions that name their tab themselves (`tab` in their params: tab.close, tab.pin, tab.unpin),
@@ -116,13 +118,29 @@ export async function runTabAction(
   if (!prepared.ok) return prepared.outcome;
   forwardedParams = prepared.params;
 
+  if (action === 'screenshot') {
+    // `annotate` is the daemon's to carry out: a driver gets the labels to draw instead.
+    const { annotate, ...image } = forwardedParams;
+    forwardedParams = image;
+    if (annotate === true)
+      return afterAnswer(
+        deps,
+        ctx,
+        session,
+        tab,
+        await annotatedScreenshot(deps, ctx, session, tab, resolveTarget, image),
+      );
+  }
+  const diff = wantsActionDiff(action, params);
+  if (diff) forwardedParams = withoutDiff(forwardedParams);
   const outcome = await forward(deps, ctx, session, resolveTarget, forwardedParams);
   noteNews(session, tab, outcome);
   const answered = afterAnswer(deps, ctx, session, tab, outcome);
   if (pdf !== null) return pdf.answer(answered);
   if (upload !== null) return uploadAnswer(answered, upload.files);
   if (isStateAction(action)) return finishStateAction(action, statePath, answered);
-  return finishNetworkRead(deps, session, action, answered, prepared.harPath);
+  const finished = finishNetworkRead(deps, session, action, answered, prepared.harPath);
+  return diff ? addActionDiff(deps, ctx, session, tab, resolveTarget, finished) : finished;
 }
 
 function afterAnswer(
@@ -166,7 +184,7 @@ function afterAnswer(
     case 'links':
     case 'elements':
     case 'snapshot':
-      return { ok: true, data: mintFromResult(deps, session, tab, action, data) };
+      return { ok: true, data: mintFromResult(deps, session, tab, action, data, ctx.request.params) };
     default:
       return outcome;
   }

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { TargetInputSchema } from '../targets';
 import { DriverEffectsSchema, EffectsSchema, ScopeSchema } from './common';
+import { DiffParamShape } from './diff';
 
 // --- interaction -------------------------------------------------------------------------------------
 
@@ -9,10 +10,19 @@ export const ClickParams = z.strictObject({
   target: TargetInputSchema,
   button: z.enum(['left', 'middle', 'right']).optional(),
   clickCount: z.number().int().min(1).max(3).optional(),
+  ...DiffParamShape,
 });
 export const HoverParams = z.strictObject({ target: TargetInputSchema });
-export const FillParams = z.strictObject({ target: TargetInputSchema, value: z.string().max(100_000) });
-export const TypeParams = z.strictObject({ text: z.string().min(1).max(10_000), target: ScopeSchema });
+export const FillParams = z.strictObject({
+  target: TargetInputSchema,
+  value: z.string().max(100_000),
+  ...DiffParamShape,
+});
+export const TypeParams = z.strictObject({
+  text: z.string().min(1).max(10_000),
+  target: ScopeSchema,
+  ...DiffParamShape,
+});
 export const PressParams = z.strictObject({
   key: z
     .string()
@@ -20,10 +30,12 @@ export const PressParams = z.strictObject({
     .max(64)
     .regex(/^((Control|Shift|Alt|Meta)\+)*[^+]+$|^\+$/, 'expected a key like Enter, a or Control+A'),
   target: ScopeSchema,
+  ...DiffParamShape,
 });
 export const SelectParams = z.strictObject({
   target: TargetInputSchema,
   values: z.array(z.string().max(1000)).min(1).max(100),
+  ...DiffParamShape,
 });
 export const SelectResult = EffectsSchema.extend({ selected: z.array(z.string()) });
 export const SelectDriverResult = DriverEffectsSchema.extend({ selected: z.array(z.string()) });
