@@ -219,7 +219,12 @@ export const MUTANTS = [
     protects:
       "a file to write is refused when its folder's real path leaves the allowed folders (a link out)",
     build: true,
-    run: ['tests/e2e/state-cdp.test.ts', 'tests/e2e/observe-cdp.test.ts'],
+    run: [
+      'tests/e2e/state-cdp.test.ts',
+      'tests/e2e/state-extension.test.ts',
+      'tests/e2e/observe-cdp.test.ts',
+      'tests/e2e/observe-extension.test.ts',
+    ],
     edits: [
       {
         file: 'packages/daemon/src/files/allowed-folders.ts',
