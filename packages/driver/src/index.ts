@@ -23,3 +23,7 @@ export * from './observe/observer';
 export * from './observe/reads';
 export * from './observe/redact';
 export * from './observe/tab-log';
+export * from './frames/frame-pages';
+export * from './frames/frame-refs';
+export * from './frames/frame-reads';
+export * from './frames/frame-input';

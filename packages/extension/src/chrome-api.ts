@@ -45,6 +45,11 @@ export interface NavDetails {
   url: string;
   timeStamp?: number;
 }
+export interface FrameDetails {
+  frameId: number;
+  parentFrameId: number;
+  url: string;
+}
 export interface NavErrorDetails extends NavDetails {
   error: string;
 }
@@ -144,6 +149,8 @@ export interface ChromeApi {
     onHistoryStateUpdated: ChromeEvent<(details: NavDetails) => void>;
     onReferenceFragmentUpdated: ChromeEvent<(details: NavDetails) => void>;
     onCreatedNavigationTarget: ChromeEvent<(details: NavTargetDetails) => void>;
+    /** The frames of a tab (cross-origin frame reads); optional in the fakes tests use. */
+    getAllFrames?(details: { tabId: number }): Promise<FrameDetails[] | null>;
   };
   scripting: {
     executeScript(injection: ScriptInjection): Promise<InjectionResult[]>;

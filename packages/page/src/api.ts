@@ -33,16 +33,25 @@ export type PageAction =
   | 'pageInfo'
   /** `screenshot --annotate`: draw labels over elements (annotate.ts), and remove them. */
   | 'annotateShow'
-  | 'annotateHide';
+  | 'annotateHide'
+  /** Where a cross-origin frame's viewport starts in the top viewport (FrameBoxResult), scrolled into view. */
+  | 'frameBox'
+  /** Which frame elements hold the child frames that posted these tokens (see frames/frame-probe.ts). */
+  | 'frameProbe';
 
 export type PageResult = { ok: true; data: unknown } | { ok: false; error: BproxyError };
 
 export interface PageApi {
   readonly version: string;
   run(action: PageAction, params: unknown): Promise<PageResult>;
+  /** The ref of an element of this document (a driver that found a frame's element by other means), else null. */
+  refOf(el: unknown): string | null;
 }
 
 export const PAGE_GLOBAL = '__bproxyPage';
+
+export type { FrameSlot } from './dom/flat-tree';
+export type { FrameBoxResult } from './frames/frame-box';
 
 /**
  * Where a document stands, for a driver that sends input from outside the page (through the debugger)
@@ -104,4 +113,6 @@ export const PAGE_ACTIONS: readonly PageAction[] = [
   'pageInfo',
   'annotateShow',
   'annotateHide',
+  'frameBox',
+  'frameProbe',
 ];

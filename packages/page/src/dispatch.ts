@@ -15,6 +15,8 @@ import { select } from './actions/select';
 import { snapshot } from './actions/snapshot';
 import { text } from './actions/text';
 import { wait } from './actions/wait';
+import { frameBox } from './frames/frame-box';
+import { frameProbe } from './frames/frame-probe';
 import { watchNavigation } from './actions/navigation-watch';
 import type { PageContext } from './context';
 import { failure, PageError } from './errors';
@@ -54,6 +56,8 @@ const HANDLERS: Readonly<Record<PageAction, Handler>> = {
   pageInfo,
   annotateShow,
   annotateHide,
+  frameBox,
+  frameProbe,
 };
 
 export async function run(ctx: PageContext, action: PageAction, params: unknown): Promise<PageResult> {

@@ -5,6 +5,7 @@
 export * from './api';
 export { PAGE_SCRIPT_VERSION } from './version';
 export { pointerPath, type PathPoint } from './input/pointer-path';
+export { postFrameProbe } from './frames/post-probe';
 
 /** URL of the built bundle; fs.readFile accepts it directly. Run `node scripts/build.mjs` first. */
 export function pageBundleUrl(): URL {

@@ -148,7 +148,10 @@ export function call(page: Page, action: PageAction, params: unknown = {}): Prom
 /** Page actions that are also protocol actions: their params and results are checked against the protocol. */
 const PROTOCOL_ACTIONS = new Set<string>(PAGE_ACTIONS.filter((a) => isActionName(a)));
 
-/** Call an action that must succeed; its data is checked against the protocol's driver-result schema. */
+/**
+ * Call an action that must succeed; its data is checked against the protocol's driver-result schema
+ * (less the frame slots a driver fills in).
+ */
 export async function ok<T = Record<string, unknown>>(
   page: Page,
   action: PageAction,
@@ -156,8 +159,11 @@ export async function ok<T = Record<string, unknown>>(
 ): Promise<T> {
   const result = await call(page, action, params);
   if (!result.ok) throw new Error(`${action} failed: ${result.error.code} ${result.error.message}`);
-  if (PROTOCOL_ACTIONS.has(action)) return driverResultSchema(action as ActionName).parse(result.data) as T;
-  return result.data as T;
+  if (!PROTOCOL_ACTIONS.has(action)) return result.data as T;
+  // `frameSlots` is for the driver, which reads those frames and answers without it (driver frame-reads).
+  const { frameSlots, ...data } = result.data as Record<string, unknown>;
+  const parsed = driverResultSchema(action as ActionName).parse(data) as Record<string, unknown>;
+  return (frameSlots === undefined ? parsed : { ...parsed, frameSlots }) as T;
 }
 
 /** Call an action that must fail; answers its error. */

@@ -46,11 +46,29 @@ describe('text', () => {
     await page.close();
   });
 
+  it('leaves a cross-origin frame a person cannot see to no driver: tiny, transparent, hidden or off the page', async () => {
+    const page = await open(env.browser.context, url('iframe-hidden.html'));
+    for (const action of ['text', 'elements', 'links', 'snapshot'] as const) {
+      const r = await ok<{ crossOriginFrames?: unknown; frameSlots?: { src: string }[] }>(page, action);
+      expect(r.frameSlots?.map((f) => f.src)).toEqual(['http://127.0.0.2:1/shown']);
+      // Named as not shown where the read met them (a read that skips transparent content skips them too).
+      const unread = (r.crossOriginFrames ?? []) as { src: string; reason?: string }[];
+      expect(unread.every((f) => f.reason === 'not shown')).toBe(true);
+      expect(unread.map((f) => f.src)).toContain('http://127.0.0.2:1/pixel');
+      expect(unread.map((f) => f.src)).not.toContain('http://127.0.0.2:1/shown');
+    }
+    await page.close();
+  });
+
   it('reads a same-origin iframe and reports the cross-origin one', async () => {
     const page = await open(env.browser.context, url('iframe.html'));
-    const r = await ok<{ text: string; crossOriginFrames?: { src: string }[] }>(page, 'text');
+    const r = await ok<{ text: string; crossOriginFrames?: unknown; frameSlots?: unknown }>(page, 'text');
     expect(r.text).toContain('Inside the frame');
-    expect(r.crossOriginFrames).toEqual([{ src: 'http://127.0.0.2:1/' }]);
+    // The cross-origin frame on show is left to the driver, which reads it in the frame itself.
+    expect(r.frameSlots).toEqual([
+      { slot: 0, ref: expect.stringMatching(/^r\d+$/), src: 'http://127.0.0.2:1/' },
+    ]);
+    expect(r.crossOriginFrames).toBeUndefined();
     await page.close();
   });
 });
@@ -292,10 +310,12 @@ describe('snapshot', () => {
     const page = await open(env.browser.context, url('iframe.html'));
     const r = await ok<SnapshotDriverResult>(page, 'snapshot');
     expect(r.snapshot.replace(PLACEHOLDER, '#')).toBe(
-      'h1 "Frames"\niframe "Same origin"\n  text: Inside the frame\n  button "Frame button" #',
+      'h1 "Frames"\niframe "Same origin"\n  text: Inside the frame\n  button "Frame button" #\niframe "Elsewhere" \uE0020\uE003',
     );
     expect(r.refs[0]?.selector).toBe('#same >>> #frame-button');
-    expect(r.crossOriginFrames).toEqual([{ src: 'http://127.0.0.2:1/' }]);
+    const slots = (r as { frameSlots?: unknown }).frameSlots;
+    expect(slots).toEqual([{ slot: 0, ref: expect.stringMatching(/^r\d+$/), src: 'http://127.0.0.2:1/' }]);
+    expect(r.crossOriginFrames).toBeUndefined();
     const shadow = await open(env.browser.context, url('shadow.html'));
     const s = await ok<SnapshotDriverResult>(shadow, 'snapshot');
     expect(s.snapshot).toContain('region "Widget"\n  h2 "Slotted title"');

@@ -149,6 +149,8 @@ export {
   SNAPSHOT_REF_CLOSE,
   LONG_TEXT_RUNS,
   LONG_TEXT_MAX,
+  SNAPSHOT_FRAME_OPEN,
+  SNAPSHOT_FRAME_CLOSE,
 } from './snapshot-refs';
 
 /**

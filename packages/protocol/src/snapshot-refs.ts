@@ -3,6 +3,14 @@ export const SNAPSHOT_REF_OPEN = '\uE000';
 export const SNAPSHOT_REF_CLOSE = '\uE001';
 
 /**
+ * A frame the page script could not enter (cross-origin) appears in its snapshot as \uE002<slot>\uE003
+ * at the end of the frame's line; the driver reads that frame and puts its outline there (or says why
+ * it could not). The marker never reaches the daemon.
+ */
+export const SNAPSHOT_FRAME_OPEN = '\uE002';
+export const SNAPSHOT_FRAME_CLOSE = '\uE003';
+
+/**
  * The daemon mints at most this many handles of one kind (el, ln) per read; a read that found more
  * (links, elements) says it was truncated, and a snapshot part ends before its refs of a kind would
  * exceed it, so that every element a part shows gets a handle.

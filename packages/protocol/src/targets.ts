@@ -17,9 +17,10 @@ export type TargetInput = z.infer<typeof TargetInputSchema>;
  */
 export const ElementTargetSchema = z
   .strictObject({
+    /** `r123`, or inside cross-origin frames the path to it: `r45@FRAME:r123` (see @bproxy/driver frame-refs). */
     ref: z
       .string()
-      .regex(/^r[0-9]{1,9}$/)
+      .regex(/^(r[0-9]{1,9}@[A-Za-z0-9_-]{1,64}:){0,4}r[0-9]{1,9}$/)
       .optional(),
     selector: z.string().min(1).max(4000).optional(),
   })

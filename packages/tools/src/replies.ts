@@ -56,9 +56,24 @@ function targetName(target: unknown): string {
   return '';
 }
 
-function frames(list: { src: string }[] | undefined): string {
+function frames(list: { src: string; reason?: string }[] | undefined): string {
   if (list === undefined || list.length === 0) return '';
-  return `\nCross-origin frames not read: ${list.map((f) => f.src).join(', ')}`;
+  const named = list.map((f) => (f.reason === undefined ? f.src : `${f.src} (${f.reason})`));
+  return `\nCross-origin frames not read: ${named.join(', ')}`;
+}
+
+/** Items of a read, with a `frame ORIGIN:` line before each run of items from one cross-origin frame. */
+function inFrames<T extends { frame?: string }>(items: readonly T[], line: (item: T) => string): string {
+  let frame: string | undefined;
+  const out: string[] = [];
+  for (const item of items) {
+    if (item.frame !== frame) {
+      frame = item.frame;
+      out.push(frame === undefined ? 'page:' : `frame ${frame}:`);
+    }
+    out.push(line(item));
+  }
+  return out.join('\n');
 }
 
 /** One short line when a read left out text a person could not see. */
@@ -135,9 +150,9 @@ const REPLIES: { readonly [A in ActionName]?: (result: ActionResult<A>, params: 
     return `${r.text}${notice}${hidden(r.hiddenBlocks)}${frames(r.crossOriginFrames)}`;
   },
   elements: (r) =>
-    `${r.elements.map(elementLine).join('\n') || 'no actionable elements'}${more(`${r.elements.length}`, r.truncated, r.total)}${frames(r.crossOriginFrames)}`,
+    `${inFrames(r.elements, elementLine) || 'no actionable elements'}${more(`${r.elements.length}`, r.truncated, r.total)}${frames(r.crossOriginFrames)}`,
   links: (r) =>
-    `${r.links.map((l) => `${l.handle} "${l.text}" → ${l.href}`).join('\n') || 'no links'}${more(`${r.links.length}`, r.truncated, r.total)}${frames(r.crossOriginFrames)}`,
+    `${inFrames(r.links, (l) => `${l.handle} "${l.text}" → ${l.href}`) || 'no links'}${more(`${r.links.length}`, r.truncated, r.total)}${frames(r.crossOriginFrames)}`,
   click: (r, params) => effects(`clicked ${targetName(params.target)}`, r),
   hover: (r, params) => effects(`hovered ${targetName(params.target)}`, r),
   fill: (r, params) => effects(`filled ${targetName(params.target)}`, r),

@@ -15,6 +15,7 @@ import { MUTANTS as CHAT_MARKDOWN } from './chat-markdown.mjs';
 import { MUTANTS as DAEMON_PROOF } from './daemon-proof.mjs';
 import { MUTANTS as FAULTS } from './faults.mjs';
 import { MUTANTS as FILES } from './files.mjs';
+import { MUTANTS as FRAMES } from './frames.mjs';
 import { MUTANTS as GATE_AND_STATE } from './gate-and-state.mjs';
 import { MUTANTS as HIDDEN_TEXT } from './hidden-text.mjs';
 import { MUTANTS as HOSTILE_INPUT } from './hostile-input.mjs';
@@ -53,4 +54,5 @@ export const MUTANTS = [
   ...CLIENT_CONFIG,
   ...STATE,
   ...BATCH,
+  ...FRAMES,
 ];

@@ -22,6 +22,11 @@ export interface FrameInfo {
   urlFragment?: string;
 }
 
+export interface FrameTree {
+  frame: FrameInfo;
+  childFrames?: FrameTree[];
+}
+
 export interface ExecutionContextDescription {
   id: number;
   origin: string;
@@ -63,9 +68,23 @@ export interface CdpCommands {
   'Target.activateTarget': { params: { targetId: string }; result: NoResult };
   'Target.attachToTarget': { params: { targetId: string; flatten: true }; result: { sessionId: string } };
   'Target.getTargetInfo': { params: { targetId: string }; result: { targetInfo: TargetInfo } };
+  'Target.setAutoAttach': {
+    params: {
+      autoAttach: boolean;
+      waitForDebuggerOnStart: boolean;
+      flatten: true;
+      filter?: { type?: string; exclude?: boolean }[];
+    };
+    result: NoResult;
+  };
+  'DOM.getFrameOwner': { params: { frameId: string }; result: { backendNodeId: number } };
+  'DOM.resolveNode': {
+    params: { backendNodeId: number; executionContextId?: number };
+    result: { object: { objectId?: string } };
+  };
   'Page.enable': { params: NoParams; result: NoResult };
   'Page.setLifecycleEventsEnabled': { params: { enabled: boolean }; result: NoResult };
-  'Page.getFrameTree': { params: NoParams; result: { frameTree: { frame: FrameInfo } } };
+  'Page.getFrameTree': { params: NoParams; result: { frameTree: FrameTree } };
   'Page.addScriptToEvaluateOnNewDocument': {
     params: { source: string; worldName?: string; runImmediately?: boolean };
     result: { identifier: string };
@@ -112,7 +131,8 @@ export interface CdpCommands {
   'Runtime.callFunctionOn': {
     params: {
       functionDeclaration: string;
-      executionContextId: number;
+      executionContextId?: number;
+      objectId?: string;
       arguments: CallArgument[];
       returnByValue: boolean;
       awaitPromise: boolean;
@@ -148,6 +168,7 @@ export type CdpEvents = {
   'Target.targetInfoChanged': { targetInfo: TargetInfo };
   'Target.targetCrashed': { targetId: string };
   'Target.detachedFromTarget': { sessionId: string; targetId?: string };
+  'Target.attachedToTarget': { sessionId: string; targetInfo: TargetInfo; waitingForDebugger: boolean };
   'Page.frameNavigated': { frame: FrameInfo; type?: string };
   'Page.navigatedWithinDocument': { frameId: string; url: string };
   'Page.frameRequestedNavigation': { frameId: string; url: string };

@@ -13,10 +13,11 @@ import {
 } from '@bproxy/driver';
 import type { PageAction } from '@bproxy/page';
 import { isContextGoneError } from '../cdp/errors';
+import type { CdpSession } from '../cdp/session';
 import { WORLD_NAME, type PageTab } from './page-tab';
 
 /** The human check's params for the in-page shim (its fourth argument); null skips the check. */
-type HumanParams = ReturnType<typeof pageCallArgs>[3];
+export type HumanParams = ReturnType<typeof pageCallArgs>[3];
 
 export interface RunPageOptions {
   timeoutMs: number;
@@ -64,30 +65,39 @@ async function callOnce(
   timeoutMs: number,
 ): Promise<InPageAnswer> {
   const contextId = await isolatedContext(tab, timeoutMs);
-  let outcome = await call(tab, contextId, action, params, human, timeoutMs);
+  return callInContext(tab.session, contextId, tab.bundle, action, params, human, timeoutMs);
+}
+
+/** The page bundle's `action` in one world's context of `session`, the bundle injected when missing. */
+export async function callInContext(
+  session: CdpSession,
+  contextId: number,
+  bundle: string,
+  action: string,
+  params: unknown,
+  human: HumanParams,
+  timeoutMs: number,
+): Promise<InPageAnswer> {
+  let outcome = await call(session, contextId, action, params, human, timeoutMs);
   if ('missing' in outcome) {
-    const injected = await tab.session.send(
-      'Runtime.evaluate',
-      { expression: tab.bundle, contextId },
-      timeoutMs,
-    );
+    const injected = await session.send('Runtime.evaluate', { expression: bundle, contextId }, timeoutMs);
     if (injected.exceptionDetails !== undefined) {
       fail('DRIVER_ERROR', `the page bundle failed to load: ${describeException(injected.exceptionDetails)}`);
     }
-    outcome = await call(tab, contextId, action, params, human, timeoutMs);
+    outcome = await call(session, contextId, action, params, human, timeoutMs);
   }
   return outcome;
 }
 
 async function call(
-  tab: PageTab,
+  session: CdpSession,
   contextId: number,
   action: string,
   params: unknown,
   human: HumanParams,
   timeoutMs: number,
 ): Promise<InPageAnswer> {
-  const reply = await tab.session.send(
+  const reply = await session.send(
     'Runtime.callFunctionOn',
     {
       functionDeclaration: CALL_PAGE_API,
@@ -105,7 +115,7 @@ async function call(
   return value;
 }
 
-async function isolatedContext(tab: PageTab, timeoutMs: number): Promise<number> {
+export async function isolatedContext(tab: PageTab, timeoutMs: number): Promise<number> {
   if (tab.contextId !== undefined) return tab.contextId;
   const created = await tab.session.send(
     'Page.createIsolatedWorld',
@@ -116,7 +126,7 @@ async function isolatedContext(tab: PageTab, timeoutMs: number): Promise<number>
   return created.executionContextId;
 }
 
-function describeException(details: { text: string; exception?: { description?: string } }): string {
+export function describeException(details: { text: string; exception?: { description?: string } }): string {
   return (details.exception?.description ?? details.text).split('\n')[0] ?? details.text;
 }
 

@@ -10,6 +10,7 @@ import type { HumanWaiver } from '@bproxy/protocol';
 import { CdpClosedError, CdpTimeoutError } from '../cdp/errors';
 import { LOGGED_EVENTS } from '../cdp/protocol-types';
 import type { CdpSession } from '../cdp/session';
+import { TabFrames } from './tab-frames';
 
 /** The isolated world the page bundle lives in; the page's own scripts cannot see or patch it. */
 export const WORLD_NAME = '__bproxy';
@@ -60,6 +61,8 @@ export class PageTab {
   readonly log = new TabLog();
   /** The tabs this tab's page opened, in order (see ConnectedBrowser). */
   readonly opened: OpenedTab[] = [];
+  /** Its cross-origin frames, out-of-process ones included (reads and actions inside them). */
+  readonly frames = new TabFrames(this);
   private readonly lifecycle = new Map<string, Set<string>>();
   private readonly changes = new EventEmitter();
   private readonly unsubscribe: (() => void)[] = [];
@@ -99,6 +102,7 @@ export class PageTab {
       ),
       // Headless gives focus to one page only; without this, key events to a background tab go nowhere.
       s.send('Emulation.setFocusEmulationEnabled', { enabled: true }, timeoutMs),
+      this.frames.watch(s, timeoutMs),
     ]);
     const tree = await s.send('Page.getFrameTree', {}, timeoutMs);
     this.mainFrameId = tree.frameTree.frame.id;

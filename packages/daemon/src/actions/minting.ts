@@ -94,7 +94,13 @@ function mintLinks(deps: CommandRouteDeps, scope: Scope, result: LinksDriverResu
   );
   const links = handles.map((handle, i) => {
     const link = result.links[i];
-    return { handle, text: link?.text ?? '', href: link?.href ?? '' };
+    const frame = link?.frame;
+    return {
+      handle,
+      text: link?.text ?? '',
+      href: link?.href ?? '',
+      ...(frame === undefined ? {} : { frame }),
+    };
   });
   return { ...result, links, truncated: result.truncated || links.length < result.links.length };
 }

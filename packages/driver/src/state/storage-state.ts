@@ -11,7 +11,7 @@ import { fail } from '../failure';
 import type { DevtoolsCookie, DevtoolsCookieParam, StateSender } from './state-commands';
 
 /** The page's http(s) URL and origin; cookies and storage belong to a web page. */
-export function webPage(url: string): { url: string; origin: string } {
+export function httpPageOf(url: string): { url: string; origin: string } {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -98,7 +98,7 @@ export async function saveState(
   pageUrl: string,
   options: { allCookies?: () => Promise<DevtoolsCookie[]> },
 ): Promise<StorageState> {
-  const { url, origin } = webPage(pageUrl);
+  const { url, origin } = httpPageOf(pageUrl);
   const cookies =
     options.allCookies === undefined
       ? (await s.send('Network.getCookies', { urls: [url] })).cookies
@@ -158,7 +158,7 @@ export async function listCookies(
   s: StateSender,
   pageUrl: string,
 ): Promise<{ url: string; cookies: StateCookie[] }> {
-  const { url } = webPage(pageUrl);
+  const { url } = httpPageOf(pageUrl);
   return { url, cookies: (await pageCookies(s, url)).map(toStateCookie) };
 }
 
@@ -168,7 +168,7 @@ export async function setCookie(
   params: ActionParams<'cookies.set'>,
   options: { keepExisting: boolean },
 ): Promise<{ url: string; name: string; set: boolean; reason?: string }> {
-  const { url } = webPage(pageUrl);
+  const { url } = httpPageOf(pageUrl);
   const path = params.path ?? '/';
   if (options.keepExisting) {
     const host = new URL(url).hostname;
@@ -203,7 +203,7 @@ export async function clearCookies(
   pageUrl: string,
   name: string | undefined,
 ): Promise<{ url: string; cleared: number }> {
-  const { url } = webPage(pageUrl);
+  const { url } = httpPageOf(pageUrl);
   const doomed = (await pageCookies(s, url)).filter((c) => name === undefined || c.name === name);
   for (const c of doomed)
     await s.send('Network.deleteCookies', { name: c.name, domain: c.domain, path: c.path });

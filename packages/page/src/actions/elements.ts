@@ -67,7 +67,13 @@ export function elements(ctx: PageContext, p: Params): ElementsDriverResult {
     total++;
     if (found.length < limit) found.push(describeElement(ctx, el, role, name));
   }
-  return { url: location.href, elements: found, total, truncated: total > found.length, ...frames.field() };
+  return {
+    url: location.href,
+    elements: found,
+    total,
+    truncated: total > found.length,
+    ...frames.field((el) => ctx.registry.refFor(el)),
+  };
 }
 
 export function links(ctx: PageContext, p: Params): LinksDriverResult {
@@ -92,5 +98,11 @@ export function links(ctx: PageContext, p: Params): LinksDriverResult {
     if (found.length < limit)
       found.push({ ref: ctx.registry.refFor(el), selector: buildSelector(el), text, href });
   }
-  return { url: location.href, links: found, total, truncated: total > found.length, ...frames.field() };
+  return {
+    url: location.href,
+    links: found,
+    total,
+    truncated: total > found.length,
+    ...frames.field((el) => ctx.registry.refFor(el)),
+  };
 }

@@ -6,7 +6,12 @@
  * returned part.
  */
 import type { SnapshotDriverResult } from '@bproxy/protocol';
-import { HANDLES_PER_READ, SNAPSHOT_REF_CLOSE, SNAPSHOT_REF_OPEN } from '@bproxy/protocol/plain';
+import {
+  HANDLES_PER_READ,
+  SNAPSHOT_FRAME_OPEN,
+  SNAPSHOT_REF_CLOSE,
+  SNAPSHOT_REF_OPEN,
+} from '@bproxy/protocol/plain';
 import { FrameReport } from '../dom/flat-tree';
 import { readRoot } from '../dom/resolve';
 import { inView } from './annotate';
@@ -27,7 +32,9 @@ function filterLines(lines: OutlineLine[], needle: string): OutlineLine[] {
   const keep = new Set<number>();
   const lower = needle.toLowerCase();
   lines.forEach((line, index) => {
-    if (!line.text.replace(PLACEHOLDER, '').toLowerCase().includes(lower)) return;
+    // A frame's line stays: what the frame holds is searched when the driver reads it.
+    const frame = line.text.includes(SNAPSHOT_FRAME_OPEN);
+    if (!frame && !line.text.replace(PLACEHOLDER, '').toLowerCase().includes(lower)) return;
     for (let i = index; i >= 0 && !keep.has(i); i = lines[i]?.parent ?? -1) keep.add(i);
   });
   return lines.filter((_, index) => keep.has(index));
@@ -108,7 +115,7 @@ export function snapshot(ctx: PageContext, p: Params): SnapshotDriverResult {
     refs,
     totalChars: total,
     truncated,
-    ...frames.field(),
+    ...frames.field((el) => ctx.registry.refFor(el)),
   };
   if (last < rendered.length) result.nextOffset = starts[last] ?? total;
   if (outline.hiddenBlocks > 0) result.hiddenBlocks = outline.hiddenBlocks;

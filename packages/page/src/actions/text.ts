@@ -22,7 +22,7 @@ export function text(ctx: PageContext, p: Params): ActionResult<'text'> {
     text: all.slice(offset, end),
     totalChars: all.length,
     truncated: offset > 0 || end < all.length,
-    ...frames.field(),
+    ...frames.field((el) => ctx.registry.refFor(el)),
   };
   if (unseen.blocks > 0) result.hiddenBlocks = unseen.blocks;
   if (end < all.length) result.nextOffset = end;

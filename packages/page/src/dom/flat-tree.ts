@@ -4,15 +4,68 @@
  * are recorded so reads can report them instead of failing silently.
  */
 
+/**
+ * A cross-origin frame a read met and could not enter, shown on the page: the driver reads it in the
+ * frame itself and puts what it holds where `slot` stands (see SNAPSHOT_FRAME_OPEN). `ref` is the frame
+ * element's ref in this document.
+ */
+export interface FrameSlot {
+  slot: number;
+  ref: string;
+  src: string;
+}
+
+/**
+ * Whether a person sees the frame, so that the driver reads it: at least 4 px each way (a text run
+ * under 4 px high is left out too), not transparent or hidden by itself or an ancestor, not wholly off
+ * the page. Tracking pixels and frames a page hides to speak to the agent alone are not read.
+ */
+export function frameShown(frame: Element): boolean {
+  const rect = frame.getBoundingClientRect();
+  if (rect.width < 4 || rect.height < 4) return false;
+  const view = frame.ownerDocument.defaultView;
+  if (view === null) return false;
+  if (rect.right + view.scrollX <= 0 || rect.bottom + view.scrollY <= 0) return false;
+  return frame.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+}
+
 export class FrameReport {
-  private readonly srcs = new Set<string>();
-  add(frame: Element): void {
-    this.srcs.add(frame.getAttribute('src') ?? '');
+  private readonly frames: Element[] = [];
+  /** The frame's slot number in this read (the same frame met twice keeps its number). */
+  add(frame: Element): number {
+    const known = this.frames.indexOf(frame);
+    if (known >= 0) return known;
+    return this.frames.push(frame) - 1;
   }
-  /** The `crossOriginFrames` field of a read result, absent when there are none. */
-  field(): { crossOriginFrames?: { src: string }[] } {
-    if (this.srcs.size === 0) return {};
-    return { crossOriginFrames: [...this.srcs].map((src) => ({ src })) };
+  /**
+   * The `crossOriginFrames` field of a read result (frames not shown, which no driver reads) and the
+   * slots of the shown ones for the driver (`frameSlots`, which the driver replaces by what it read);
+   * both absent when there are none. `refFor` mints the frame element's ref.
+   */
+  field(refFor?: (el: Element) => string): {
+    crossOriginFrames?: { src: string; reason?: string }[];
+    frameSlots?: FrameSlot[];
+  } {
+    const hidden = new Set<string>();
+    const slots: FrameSlot[] = [];
+    this.frames.forEach((frame, slot) => {
+      const src = frame.getAttribute('src') ?? '';
+      if (refFor === undefined || !frameShown(frame)) {
+        hidden.add(src);
+        return;
+      }
+      slots.push({ slot, ref: refFor(frame), src });
+    });
+    return {
+      ...(hidden.size === 0
+        ? {}
+        : {
+            crossOriginFrames: [...hidden].map((src) =>
+              refFor === undefined ? { src } : { src, reason: 'not shown' },
+            ),
+          }),
+      ...(slots.length === 0 ? {} : { frameSlots: slots }),
+    };
   }
 }
 

@@ -55,6 +55,11 @@ export function querySelectorDeep(selector: string, scope: Root = document): Ele
 
 /** Resolve a target or throw ELEMENT_HANDLE_STALE / ELEMENT_NOT_FOUND. */
 export function resolveTarget(target: ElementTarget, registry: ElementRegistry): Element {
+  if (target.ref?.includes('@') === true)
+    throw new PageError(
+      'BAD_REQUEST',
+      'this action does not reach into cross-origin frames; read, click, fill, select, type or press there',
+    );
   if (target.ref !== undefined) {
     const el = registry.lookup(target.ref);
     if (el) return el;

@@ -8,7 +8,15 @@
 import { LONG_TEXT_MAX, LONG_TEXT_RUNS } from '@bproxy/protocol/plain';
 import { clip, collapse, headingLevel, nameOf, roleOf, subtreeText } from '../dom/aria';
 import { clipOf, isEmpty } from '../dom/clip';
-import { flatChildren, isElement, isFrame, type FrameReport } from '../dom/flat-tree';
+import { SNAPSHOT_FRAME_CLOSE, SNAPSHOT_FRAME_OPEN } from '@bproxy/protocol/plain';
+import {
+  flatChildren,
+  frameDocument,
+  frameShown,
+  isElement,
+  isFrame,
+  type FrameReport,
+} from '../dom/flat-tree';
 import { actionableKind, type ActionableKind } from '../dom/interactive';
 import type { UnseenText } from '../dom/unseen';
 import { styleOf } from '../dom/visibility';
@@ -165,12 +173,18 @@ class OutlineBuilder {
       return;
     }
     if (isFrame(el)) {
-      this.container(
-        el,
-        depth,
-        parent,
-        `iframe${el.getAttribute('title') ? ` ${quote(el.getAttribute('title') ?? '')}` : ''}`,
-      );
+      const label = `iframe${el.getAttribute('title') ? ` ${quote(el.getAttribute('title') ?? '')}` : ''}`;
+      // A cross-origin frame on show: its line carries a slot the driver fills with the frame's outline.
+      if (frameDocument(el) === null && visible && frameShown(el)) {
+        this.flush(depth, parent);
+        this.emit(
+          depth,
+          `${label} ${SNAPSHOT_FRAME_OPEN}${this.frames.add(el)}${SNAPSHOT_FRAME_CLOSE}`,
+          parent,
+        );
+        return;
+      }
+      this.container(el, depth, parent, label);
       return;
     }
     const role = roleOf(el);

@@ -97,4 +97,10 @@ export const LIMIT = z.number().int().min(1).max(1000);
 export const MAX_CHARS = z.number().int().min(100).max(1_000_000);
 export const OFFSET = z.number().int().min(0).max(100_000_000);
 
-export const CrossOriginFramesSchema = z.array(z.strictObject({ src: z.string() }));
+/**
+ * Cross-origin frames a read did not include: their `src`, and why (`reason`: sandboxed, refused, not
+ * scriptable, gone). Frames the driver read are in the result itself, marked with their origin.
+ */
+export const CrossOriginFramesSchema = z.array(
+  z.strictObject({ src: z.string(), reason: z.string().max(300).optional() }),
+);

@@ -26,9 +26,13 @@ export const TextResult = z.strictObject({
   crossOriginFrames: CrossOriginFramesSchema.optional(),
 });
 
+/** The origin of the cross-origin frame an element or link lies in; absent for the page's own. */
+const FrameField = { frame: z.string().optional() };
+
 export const LinkFields = {
   text: z.string(),
   href: z.string(),
+  ...FrameField,
 };
 export const LinksParams = z.strictObject({
   target: ScopeSchema,
@@ -61,6 +65,7 @@ export const ElementFields = {
   disabled: z.boolean().optional(),
   href: z.string().optional(),
   options: z.array(z.string()).optional(),
+  ...FrameField,
 };
 export const ElementsParams = z.strictObject({
   target: ScopeSchema,

@@ -6,7 +6,11 @@
  * answers at once with the dialog in its effects), whether the action started a navigation (waited for,
  * then reported as `navigated`), and whether the page now needs a human.
  */
+import { framedRead, runInFrame, type FrameRead } from '@bproxy/driver';
 import type { PageAction } from '@bproxy/page';
+import type { ElementTarget } from '@bproxy/protocol';
+import { extensionFramePages } from './frame-pages';
+import type { PageCall } from './page-runner';
 import { driverFlags, type DriverFlags, type DriverResult, type ForwardedAction } from '@bproxy/protocol';
 import { type ActionCall, type ActionHandler, type DriverContext, tabIdOf } from './context';
 import { DriverFailure, fail } from './errors';
@@ -31,23 +35,44 @@ async function runRacingDialogs(
     // Opened by the page itself just before we act: the action has not run, so it is refused.
     const already = await ctx.dialogs.current(tabId);
     if (already) throw dialogOpenError(already, call.action);
+    const top = {
+      checkHuman: true,
+      ...(call.request.target?.humanWaiver === undefined
+        ? {}
+        : { humanWaiver: call.request.target.humanWaiver }),
+      ...(flags.pageLedger === true ? { ledgerId: call.request.id } : {}),
+    };
     return await Promise.race([
-      ctx.page
-        .run(tabId, {
-          action: call.action as PageActionName,
-          params,
-          checkHuman: true,
-          ...(call.request.target?.humanWaiver === undefined
-            ? {}
-            : { humanWaiver: call.request.target.humanWaiver }),
-          ...(flags.pageLedger === true ? { ledgerId: call.request.id } : {}),
-        })
-        .then((data) => ({ kind: 'page' as const, data })),
+      runFramed(ctx, tabId, call.action as PageActionName, params, top).then((data) => ({
+        kind: 'page' as const,
+        data,
+      })),
       dialog.opened.then((d) => ({ kind: 'dialog' as const, dialog: d })),
     ]);
   } finally {
     dialog.cancel();
   }
+}
+
+const FRAME_READS: ReadonlySet<string> = new Set(['snapshot', 'elements', 'links', 'text']);
+
+/**
+ * The page call, frames included: a read also reads the tab's cross-origin frames, an action whose
+ * target lies in a frame runs in that frame (see @bproxy/driver frame-reads and frame-input).
+ */
+async function runFramed(
+  ctx: DriverContext,
+  tabId: number,
+  action: PageActionName,
+  params: unknown,
+  top: Omit<PageCall, 'action' | 'params'>,
+): Promise<unknown> {
+  const pages = extensionFramePages(ctx.chrome, ctx.page, tabId, top);
+  const own = (): Promise<unknown> => ctx.page.run(tabId, { ...top, action, params });
+  const p = (params ?? {}) as Record<string, unknown> & { target?: ElementTarget };
+  if (FRAME_READS.has(action)) return framedRead(pages, action as FrameRead, p, own);
+  const inFrame = await runInFrame(pages, action, p);
+  return inFrame === null ? own() : inFrame.data;
 }
 
 /** After an interaction: did it start a navigation? If so, wait for the new page and check it. */

@@ -30,6 +30,8 @@ export interface PageCall {
   checkHuman?: boolean;
   /** Kinds of human check a person resumed for on this tab's page (the forwarded target's waiver). */
   humanWaiver?: HumanWaiver;
+  /** The frame to run in (chrome.scripting's frame id); the main frame (0) unless said. */
+  frameId?: number;
 }
 
 export class PageRunner {
@@ -47,7 +49,7 @@ export class PageRunner {
   async runRecorded(tabId: number, call: PageCall): Promise<{ data: unknown; replayed: boolean }> {
     let answer = await this.invoke(tabId, call);
     if ('missing' in answer) {
-      await this.inject(tabId, call.action);
+      await this.inject(tabId, call.action, call.frameId ?? 0);
       answer = await this.invoke(tabId, call);
       if ('missing' in answer) fail('DRIVER_ERROR', `${call.action}: the page script did not install itself`);
     }
@@ -55,16 +57,17 @@ export class PageRunner {
     return { data: pageAnswerData(answer, call.action), replayed };
   }
 
-  /** A function of our own (self-contained, like the call shim) in the page's main frame; its value. */
+  /** A function of our own (self-contained, like the call shim) in a frame (the main one by default); its value. */
   async callFunction<A extends unknown[]>(
     tabId: number,
     func: (...args: A) => unknown,
     args: A,
     what: string,
+    frameId = 0,
   ): Promise<unknown> {
     try {
       const results = await this.chrome.scripting.executeScript({
-        target: { tabId, frameIds: [0] },
+        target: { tabId, frameIds: [frameId] },
         func: func as (...args: never[]) => unknown,
         args,
       });
@@ -87,10 +90,10 @@ export class PageRunner {
     failOnHuman(data);
   }
 
-  private async inject(tabId: number, action: string): Promise<void> {
+  private async inject(tabId: number, action: string, frameId: number): Promise<void> {
     try {
       await this.chrome.scripting.executeScript({
-        target: { tabId, frameIds: [0] },
+        target: { tabId, frameIds: [frameId] },
         files: [PAGE_SCRIPT_FILE],
       });
     } catch (error) {
@@ -102,7 +105,7 @@ export class PageRunner {
     let results;
     try {
       results = await this.chrome.scripting.executeScript({
-        target: { tabId, frameIds: [0] },
+        target: { tabId, frameIds: [call.frameId ?? 0] },
         func: callPageApi,
         args: pageCallArgs(call.action, call.params, {
           ledgerId: call.ledgerId ?? null,

@@ -10,6 +10,7 @@
 import {
   DriverFailure,
   focusAtPoint,
+  framedTrustedPage,
   trustedSteps,
   type InputSender,
   type PointerRest,
@@ -21,6 +22,7 @@ import type { DocumentMark } from '@bproxy/page';
 import type { DriverResult, ElementTarget } from '@bproxy/protocol';
 import { type ActionCall, type ActionHandler, type DriverContext, tabIdOf } from './context';
 import { fail, messageOf } from './errors';
+import { extensionFramePages } from './frame-pages';
 import type { OpenDialog } from './dialog-tracker';
 import { PAGE_ACTIONS, REQUESTED_NAVIGATION_MS, settleNavigation } from './page-actions';
 import { assertNoDialog, pageState } from './tab-state';
@@ -222,7 +224,10 @@ async function trusted(
   }
   await assertNoDialog(ctx, tabId, call.action);
   const page = new DebuggerPage(ctx, call, tabId);
-  const steps = trustedSteps(page, action);
+  const steps = trustedSteps(
+    framedTrustedPage(page, extensionFramePages(ctx.chrome, ctx.page, tabId)),
+    action,
+  );
   await steps.prepare();
   if (page.replayed) {
     // A previous life of the worker got this far and may have sent the input: it is not sent twice.
