@@ -172,18 +172,11 @@ export const ERROR_CATALOGUE = {
     when: 'The URL is not http:, https: or about:blank (file: only in a launched browser started with --allow-file-urls)',
     hint: 'Open an http: or https: page; local files, data:, view-source:, javascript: and browser or extension pages are refused',
   },
-  FILE_NOT_ALLOWED: {
-    category: 'policy',
-    retry: false,
-    status: 403,
-    when: 'A file to upload is outside the allowed folders, names `..` or links out of them; nothing was read',
-    hint: "Put the file in the session's folder (tmpDir of session create) or ask the user to allow its folder",
-  },
   FILE_NOT_FOUND: {
     category: 'validation',
     retry: false,
     status: 404,
-    when: 'A file to upload does not exist, is not a regular file, or is over the upload cap',
+    when: 'A file to read (upload, state load) does not exist, is not a regular file, or is over the size cap',
     hint: 'Check the path; it must name a regular file inside an allowed folder',
   },
   FILE_NOT_ACCEPTED: {
@@ -204,8 +197,8 @@ export const ERROR_CATALOGUE = {
     category: 'policy',
     retry: false,
     status: 403,
-    when: 'A file the daemon would read or write is outside the folders allowed (a `..` part, a link out, another folder)',
-    hint: "Give a plain file name (kept in bproxy's own folder for it) or a path in a folder the user allowed",
+    when: "A file an agent names is outside the session's folder and the folders the user allowed (a `..` part, a link out, another folder); nothing was read or written",
+    hint: "Use the session's folder (tmpDir of session create) or ask the user to allow the folder (files.json, service start --allow-files)",
   },
   STATE_NOT_ALLOWED: {
     category: 'policy',
@@ -218,7 +211,7 @@ export const ERROR_CATALOGUE = {
     category: 'validation',
     retry: false,
     status: 400,
-    when: "The state file is missing, too large, or not Playwright's storage-state JSON",
+    when: "The state file could not be read or is not Playwright's storage-state JSON",
     hint: 'Give a file written by `state save` or by Playwright (cookies and origins)',
   },
   DEBUGGER_DISABLED: {

@@ -8,21 +8,24 @@ const CONFIG =
 const OUT =
   'packages/daemon/test/files/allowed-folders.test.ts › where the daemon may write a file an agent asked for (pdf --out)';
 const KIT = 'packages/driver/test/files/upload.test.ts › upload in the driver kit';
+const STATE_PATHS =
+  'packages/daemon/test/actions/state-files.test.ts › state file paths › refuses a .. part, a folder outside, a missing folder, and a folder or file that links out';
+const NET = "packages/daemon/test/observe/network-files.test.ts › the network read's files";
 const BOTH_DRIVERS = ['tests/e2e/files-cdp.test.ts', 'tests/e2e/files-extension.test.ts'];
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
   {
     id: 'upload-no-dotdot',
-    protects: 'a path naming ".." is refused by name',
+    protects: 'a path naming ".." is refused by name (upload, pdf, state files: the one checker)',
     edits: [
       {
         file: 'packages/daemon/src/files/allowed-folders.ts',
-        find: "  if (raw.split(/[\\\\/]/).includes('..'))\n    return refused(",
-        replace: "  if (raw.split(/[\\\\/]/).includes('..') && raw === '')\n    return refused(",
+        find: "  if (raw.split(/[\\\\/]/).includes('..'))\n    return {",
+        replace: "  if (raw.split(/[\\\\/]/).includes('..') && raw === '')\n    return {",
       },
     ],
-    kills: [`${FOLDERS} › refuses any path naming "..", even one that would stay inside`],
+    kills: [`${FOLDERS} › refuses any path naming "..", even one that would stay inside`, STATE_PATHS],
   },
   {
     id: 'upload-inside-as-written',
@@ -30,9 +33,9 @@ export const MUTANTS = [
     edits: [
       {
         file: 'packages/daemon/src/files/allowed-folders.ts',
-        find: '  if (!folders.some((folder) => isInside(folder, written)))\n    return refused(',
+        find: '  if (!folders.some((folder) => isInside(folder, written)))\n    return { ok: false,',
         replace:
-          '  if (!folders.some((folder) => isInside(folder, written)) && written === raw.slice(1))\n    return refused(',
+          '  if (!folders.some((folder) => isInside(folder, written)) && written === raw.slice(1))\n    return { ok: false,',
       },
     ],
     kills: [`${FOLDERS} › refuses a path outside every allowed folder, without looking whether it exists`],
@@ -188,6 +191,113 @@ export const MUTANTS = [
     ],
     kills: [
       'packages/daemon/test/files/upload.test.ts › upload through the daemon › refuses upload on a browser that runs elsewhere (a remote endpoint), which could not read a path here',
+    ],
+  },
+  {
+    id: 'path-inside-allowed',
+    protects: 'a file to write is only in an allowed folder (pdf, state save, network har)',
+    edits: [
+      {
+        file: 'packages/daemon/src/files/allowed-folders.ts',
+        find: '  if (!folders.some((folder) => isInside(folder, written)))\n    return { ok: false,',
+        replace: '  if (folders.length < 0)\n    return { ok: false,',
+      },
+      {
+        file: 'packages/daemon/src/files/allowed-folders.ts',
+        find: '  if (!folders.some((folder) => isInside(folder, path) && path !== folder))',
+        replace: '  if (folders.length < 0)',
+      },
+    ],
+    kills: [
+      `${NET} › puts a plain name in the session's folder and refuses .., absolute paths and links out of it`,
+      `${NET} › writes an absolute path only inside a folder the user allowed (files.json, --allow-files)`,
+      "packages/daemon/test/actions/state-doors.test.ts › the user's own Chrome: cookies are the user's › writes state save from what the driver answered, 0600 in BPROXY_HOME/state, and refuses a path out before asking the driver",
+    ],
+  },
+  {
+    id: 'path-write-folder-real',
+    protects:
+      "a file to write is refused when its folder's real path leaves the allowed folders (a link out)",
+    build: true,
+    run: [
+      'tests/e2e/state-cdp.test.ts',
+      'tests/e2e/state-extension.test.ts',
+      'tests/e2e/observe-cdp.test.ts',
+      'tests/e2e/observe-extension.test.ts',
+    ],
+    edits: [
+      {
+        file: 'packages/daemon/src/files/allowed-folders.ts',
+        find: '  if (!folders.some((folder) => isInside(folder, path) && path !== folder))',
+        replace: '  if (!folders.some((folder) => isInside(folder, written) && path !== folder))',
+      },
+    ],
+    kills: [
+      STATE_PATHS,
+      `${NET} › puts a plain name in the session's folder and refuses .., absolute paths and links out of it`,
+      'tests/kit/suites/state.ts › refuses a state file out of the allowed folders — a .. part, another folder, a link out — and writes nothing',
+      "tests/kit/suites/observe.ts › exports HAR 0600 into the session's folder, redacted, and refuses paths that leave it",
+    ],
+  },
+  {
+    id: 'path-write-no-link',
+    protects: 'an existing file to write must be a regular file, never a link',
+    edits: [
+      {
+        file: 'packages/daemon/src/files/allowed-folders.ts',
+        find: '  if (existing !== null && !existing.isFile()) return no(',
+        replace: "  if (existing !== null && !existing.isFile() && raw === '') return no(",
+      },
+    ],
+    kills: [
+      STATE_PATHS,
+      `${OUT} › refuses outside, "..", a folder that is a link out, an existing link, and a folder itself`,
+    ],
+  },
+  {
+    id: 'path-write-nofollow-0600',
+    protects: 'files the daemon writes for an agent are 0600, never written through a link',
+    edits: [
+      {
+        file: 'packages/daemon/src/files/allowed-folders.ts',
+        find: 'constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW',
+        replace: 'constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC',
+      },
+      {
+        file: 'packages/daemon/src/files/allowed-folders.ts',
+        find: '    fchmodSync(fd, 0o600);',
+        replace: '',
+      },
+    ],
+    kills: [`${NET} › writes 0600 and refuses to write through a link`],
+  },
+  {
+    id: 'path-no-env-var',
+    protects: 'no environment variable widens the allowed folders (an implicit start could inherit it)',
+    edits: [
+      {
+        file: 'packages/daemon/src/actions/state-files.ts',
+        find: '    folders: [stateDir, ...rules.folders],',
+        replace:
+          "    folders: [stateDir, ...rules.folders, ...(process.env.BPROXY_ALLOW_FILES ?? '').split(':').filter(Boolean)],",
+      },
+    ],
+    kills: [
+      'packages/daemon/test/actions/state-files.test.ts › state file paths › takes the folders the user allowed (files.json, --allow-files), and no environment variable',
+    ],
+  },
+  {
+    id: 'agent-no-upload',
+    protects: 'the in-browser agent is not offered upload',
+    edits: [
+      {
+        file: 'packages/agent/src/tools/browser-tools.ts',
+        find: "  'batch',\n  'upload',\n]);",
+        replace: "  'batch',\n]);",
+      },
+    ],
+    kills: [
+      'packages/agent/test/tools/browser-tools.test.ts › the browser tools of the in-browser agent › does not offer upload, and a call naming it reaches no daemon',
     ],
   },
 ];

@@ -1,10 +1,9 @@
 // Removals of the threat model's lines on the console and network reads: credential headers redacted
-// unless the user revealed them, the files confined to the session's folder (or the user's), the log
-// kept for driven tabs only and bounded.
+// unless the user revealed them, the log kept for driven tabs only and bounded. Its files are confined
+// by the one checker of the allowed folders: their removals are in files.mjs (path-*).
 
 const SUITE = 'tests/kit/suites/observe.ts';
 const BOTH_DRIVERS = ['tests/e2e/observe-cdp.test.ts', 'tests/e2e/observe-extension.test.ts'];
-const FILES = "packages/daemon/test/observe/network-files.test.ts › the network read's files";
 const LOG = 'packages/driver/test/observe/tab-log.test.ts › a tab log';
 
 /** @type {import('./index.d.mts').Mutant[]} */
@@ -54,64 +53,6 @@ export const MUTANTS = [
     kills: [
       'packages/daemon/test/observe/network-settings.test.ts › the network settings in BPROXY_HOME › reveals secrets only when the file says so and only the user could have written it',
     ],
-  },
-  {
-    id: 'network-files-confined',
-    protects: 'no .., no path or link out of the session folder',
-    edits: [
-      {
-        file: 'packages/daemon/src/observe/network-files.ts',
-        find: '    if (realParent !== realRoot && !inside(realRoot, realParent))',
-        replace: '    if (realParent === realRoot && realParent !== realRoot)',
-      },
-      {
-        file: 'packages/daemon/src/observe/network-files.ts',
-        find: "  if (file.split(/[\\\\/]/).includes('..')) return refuse('`..` may not appear in the path');",
-        replace: '',
-      },
-      {
-        file: 'packages/daemon/src/observe/network-files.ts',
-        find: '    if (!inside(root, path)) return refuse("the path leaves the session\'s folder");',
-        replace: '',
-      },
-    ],
-    kills: [
-      `${FILES} › puts a plain name in the session's folder and refuses .., absolute paths and links out of it`,
-    ],
-  },
-  {
-    id: 'network-files-link',
-    protects: 'no link out of the folder on the way',
-    build: true,
-    run: BOTH_DRIVERS,
-    edits: [
-      {
-        file: 'packages/daemon/src/observe/network-files.ts',
-        find: '    if (realParent !== realRoot && !inside(realRoot, realParent))',
-        replace: '    if (realParent === realRoot && realParent !== realRoot)',
-      },
-    ],
-    kills: [
-      `${FILES} › puts a plain name in the session's folder and refuses .., absolute paths and links out of it`,
-      `${SUITE} › exports HAR 0600 into the session's folder, redacted, and refuses paths that leave it`,
-    ],
-  },
-  {
-    id: 'network-files-nofollow-0600',
-    protects: 'files written 0600, never through a link',
-    edits: [
-      {
-        file: 'packages/daemon/src/observe/network-files.ts',
-        find: 'constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW',
-        replace: 'constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC',
-      },
-      {
-        file: 'packages/daemon/src/observe/network-files.ts',
-        find: '    fchmodSync(fd, 0o600);',
-        replace: '',
-      },
-    ],
-    kills: [`${FILES} › writes 0600 and refuses to write through a link`],
   },
   {
     id: 'observe-driven-tabs-only',

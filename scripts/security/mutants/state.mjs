@@ -16,7 +16,6 @@ const EXTENSION = ['tests/e2e/state-extension.test.ts'];
 
 const REFUSED_UNTIL_ALLOWED = `${DOORS_T} › refuses to read, export or clear the user's cookies until the user allows it, before the browser hears of it`;
 const SAVE_WRITES = `${DOORS_T} › writes state save from what the driver answered, 0600 in BPROXY_HOME/state, and refuses a path out before asking the driver`;
-const PATHS = `${FILES_T} › refuses a .. part, a folder outside, a missing folder, and a folder or file that links out`;
 const WRITES = `${FILES_T} › writes 0600 through a rename, never through a link planted after the check, and reads bounded`;
 
 /** @type {import('./index.d.mts').Mutant[]} */
@@ -66,45 +65,6 @@ export const MUTANTS = [
       },
     ],
     kills: [REFUSED_UNTIL_ALLOWED],
-  },
-  {
-    id: 'state-path-dotdot',
-    protects: 'a state file path with a .. part is refused',
-    edits: [
-      {
-        file: FILES,
-        find: "  if (given.split(/[\\\\/]/).includes('..'))",
-        replace: '  if (given === "\\0..")',
-      },
-    ],
-    kills: [PATHS],
-  },
-  {
-    id: 'state-path-allowed-folders',
-    protects: 'a state file is only in BPROXY_HOME/state, the session folder or BPROXY_ALLOW_FILES',
-    edits: [
-      {
-        file: FILES,
-        find: '  if (!roots.some((root) => inside(root, folder)))',
-        replace: '  if (roots.length < 0)',
-      },
-    ],
-    build: true,
-    run: ['tests/e2e/state-cdp.test.ts'],
-    kills: [
-      PATHS,
-      SAVE_WRITES,
-      `${SUITE} › refuses a state file out of the allowed folders — a .. part, another folder, a link out — and writes nothing`,
-    ],
-  },
-  {
-    id: 'state-path-no-link',
-    protects: 'a state file that is a symbolic link is refused',
-    edits: [
-      { file: FILES, find: '  lstatSync,\n', replace: '  lstatSync,\n  statSync,\n' },
-      { file: FILES, find: '    stats = lstatSync(file);', replace: '    stats = statSync(file);' },
-    ],
-    kills: [PATHS],
   },
   {
     id: 'state-file-private',

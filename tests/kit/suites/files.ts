@@ -134,11 +134,11 @@ export function defineFilesSuite(driver: FilesDriver): void {
         const refusal = async (files: string[]) =>
           (await e.cli.fail(['upload', '-s', s, doc, ...files])).code;
 
-        expect(await refusal([secret])).toBe('FILE_NOT_ALLOWED');
+        expect(await refusal([secret])).toBe('PATH_NOT_ALLOWED');
         // Written as given (path.join would fold the ".." away): refused by name, even staying inside.
-        expect(await refusal([`${folder}/sub/../../x.txt`])).toBe('FILE_NOT_ALLOWED');
-        expect(await refusal([`${folder}/sub/../ok.txt`])).toBe('FILE_NOT_ALLOWED');
-        expect(await refusal([join(folder, 'link.txt')])).toBe('FILE_NOT_ALLOWED');
+        expect(await refusal([`${folder}/sub/../../x.txt`])).toBe('PATH_NOT_ALLOWED');
+        expect(await refusal([`${folder}/sub/../ok.txt`])).toBe('PATH_NOT_ALLOWED');
+        expect(await refusal([join(folder, 'link.txt')])).toBe('PATH_NOT_ALLOWED');
         expect(await refusal([join(folder, 'missing.txt')])).toBe('FILE_NOT_FOUND');
         expect(await refusal([join(folder, 'photo.png')])).toBe('FILE_NOT_ACCEPTED');
         expect(await refusal([join(folder, 'ok.txt'), join(folder, 'ok.txt')])).toBe('FILE_NOT_ACCEPTED');
@@ -175,9 +175,9 @@ export function defineFilesSuite(driver: FilesDriver): void {
         expect(wide.file).toBe(realpathSync(out));
         expect(readFileSync(out).subarray(0, 5).toString('latin1')).toBe('%PDF-');
         const outside = join(e.outside, 'page.pdf');
-        expect((await e.cli.fail(['pdf', '-s', s, '--out', outside])).code).toBe('FILE_NOT_ALLOWED');
+        expect((await e.cli.fail(['pdf', '-s', s, '--out', outside])).code).toBe('PATH_NOT_ALLOWED');
         expect((await e.cli.fail(['pdf', '-s', s, '--out', `${folder}/../escape.pdf`])).code).toBe(
-          'FILE_NOT_ALLOWED',
+          'PATH_NOT_ALLOWED',
         );
         expect(existsSync(outside)).toBe(false);
         await agent.close(s);
@@ -205,7 +205,7 @@ export function defineFilesSuite(driver: FilesDriver): void {
           expect(await mcp.ok('text')).toContain('doc change trusted=true: mcp.txt(16)');
           const refused = await mcp.call('upload', { target: doc, files: [join(e.outside, 'secret.txt')] });
           expect(refused.isError).toBe(true);
-          expect(refused.text).toContain('FILE_NOT_ALLOWED');
+          expect(refused.text).toContain('PATH_NOT_ALLOWED');
           expect(await mcp.ok('pdf', { out: join(e.allowed, 'mcp.pdf') })).toContain('mcp.pdf');
           expect(readFileSync(join(e.allowed, 'mcp.pdf')).subarray(0, 5).toString('latin1')).toBe('%PDF-');
         },

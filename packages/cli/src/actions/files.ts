@@ -35,7 +35,7 @@ export const upload = defineAction({
     ],
     after: `Files are read only from the session's folder (tmpDir of session create), the folders listed in
 BPROXY_HOME/files.json ({"allow": ["/abs/dir"]}) and those of \`bproxy service start --allow-files DIR\`;
-".." and links out are refused (FILE_NOT_ALLOWED) before anything is read; a relative FILE is taken
+".." and links out are refused (PATH_NOT_ALLOWED) before anything is read; a relative FILE is taken
 from the current folder. The input's accept and
 single/multiple are respected (FILE_NOT_ACCEPTED). Output: the click's effects and
 "files":[{"file":"report.pdf","bytes":1234}].\n`,

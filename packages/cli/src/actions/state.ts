@@ -8,7 +8,7 @@ import { compact } from '../parsers';
 import { choice, defineAction, flag, int, optional, required, text, type ActionGroup } from './grammar';
 
 const FILE_HELP =
-  'a plain name is kept in BPROXY_HOME/state; an absolute path must be in the session folder or a folder in BPROXY_ALLOW_FILES';
+  'a plain name is kept in BPROXY_HOME/state; an absolute path must be in the session folder or an allowed folder (files.json, service start --allow-files)';
 
 export const stateSave = defineAction({
   action: 'state.save',

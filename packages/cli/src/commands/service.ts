@@ -16,14 +16,16 @@ const START_HELP = `${examples(
   'BPROXY_CDP_URL=wss://farm.example/?token=… bproxy service start',
   'BPROXY_CDP_URL=wss://farm.example/?token=… bproxy service start --cdp-mode per-session --cdp-max-browsers 10',
   'bproxy service start --allow-file-urls         # the launched Chromium may open file:// pages',
-  'bproxy service start --allow-files ~/for-agents # agents may upload files from there too',
+  'bproxy service start --allow-files ~/for-agents # agents may read and write files there too',
   'bproxy service start --profile shop            # logins kept in BPROXY_HOME/profiles/shop',
 )}
 URLs: agents may open http:, https: and about:blank only; anything else (file:, data:, view-source:,
 javascript:, browser and extension pages) is URL_NOT_ALLOWED. --allow-file-urls (or
 BPROXY_ALLOW_FILE_URLS=1) lets the launched browser, and only it, open file: URLs.
-Files: agents upload only from their session's folder, the folders in BPROXY_HOME/files.json
-({"allow": ["/abs/dir"]}) and those given here with --allow-files — never through an agent's request.
+Files: every file an agent reads or writes (upload, pdf, state save/load, network har) is in its
+session's folder, a folder in BPROXY_HOME/files.json ({"allow": ["/abs/dir"]}) or one given here with
+--allow-files (refused on a start a client made) — never widened by an agent's request. A plain state
+file name is kept in BPROXY_HOME/state.
 Profiles: by default the launched browser starts on a fresh profile every time. --profile NAME (or
 BPROXY_PROFILE) keeps its cookies and storage in BPROXY_HOME/profiles/NAME (0700), so a login done once
 holds next time. Chromium lets one browser at a time use a profile: one in use is refused, said so.
@@ -31,7 +33,6 @@ Environment: BPROXY_HOME (default ~/.bproxy), BPROXY_PORT (default 9615, 0 = any
 BPROXY_LOG_LEVEL (fatal|error|warn|info|debug|trace|silent),
 BPROXY_BROWSER (headless|headed|none), BPROXY_ATTACH, BPROXY_CDP_URL (keeps credentials out of argv),
 BPROXY_CDP_MODE, BPROXY_CDP_MAX_BROWSERS, BPROXY_BROWSER_IDLE, BPROXY_ALLOW_FILE_URLS, BPROXY_PROFILE (like the options above),
-BPROXY_ALLOW_FILES (folders state save and load may use besides BPROXY_HOME/state, separated like PATH),
 CHROME_PATH (the browser binary to launch).
 Extensions: the daemon accepts the bproxy extension and the ids in BPROXY_HOME/extensions.json, read
 when it starts (add one with \`bproxy host install --extension-id ID\`).
@@ -84,7 +85,7 @@ function withStartOptions(command: Command): Command {
     )
     .option(
       '--allow-files <dir>',
-      "let agents upload files from this folder too (repeatable; besides each session's own and BPROXY_HOME/files.json)",
+      "let agents read and write files in this folder too (repeatable; besides each session's own and BPROXY_HOME/files.json)",
       (dir: string, dirs: string[] = []) => [...dirs, resolve(dir)],
     )
     .option(

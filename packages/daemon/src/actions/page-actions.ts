@@ -141,7 +141,7 @@ export async function runTabAction(
   if (pdf !== null) return pdf.answer(answered);
   if (upload !== null) return uploadAnswer(answered, upload.files);
   if (isStateAction(action)) return finishStateAction(action, statePath, answered);
-  const finished = finishNetworkRead(session, action, answered, prepared.harPath);
+  const finished = finishNetworkRead(deps, session, action, answered, prepared.harPath);
   return diff ? addActionDiff(deps, ctx, session, tab, resolveTarget, finished) : finished;
 }
 

@@ -6,7 +6,7 @@
  *   STATE_NOT_ALLOWED unless the user allowed it in BPROXY_HOME/user-chrome.json
  *   (`{"cookies": true}`, a file the user writes: no action or parameter turns it on). Loading and
  *   setting stay open there: the extension never overwrites a cookie the user has.
- * - `state load` reads the file here (state-files.ts confines it), checks it is Playwright's
+ * - `state load` reads the file here (state-files.ts confines it by the rule of files/allowed-folders.ts), checks it is Playwright's
  *   storage-state JSON and forwards its content; `state save` checks the path first, then writes what
  *   the driver answered, 0600.
  */
@@ -17,7 +17,8 @@ import type { ClientRecord } from '../browsers/clients';
 import type { DriverOutcome } from '../browsers/forwarded-requests';
 import type { SessionRecord } from '../sessions/sessions';
 import { failed } from './outcome';
-import { PathRefused, allowedFolders, confinePath, readConfined, writeConfined } from './state-files';
+import { sessionRules } from '../files/allowed-folders';
+import { PathRefused, readConfined, statePath, writeConfined } from './state-files';
 import type { CommandRouteDeps } from './types';
 
 /** The actions that read the user's cookies or remove them: refused in the user's Chrome unless allowed. */
@@ -64,7 +65,8 @@ export function prepareStateAction(
     );
   if (action !== 'state.save' && action !== 'state.load') return { forwarded: params };
   try {
-    const path = confinePath(String(params.path), allowedFolders(home, session.tmpDir));
+    const mode = action === 'state.save' ? 'save' : 'load';
+    const path = statePath(String(params.path), home, sessionRules(session, deps.files), mode);
     if (action === 'state.save') return { forwarded: {}, path };
     let json: unknown;
     try {

@@ -1,105 +1,65 @@
 /**
- * Where `state save` may write and `state load` may read: only inside the folders the user allowed —
- * the state folder BPROXY_HOME/state (a plain name lands there), the session's own folder, and the
- * folders named in BPROXY_ALLOW_FILES (separated like PATH). A path with a `..` part, a symbolic link
- * anywhere on the way out of those folders, or a file that is a symbolic link is refused before any
- * byte is read or written. Files are written 0600 through a temporary file and a rename (never through
- * a link); reads open with O_NOFOLLOW and are bounded.
+ * Where `state save` may write and `state load` may read: the one rule of files/allowed-folders.ts (the
+ * session's folder and the folders the user allowed), with BPROXY_HOME/state added as the place a
+ * relative name is taken from. Every check happens before any byte is read or written. Files are
+ * written 0600 through a temporary file and a rename (never through a link); reads open with
+ * O_NOFOLLOW and are bounded.
  */
 import {
   closeSync,
   constants,
   fchmodSync,
   fstatSync,
-  lstatSync,
   openSync,
   readSync,
-  realpathSync,
   renameSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { basename, delimiter, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { ensurePrivateFolder } from '@bproxy/client/lifecycle';
 import { MAX_STATE_FILE_BYTES } from '@bproxy/protocol';
+import { checkFile, checkOutFile, type FileRules } from '../files/allowed-folders';
 
 export class PathRefused extends Error {
   override readonly name = 'PathRefused';
   constructor(
-    readonly code: 'PATH_NOT_ALLOWED' | 'STATE_FILE_INVALID',
+    readonly code: 'PATH_NOT_ALLOWED' | 'FILE_NOT_FOUND' | 'STATE_FILE_INVALID',
     message: string,
   ) {
     super(message);
   }
 }
 
-export interface AllowedFolders {
-  /** BPROXY_HOME/state: where a plain file name goes. */
-  stateDir: string;
-  /** Every folder a path may be in (stateDir first). */
-  roots: string[];
-}
-
-/** The folders of a session: the state folder (created 0700 and checked), its own folder, and the user's. */
-export function allowedFolders(
-  home: string,
-  sessionDir: string,
-  env: NodeJS.ProcessEnv = process.env,
-): AllowedFolders {
+/** BPROXY_HOME/state (made 0700 and checked): where a relative state file name is taken from. */
+export function stateFolder(home: string): string {
   const stateDir = join(home, 'state');
   ensurePrivateFolder(home, stateDir);
-  const extra = (env.BPROXY_ALLOW_FILES ?? '').split(delimiter).filter((d) => d !== '' && isAbsolute(d));
-  return { stateDir, roots: [stateDir, sessionDir, ...extra] };
-}
-
-function inside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
-
-function realOrNull(path: string): string | null {
-  try {
-    return realpathSync(path);
-  } catch {
-    return null;
-  }
+  return stateDir;
 }
 
 /**
- * The checked absolute path for `given`: refuses `..` parts, a folder outside the allowed ones (after
- * resolving every link of the folder), and a final name that is a symbolic link or not a regular file.
+ * The checked absolute path of a state file, by the one rule of allowed-folders.ts: a relative name is
+ * taken from BPROXY_HOME/state (kept across sessions), an absolute path must be in the session's folder
+ * or a folder the user allowed. `load` reads an existing regular file (links inside followed, a link
+ * out refused); `save` writes a file whose folder is inside and which, if it exists, is no link.
  */
-export function confinePath(given: string, folders: AllowedFolders): string {
-  if (given.includes('\0')) throw new PathRefused('PATH_NOT_ALLOWED', 'the path holds a NUL character');
-  if (given.split(/[\\/]/).includes('..'))
-    throw new PathRefused('PATH_NOT_ALLOWED', `"${given}" has a ".." part; name the file directly`);
-  const absolute = isAbsolute(given) ? given : join(folders.stateDir, given);
-  const name = basename(absolute);
-  if (name === '' || name === '.' || absolute.endsWith(sep))
-    throw new PathRefused('PATH_NOT_ALLOWED', `"${given}" names a folder, not a file`);
-  const folder = realOrNull(dirname(absolute));
-  if (folder === null) throw new PathRefused('PATH_NOT_ALLOWED', `the folder of "${given}" does not exist`);
-  const roots = folders.roots.map(realOrNull).filter((r): r is string => r !== null);
-  if (!roots.some((root) => inside(root, folder)))
-    throw new PathRefused(
-      'PATH_NOT_ALLOWED',
-      `"${given}" is outside the folders the user allowed (BPROXY_HOME/state, the session's folder, BPROXY_ALLOW_FILES)`,
-    );
-  const file = join(folder, name);
-  let stats;
-  try {
-    stats = lstatSync(file);
-  } catch {
-    return file;
+export function statePath(given: string, home: string, rules: FileRules, mode: 'load' | 'save'): string {
+  const stateDir = stateFolder(home);
+  const stateRules: FileRules = {
+    sessionFolder: stateDir,
+    folders: [stateDir, ...rules.folders],
+    maxBytes: MAX_STATE_FILE_BYTES,
+  };
+  if (mode === 'save') {
+    const out = checkOutFile(given, stateRules);
+    if (!out.ok) throw new PathRefused(out.code, out.message);
+    return out.path;
   }
-  if (stats.isSymbolicLink())
-    throw new PathRefused(
-      'PATH_NOT_ALLOWED',
-      `"${given}" is a symbolic link; state files are never followed through links`,
-    );
-  if (!stats.isFile()) throw new PathRefused('PATH_NOT_ALLOWED', `"${given}" is not a regular file`);
-  return file;
+  const file = checkFile(given, stateRules);
+  if (!file.ok) throw new PathRefused(file.code, file.message);
+  return file.file.path;
 }
 
 /** Reads a checked path, at most MAX_STATE_FILE_BYTES, never through a link. */

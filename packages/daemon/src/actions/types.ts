@@ -31,9 +31,9 @@ export interface CommandRouteDeps {
   random: () => number;
   graceMs: number;
   tmpRoot: string;
-  /** What files an agent may hand a page: the folders besides each session's own, and the size cap. */
+  /** The folders an agent's files may be in besides each session's own (files.json, --allow-files), and the upload cap. */
   files: { readonly allowed: readonly string[]; readonly uploadMaxBytes: number };
-  /** The user's settings for the network read: whether secrets show, where HAR files may go. */
+  /** The user's settings for the network read: whether secrets show. */
   networkSettings: NetworkSettings;
   startedMono: number;
   port(): number;

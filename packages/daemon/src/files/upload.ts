@@ -9,7 +9,7 @@ import type { DriverOutcome } from '../browsers/forwarded-requests';
 import { failed } from '../actions/outcome';
 import type { CommandRouteDeps } from '../actions/types';
 import type { SessionRecord } from '../sessions/sessions';
-import { checkFiles, type CheckedFile } from './allowed-folders';
+import { checkFiles, sessionRules, type CheckedFile } from './allowed-folders';
 
 export interface CheckedUpload {
   readonly params: Record<string, unknown>;
@@ -32,11 +32,7 @@ export function checkUpload(
   const raws = Array.isArray(params.files)
     ? params.files.filter((f): f is string => typeof f === 'string')
     : [];
-  const checked = checkFiles(raws, {
-    sessionFolder: session.tmpDir,
-    folders: [session.tmpDir, ...deps.files.allowed],
-    maxBytes: deps.files.uploadMaxBytes,
-  });
+  const checked = checkFiles(raws, sessionRules(session, deps.files));
   if (!checked.ok) return failed(checked.code, checked.message);
   const files = checked.files.map(({ path, name, type }) => ({ path, name, type }));
   return { params: { ...params, files }, files: checked.files };

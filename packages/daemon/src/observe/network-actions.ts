@@ -9,6 +9,7 @@ import type { DriverOutcome } from '../browsers/forwarded-requests';
 import { failed } from '../actions/outcome';
 import type { CommandRouteDeps } from '../actions/types';
 import type { SessionRecord, TabRecord } from '../sessions/sessions';
+import { sessionRules } from '../files/allowed-folders';
 import { allowedPath, bodyResult, writeHar } from './network-files';
 
 export type Prepared =
@@ -26,13 +27,14 @@ export function prepareNetworkRead(
 ): Prepared {
   if (action === 'network.get') return { ok: true, params: { ...params, ...reveal(deps) } };
   if (action !== 'network.har') return { ok: true, params };
-  const where = allowedPath(session.tmpDir, deps.networkSettings, String(params.file));
+  const where = allowedPath(sessionRules(session, deps.files), String(params.file));
   if (!where.ok) return where;
   return { ok: true, params: reveal(deps), harPath: where.path };
 }
 
 /** network.get's body and network.har's file, written from the driver's answer. */
 export function finishNetworkRead(
+  deps: CommandRouteDeps,
   session: SessionRecord,
   action: ActionName,
   outcome: DriverOutcome,
@@ -41,7 +43,7 @@ export function finishNetworkRead(
   if (!outcome.ok) return outcome;
   try {
     if (action === 'network.get')
-      return bodyResult(session.tmpDir, outcome.data as DriverResult<'network.get'>);
+      return bodyResult(sessionRules(session, deps.files), outcome.data as DriverResult<'network.get'>);
     if (action === 'network.har' && harPath !== undefined)
       return writeHar(harPath, outcome.data as DriverResult<'network.har'>);
   } catch (error) {

@@ -1,91 +1,28 @@
 /**
- * The files the network read writes: a response body too long to inline (in the session's folder) and
- * a HAR export (in the session's folder, or in a folder the user allowed in network.json). Every path
- * is checked before anything is sent to the browser: no `..`, no absolute path outside an allowed
- * folder, no link on the way (the parent's real path must be inside the folder's real path) and no
- * link as the file itself (O_NOFOLLOW). Files are 0600, their folders 0700.
+ * The files the network read writes: a response body too long to inline (in the session's folder,
+ * `network/rN.body`) and a HAR export (a relative name in the session's folder, or an absolute path in a
+ * folder the user allowed). Every path goes through the one rule of files/allowed-folders.ts before
+ * anything is sent to the browser, and is written there with O_NOFOLLOW, mode 0600.
  */
-import {
-  closeSync,
-  constants,
-  fchmodSync,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  realpathSync,
-  writeSync,
-} from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { BODY_INLINE_CHARS, BPROXY_VERSION, type DriverResult, type NetworkRecord } from '@bproxy/protocol';
 import type { DriverOutcome } from '../browsers/forwarded-requests';
 import { failed } from '../actions/outcome';
-import type { NetworkSettings } from './network-settings';
+import { checkOutFile, writePrivateFile, type FileRules } from '../files/allowed-folders';
 
-function inside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
-}
-
-/** The absolute path `file` names, or the refusal. Folders on the way are made (0700) inside the root. */
+/** The absolute path `file` names under the rules, or the refusal (PATH_NOT_ALLOWED). */
 export function allowedPath(
-  sessionFolder: string,
-  settings: NetworkSettings,
+  rules: FileRules,
   file: string,
 ): { ok: true; path: string } | { ok: false; outcome: DriverOutcome } {
-  const refuse = (why: string) => ({
-    ok: false as const,
-    outcome: failed('PATH_NOT_ALLOWED', `${JSON.stringify(file.slice(0, 200))}: ${why}`),
-  });
-  if (file.includes('\0')) return refuse('the name holds a NUL');
-  if (file.split(/[\\/]/).includes('..')) return refuse('`..` may not appear in the path');
-  let root: string;
-  let path: string;
-  if (isAbsolute(file)) {
-    const folder = settings.harFolders.find((f) => inside(resolve(f), resolve(file)));
-    if (folder === undefined)
-      return refuse(
-        "an absolute path must be inside a folder the user allowed (harFolders in BPROXY_HOME/network.json); a plain name goes in the session's folder",
-      );
-    root = resolve(folder);
-    path = resolve(file);
-  } else {
-    root = sessionFolder;
-    path = resolve(sessionFolder, file);
-    if (!inside(root, path)) return refuse("the path leaves the session's folder");
-  }
-  let realParent: string;
-  try {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    const realRoot = realpathSync(root);
-    realParent = realpathSync(dirname(path));
-    if (realParent !== realRoot && !inside(realRoot, realParent))
-      return refuse('a link on the way leads out of the folder');
-  } catch (error) {
-    return refuse(`the folder cannot be made (${error instanceof Error ? error.message : String(error)})`);
-  }
-  return { ok: true, path: join(realParent, basename(path)) };
-}
-
-/** Writes `data` to `path` 0600, refusing a link or anything but a regular file there. */
-export function writePrivate(path: string, data: string | Buffer): number {
-  const fd = openSync(
-    path,
-    constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
-    0o600,
-  );
-  try {
-    if (!fstatSync(fd).isFile()) throw new Error('not a regular file');
-    fchmodSync(fd, 0o600);
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    writeSync(fd, bytes);
-    return bytes.length;
-  } finally {
-    closeSync(fd);
-  }
+  const checked = checkOutFile(file, rules);
+  if (!checked.ok) return { ok: false, outcome: failed(checked.code, checked.message) };
+  return { ok: true, path: checked.path };
 }
 
 /** network.get's answer: the body inline when it is short text, else in a file of the session's folder. */
-export function bodyResult(sessionFolder: string, data: DriverResult<'network.get'>): DriverOutcome {
+export function bodyResult(rules: FileRules, data: DriverResult<'network.get'>): DriverOutcome {
   const { record, body, postData, bodyMissing } = data;
   const out: Record<string, unknown> = { record };
   if (postData !== undefined)
@@ -98,13 +35,10 @@ export function bodyResult(sessionFolder: string, data: DriverResult<'network.ge
     if (body.encoding === 'utf8' && body.data.length <= BODY_INLINE_CHARS && !body.truncated)
       out.body = body.data;
     else {
-      const where = allowedPath(
-        sessionFolder,
-        { revealSecrets: false, harFolders: [] },
-        join('network', `${record.id}.body`),
-      );
+      mkdirSync(join(rules.sessionFolder, 'network'), { recursive: true, mode: 0o700 });
+      const where = allowedPath(rules, join('network', `${record.id}.body`));
       if (!where.ok) return where.outcome;
-      writePrivate(where.path, body.encoding === 'base64' ? Buffer.from(body.data, 'base64') : body.data);
+      writePrivateFile(where.path, body.encoding === 'base64' ? Buffer.from(body.data, 'base64') : body.data);
       out.bodyFile = where.path;
     }
   }
@@ -171,6 +105,6 @@ export function writeHar(path: string, data: DriverResult<'network.har'>): Drive
       entries: data.records.map(harEntry),
     },
   };
-  const bytes = writePrivate(path, JSON.stringify(har, null, 1));
+  const bytes = writePrivateFile(path, JSON.stringify(har, null, 1));
   return { ok: true, data: { file: path, entries: data.records.length, bytes } };
 }

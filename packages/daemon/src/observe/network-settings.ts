@@ -1,19 +1,18 @@
 /**
  * The user's settings for the network read, in BPROXY_HOME/network.json — never an agent's param:
- * `revealSecrets` (true: network get and network har show credential headers as they are) and
- * `harFolders` (absolute folders besides the session's own where network har may write). A file that
+ * `revealSecrets` (true: network get and network har show credential headers as they are). Where
+ * network har may write is not set here but by the one rule of files/allowed-folders.ts. A file that
  * another user could have written (not a regular file, not the daemon user's, writable by group or
- * others) or that does not parse is ignored, and the defaults stay: redacted, the session's folder only.
+ * others) or that does not parse is ignored, and the default stays: redacted.
  */
 import { lstatSync, readFileSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
 
 export interface NetworkSettings {
   readonly revealSecrets: boolean;
-  readonly harFolders: readonly string[];
 }
 
-export const DEFAULT_NETWORK_SETTINGS: NetworkSettings = { revealSecrets: false, harFolders: [] };
+export const DEFAULT_NETWORK_SETTINGS: NetworkSettings = { revealSecrets: false };
 
 export const NETWORK_SETTINGS_FILE = 'network.json';
 
@@ -41,11 +40,8 @@ export function readNetworkSettings(
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
     return refuse(warn, 'it is not an object');
-  const p = parsed as { revealSecrets?: unknown; harFolders?: unknown };
-  const folders = Array.isArray(p.harFolders)
-    ? p.harFolders.filter((f): f is string => typeof f === 'string' && isAbsolute(f))
-    : [];
-  return { revealSecrets: p.revealSecrets === true, harFolders: folders };
+  const p = parsed as { revealSecrets?: unknown };
+  return { revealSecrets: p.revealSecrets === true };
 }
 
 function refuse(warn: (why: string) => void, why: string): NetworkSettings {

@@ -146,7 +146,7 @@ describe("the user's own Chrome: cookies are the user's", () => {
       mode: 0o600,
     });
     expect(code(await d.call('state.load', { path: 'bad.json' }, session))).toBe('STATE_FILE_INVALID');
-    expect(code(await d.call('state.load', { path: 'missing.json' }, session))).toBe('STATE_FILE_INVALID');
+    expect(code(await d.call('state.load', { path: 'missing.json' }, session))).toBe('FILE_NOT_FOUND');
     expect(reached(e, 'state.load')).toBe(1);
   });
 });

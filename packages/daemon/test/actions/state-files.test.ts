@@ -1,7 +1,7 @@
 /**
- * Where state files may be: a plain name in BPROXY_HOME/state, an absolute path in the session's
- * folder or a folder of BPROXY_ALLOW_FILES — after every link of its folder is resolved — and never a
- * `..` part or a file that is a symbolic link. Written 0600 through a rename, read bounded.
+ * Where state files may be: a relative name in BPROXY_HOME/state, an absolute path in the session's
+ * folder or a folder the user allowed (files.json, --allow-files) — after every link of its folder is
+ * resolved — and never a `..` part or a link out. Written 0600 through a rename, read bounded.
  */
 import {
   chmodSync,
@@ -18,13 +18,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  PathRefused,
-  allowedFolders,
-  confinePath,
-  readConfined,
-  writeConfined,
-} from '../../src/actions/state-files';
+import { PathRefused, readConfined, statePath, writeConfined } from '../../src/actions/state-files';
+import type { FileRules } from '../../src/files/allowed-folders';
 
 const roots: string[] = [];
 afterAll(() => {
@@ -44,6 +39,12 @@ function setup(): { home: string; session: string; outside: string } {
   return { home, session, outside };
 }
 
+const rulesOf = (session: string, allowed: string[] = []): FileRules => ({
+  sessionFolder: session,
+  folders: [session, ...allowed],
+  maxBytes: 0,
+});
+
 const refusal = (fn: () => unknown): string => {
   try {
     fn();
@@ -57,15 +58,18 @@ const refusal = (fn: () => unknown): string => {
 describe('state file paths', () => {
   it('puts a plain name in BPROXY_HOME/state (0700) and takes absolute paths in the session folder', () => {
     const { home, session } = setup();
-    const folders = allowedFolders(home, session, {});
-    expect(confinePath('login.json', folders)).toBe(join(home, 'state', 'login.json'));
+    const rules = rulesOf(session);
+    expect(statePath('login.json', home, rules, 'save')).toBe(join(home, 'state', 'login.json'));
     expect(lstatSync(join(home, 'state')).mode & 0o777).toBe(0o700);
-    expect(confinePath(join(session, 'a.json'), folders)).toBe(join(session, 'a.json'));
+    expect(statePath(join(session, 'a.json'), home, rules, 'save')).toBe(join(session, 'a.json'));
+    writeFileSync(join(session, 'a.json'), '{}', { mode: 0o600 });
+    expect(statePath(join(session, 'a.json'), home, rules, 'load')).toBe(join(session, 'a.json'));
   });
 
   it('refuses a .. part, a folder outside, a missing folder, and a folder or file that links out', () => {
     const { home, session, outside } = setup();
-    const folders = allowedFolders(home, session, {});
+    const rules = rulesOf(session);
+    mkdirSync(join(home, 'state'), { mode: 0o700 });
     symlinkSync(outside, join(home, 'state', 'out'));
     symlinkSync(join(outside, 'x.json'), join(home, 'state', 'x.json'));
     writeFileSync(join(outside, 'secret.json'), '{}');
@@ -84,24 +88,35 @@ describe('state file paths', () => {
       // Refused even where it would land inside: a path names its file directly.
       'sub/../inside.json',
       'state\0.json',
-    ])
+    ]) {
       expect(
-        refusal(() => confinePath(given, folders)),
+        refusal(() => statePath(given, home, rules, 'save')),
         given,
       ).toBe('PATH_NOT_ALLOWED');
+      // A file to read that is not there inside is FILE_NOT_FOUND; everything else is refused alike.
+      const read = refusal(() => statePath(given, home, rules, 'load'));
+      expect(read, given).toBe(given === 'nowhere/a.json' ? 'FILE_NOT_FOUND' : 'PATH_NOT_ALLOWED');
+    }
   });
 
-  it('takes the folders named in BPROXY_ALLOW_FILES, and only absolute ones', () => {
+  it('takes the folders the user allowed (files.json, --allow-files), and no environment variable', () => {
     const { home, session, outside } = setup();
-    const folders = allowedFolders(home, session, { BPROXY_ALLOW_FILES: `relative:${outside}` });
-    expect(confinePath(join(outside, 'a.json'), folders)).toBe(join(outside, 'a.json'));
-    expect(folders.roots).not.toContain('relative');
+    expect(statePath(join(outside, 'a.json'), home, rulesOf(session, [outside]), 'save')).toBe(
+      join(outside, 'a.json'),
+    );
+    process.env.BPROXY_ALLOW_FILES = outside;
+    try {
+      expect(refusal(() => statePath(join(outside, 'a.json'), home, rulesOf(session), 'save'))).toBe(
+        'PATH_NOT_ALLOWED',
+      );
+    } finally {
+      delete process.env.BPROXY_ALLOW_FILES;
+    }
   });
 
   it('writes 0600 through a rename, never through a link planted after the check, and reads bounded', () => {
     const { home, session, outside } = setup();
-    const folders = allowedFolders(home, session, {});
-    const path = confinePath('a.json', folders);
+    const path = statePath('a.json', home, rulesOf(session), 'save');
     symlinkSync(join(outside, 'victim.json'), path);
     writeConfined(path, '{"cookies":[],"origins":[]}');
     expect(lstatSync(path).isSymbolicLink()).toBe(false);

@@ -50,24 +50,27 @@ describe('files an agent may hand a page (allowed folders)', () => {
   });
 
   it('refuses a path outside every allowed folder, without looking whether it exists', () => {
-    expect(codeOf(join(outside, 'secret.txt'))).toBe('FILE_NOT_ALLOWED');
-    expect(codeOf('/etc/hostname')).toBe('FILE_NOT_ALLOWED');
+    expect(codeOf(join(outside, 'secret.txt'))).toBe('PATH_NOT_ALLOWED');
+    expect(codeOf('/etc/hostname')).toBe('PATH_NOT_ALLOWED');
     // No existence oracle: a missing file outside is refused the same way, not FILE_NOT_FOUND.
-    expect(codeOf(join(outside, 'no-such-file'))).toBe('FILE_NOT_ALLOWED');
-    expect(codeOf(root)).toBe('FILE_NOT_ALLOWED');
+    expect(codeOf(join(outside, 'no-such-file'))).toBe('PATH_NOT_ALLOWED');
+    expect(codeOf(join(outside, 'no-such-folder', 'file'))).toBe('PATH_NOT_ALLOWED');
+    expect(codeOf(root)).toBe('PATH_NOT_ALLOWED');
+    // The path as written counts: a link of somebody else's outside, even one into an allowed folder.
+    expect(codeOf(join(root, 'agents-link', 'photo.png'))).toBe('PATH_NOT_ALLOWED');
   });
 
   it('refuses any path naming "..", even one that would stay inside', () => {
-    expect(codeOf('../../../private/secret.txt')).toBe('FILE_NOT_ALLOWED');
-    expect(codeOf(`${session}/sub/../note.txt`)).toBe('FILE_NOT_ALLOWED');
-    expect(codeOf('sub\\..\\note.txt')).toBe('FILE_NOT_ALLOWED');
+    expect(codeOf('../../../private/secret.txt')).toBe('PATH_NOT_ALLOWED');
+    expect(codeOf(`${session}/sub/../note.txt`)).toBe('PATH_NOT_ALLOWED');
+    expect(codeOf('sub\\..\\note.txt')).toBe('PATH_NOT_ALLOWED');
     const checked = checkFile('sub/../note.txt', rules);
     expect(checked.ok ? '' : checked.message).toMatch(/may not name "\.\."/);
   });
 
   it('refuses a symbolic link out, to a file or through a folder', () => {
-    expect(codeOf('link-out.txt')).toBe('FILE_NOT_ALLOWED');
-    expect(codeOf(join(session, 'dir-out', 'secret.txt'))).toBe('FILE_NOT_ALLOWED');
+    expect(codeOf('link-out.txt')).toBe('PATH_NOT_ALLOWED');
+    expect(codeOf(join(session, 'dir-out', 'secret.txt'))).toBe('PATH_NOT_ALLOWED');
     const checked = checkFile('link-out.txt', rules);
     expect(checked.ok ? '' : checked.message).toMatch(/symbolic link/);
   });
@@ -82,7 +85,7 @@ describe('files an agent may hand a page (allowed folders)', () => {
   it('refuses the whole list when one file is refused', () => {
     expect(checkFiles(['note.txt', 'link-out.txt'], rules)).toMatchObject({
       ok: false,
-      code: 'FILE_NOT_ALLOWED',
+      code: 'PATH_NOT_ALLOWED',
     });
     expect(checkFiles(['note.txt', join(allowed, 'photo.png')], rules)).toMatchObject({ ok: true });
   });
@@ -100,11 +103,11 @@ describe('where the daemon may write a file an agent asked for (pdf --out)', () 
   });
 
   it('refuses outside, "..", a folder that is a link out, an existing link, and a folder itself', () => {
-    expect(outCode(join(outside, 'page.pdf'))).toBe('FILE_NOT_ALLOWED');
-    expect(outCode('sub/../page.pdf')).toBe('FILE_NOT_ALLOWED');
-    expect(outCode(join(session, 'dir-out', 'page.pdf'))).toBe('FILE_NOT_ALLOWED');
-    expect(outCode('link-in.png')).toBe('FILE_NOT_ALLOWED');
-    expect(outCode('sub')).toBe('FILE_NOT_ALLOWED');
-    expect(outCode(join(session, 'no-folder', 'page.pdf'))).toBe('FILE_NOT_ALLOWED');
+    expect(outCode(join(outside, 'page.pdf'))).toBe('PATH_NOT_ALLOWED');
+    expect(outCode('sub/../page.pdf')).toBe('PATH_NOT_ALLOWED');
+    expect(outCode(join(session, 'dir-out', 'page.pdf'))).toBe('PATH_NOT_ALLOWED');
+    expect(outCode('link-in.png')).toBe('PATH_NOT_ALLOWED');
+    expect(outCode('sub')).toBe('PATH_NOT_ALLOWED');
+    expect(outCode(join(session, 'no-folder', 'page.pdf'))).toBe('PATH_NOT_ALLOWED');
   });
 });

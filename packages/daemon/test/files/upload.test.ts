@@ -59,7 +59,7 @@ describe('upload through the daemon', () => {
     ]) {
       const res = await d.call('upload', { target: { selector: 'input' }, files }, session);
       expect(res.ok, files.join(' ')).toBe(false);
-      if (!res.ok) expect(res.error.code).toBe('FILE_NOT_ALLOWED');
+      if (!res.ok) expect(res.error.code).toBe('PATH_NOT_ALLOWED');
     }
     expect(e.received.length).toBe(sent);
   });

@@ -1,13 +1,27 @@
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { allowedPath, writePrivate } from '../../src/observe/network-files';
-import { DEFAULT_NETWORK_SETTINGS } from '../../src/observe/network-settings';
+import { writePrivateFile as writePrivate, type FileRules } from '../../src/files/allowed-folders';
+import { allowedPath } from '../../src/observe/network-files';
 
 const made: string[] = [];
+const rules = (session: string, allowed: string[] = []): FileRules => ({
+  sessionFolder: session,
+  folders: [session, ...allowed],
+  maxBytes: 0,
+});
 const temp = (): string => {
-  const dir = mkdtempSync(join(tmpdir(), 'bproxy-netfiles-'));
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'bproxy-netfiles-')));
   made.push(dir);
   return dir;
 };
@@ -19,30 +33,30 @@ describe("the network read's files", () => {
   it("puts a plain name in the session's folder and refuses .., absolute paths and links out of it", () => {
     const root = temp();
     const session = join(root, 'tmp', 's1');
-    mkdirSync(session, { recursive: true });
-    const ok = allowedPath(session, DEFAULT_NETWORK_SETTINGS, 'sub/page.har');
+    mkdirSync(join(session, 'sub'), { recursive: true });
+    const ok = allowedPath(rules(session), 'sub/page.har');
     expect(ok).toEqual({ ok: true, path: join(session, 'sub', 'page.har') });
     for (const bad of ['../x.har', 'a/../../x.har', join(root, 'x.har'), 'a\0b'])
-      expect(allowedPath(session, DEFAULT_NETWORK_SETTINGS, bad)).toMatchObject({
+      expect(allowedPath(rules(session), bad)).toMatchObject({
         ok: false,
         outcome: { ok: false, error: { code: 'PATH_NOT_ALLOWED' } },
       });
     const outside = join(root, 'outside');
     mkdirSync(outside);
     symlinkSync(outside, join(session, 'link'));
-    expect(allowedPath(session, DEFAULT_NETWORK_SETTINGS, 'link/x.har')).toMatchObject({ ok: false });
+    expect(allowedPath(rules(session), 'link/x.har')).toMatchObject({ ok: false });
   });
 
-  it('writes an absolute path only inside a folder the user allowed', () => {
-    const root = temp();
+  it('writes an absolute path only inside a folder the user allowed (files.json, --allow-files)', () => {
+    const root = realpathSync(temp());
     const allowed = join(root, 'exports');
     mkdirSync(allowed);
-    const settings = { revealSecrets: false, harFolders: [allowed] };
-    expect(allowedPath(join(root, 's'), settings, join(allowed, 'a.har'))).toEqual({
+    mkdirSync(join(root, 's'));
+    expect(allowedPath(rules(join(root, 's'), [allowed]), join(allowed, 'a.har'))).toEqual({
       ok: true,
       path: join(allowed, 'a.har'),
     });
-    expect(allowedPath(join(root, 's'), settings, join(root, 'a.har'))).toMatchObject({ ok: false });
+    expect(allowedPath(rules(join(root, 's'), [allowed]), join(root, 'a.har'))).toMatchObject({ ok: false });
   });
 
   it('writes 0600 and refuses to write through a link', () => {

@@ -19,10 +19,10 @@ describe('the network settings in BPROXY_HOME', () => {
     const home = temp();
     expect(readNetworkSettings(home)).toEqual(DEFAULT_NETWORK_SETTINGS);
     const file = join(home, 'network.json');
-    writeFileSync(file, JSON.stringify({ revealSecrets: true, harFolders: ['/data/har', 'relative'] }), {
+    writeFileSync(file, JSON.stringify({ revealSecrets: true }), {
       mode: 0o600,
     });
-    expect(readNetworkSettings(home)).toEqual({ revealSecrets: true, harFolders: ['/data/har'] });
+    expect(readNetworkSettings(home)).toEqual({ revealSecrets: true });
     chmodSync(file, 0o666);
     const warnings: string[] = [];
     expect(readNetworkSettings(home, (why) => warnings.push(why))).toEqual(DEFAULT_NETWORK_SETTINGS);
