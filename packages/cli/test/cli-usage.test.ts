@@ -129,7 +129,7 @@ describe('bproxy usage errors exit 2 and name the problem', () => {
     [
       'wait without a condition',
       ['wait'],
-      'give exactly one of --text, --text-gone, --selector, --handle, --navigation, --url, --load or --console-error',
+      'give exactly one of --text, --text-gone, --selector, --handle, --navigation, --url, --load, --console-error or --network-idle',
     ],
     ['fill without a value', ['fill', 'el2'], 'give the value to fill'],
     ['an unknown action in call', ['call', 'teleport'], 'unknown action "teleport"'],

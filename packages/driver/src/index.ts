@@ -20,6 +20,7 @@ export * from './state/state-commands';
 export * from './state/storage-state';
 export * from './state/emulation';
 export * from './observe/observer';
+export * from './observe/network-idle';
 export * from './observe/reads';
 export * from './observe/redact';
 export * from './observe/tab-log';

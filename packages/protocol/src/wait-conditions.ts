@@ -19,7 +19,11 @@ export const WAIT_CONDITIONS = {
   url: 'driver',
   load: 'driver',
   consoleError: 'driver',
+  networkIdle: 'driver',
 } as const;
+
+/** `networkIdle`: how long no request of the tab may be in flight for its network to count as idle. */
+export const NETWORK_IDLE_MS = 500;
 
 export type WaitCondition = keyof typeof WAIT_CONDITIONS;
 

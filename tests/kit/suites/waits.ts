@@ -1,6 +1,7 @@
 /**
  * Part of the driver-agnostic action suite (see actions.ts): the waits beyond text and elements —
- * text going away, the URL matching a pattern (a same-document move included), the page's load — each
+ * text going away, the URL matching a pattern (a same-document move included), the page's load, the
+ * network going quiet — each
  * ending when its condition holds, and each answering a clear WAIT_TIMEOUT at its deadline, on every
  * driver.
  */
@@ -68,6 +69,36 @@ export function defineWaitTests(a: () => Agent): void {
       const gone = await a().cli.fail(['wait', '-s', s, '--text-gone', 'Waits', '--timeout-ms', '600']);
       expect(gone.code).toBe('WAIT_TIMEOUT');
       expect(gone.message).toContain('"Waits" to go');
+      await a().close(s);
+    },
+    T,
+  );
+  it(
+    'waits for the network to be idle: only after the slow request the page started has ended',
+    async () => {
+      const s = await a().session('network-idle.html');
+      const [fetchSlowly] = await a().handles(s, 'Fetch slowly');
+      await a().cli.ok(['click', '-s', s, fetchSlowly]);
+      const idle = await a().cli.ok<Waited>(['wait', '-s', s, '--network-idle', '--timeout-ms', '10000']);
+      // The page writes the answer when its request ends: a wait that ended earlier would see "Fetching".
+      expect(await a().text(s)).toContain('Fetched slow');
+      expect(idle.waitedMs).toBeGreaterThanOrEqual(500);
+      expect(idle.url).toBe(a().url('network-idle.html'));
+      await a().close(s);
+    },
+    T,
+  );
+
+  it(
+    'answers WAIT_TIMEOUT for network idle while a request is in flight, naming it',
+    async () => {
+      const s = await a().session('network-idle.html');
+      const [hang] = await a().handles(s, 'Fetch forever');
+      await a().cli.ok(['click', '-s', s, hang]);
+      const busy = await a().cli.fail(['wait', '-s', s, '--network-idle', '--timeout-ms', '800']);
+      expect(busy.code).toBe('WAIT_TIMEOUT');
+      expect(busy.message).toContain('1 request was still in flight');
+      expect(busy.message).toContain(a().url('slow/hang?ms=5000'));
       await a().close(s);
     },
     T,

@@ -6,6 +6,7 @@ import type { HandlerTable } from './context';
 import { click, fill, hover, press, scroll, select, type } from './interaction-actions';
 import { pdf, upload } from './files-actions';
 import { debugLog, dialog, wait } from './misc-actions';
+import { withNetworkIdleWait } from './network-idle-wait';
 import {
   consoleRead,
   networkGetRead,
@@ -40,7 +41,7 @@ export const HANDLERS: HandlerTable = {
   type,
   press,
   select,
-  wait: withConsoleErrorWait(wait),
+  wait: withNetworkIdleWait(withConsoleErrorWait(wait)),
   dialog,
   upload,
   pdf,

@@ -1,4 +1,5 @@
 /** wait and dialog: synchronizing with the page, and answering the JavaScript dialogs it opens. */
+import { NETWORK_IDLE_MS } from '@bproxy/protocol/plain';
 import { usageError } from '../cli-error';
 import { compact, elementTarget } from '../parsers';
 import { choice, defineAction, flag, int, required, text } from './grammar';
@@ -16,6 +17,7 @@ export const wait = defineAction({
     url: text('--url <pattern>'),
     load: flag('--load'),
     consoleError: flag('--console-error'),
+    networkIdle: flag('--network-idle'),
     state: choice('--state <state>', ['visible', 'hidden', 'attached', 'detached']),
     timeoutMs: int('--timeout-ms <ms>', 0, 300_000),
   },
@@ -29,10 +31,11 @@ export const wait = defineAction({
       opts.url,
       opts.load,
       opts.consoleError,
+      opts.networkIdle,
     ].filter((v) => v !== undefined).length;
     if (given !== 1)
       throw usageError(
-        'give exactly one of --text, --text-gone, --selector, --handle, --navigation, --url, --load or --console-error',
+        'give exactly one of --text, --text-gone, --selector, --handle, --navigation, --url, --load, --console-error or --network-idle',
       );
     const target = opts.handle === undefined ? undefined : elementTarget(opts.handle, undefined, true);
     const params = compact({
@@ -44,13 +47,15 @@ export const wait = defineAction({
       url: opts.url,
       load: opts.load,
       consoleError: opts.consoleError,
+      networkIdle: opts.networkIdle,
       state: opts.state,
       timeoutMs: opts.timeoutMs,
     });
     return { action: 'wait', params };
   },
   help: () => ({
-    description: 'wait for text (or its going), an element, a URL, the load, or a navigation',
+    description:
+      'wait for text (or its going), an element, a URL, the load, a navigation, or a quiet network',
     args: {},
     options: {
       text: 'until this text is on the page',
@@ -61,6 +66,7 @@ export const wait = defineAction({
       handle: 'until this element reaches --state',
       navigation: 'until the tab navigates',
       consoleError: 'until the tab logs an error or throws uncaught (since its latest action)',
+      networkIdle: `until the tab has had no request in flight for ${NETWORK_IDLE_MS} ms`,
       state: 'for --selector/--handle',
       timeoutMs: 'give up after this long (0-300000)',
     },
@@ -72,11 +78,12 @@ export const wait = defineAction({
       'bproxy wait -s m4q7z2 --text-gone "Loading…"',
       'bproxy wait -s m4q7z2 --load',
       'bproxy wait -s m4q7z2 --console-error --timeout-ms 5000',
+      'bproxy wait -s m4q7z2 --network-idle --timeout-ms 10000',
     ],
     reference: [
       {
         usage:
-          '`bproxy -s ID wait --text T \\| --text-gone T \\| --selector S \\| --handle el3 \\| --navigation \\| --url PATTERN \\| --load \\| --console-error [--timeout-ms MS]`',
+          '`bproxy -s ID wait --text T \\| --text-gone T \\| --selector S \\| --handle el3 \\| --navigation \\| --url PATTERN \\| --load \\| --console-error \\| --network-idle [--timeout-ms MS]`',
         does: 'wait for a condition; `WAIT_TIMEOUT` says what was awaited and where the page is',
       },
     ],

@@ -23,8 +23,8 @@ Workflow
   "hiddenBlocks":N in text or snapshot: the page hides that many runs of text from people (off
   screen, transparent, covered…); they were left out.
   Waiting: bproxy -s ID wait --text "Done" | --text-gone "Loading" | --selector CSS | --navigation
-  | --url "*/checkout/done*" | --load | --console-error  [--timeout-ms MS]; WAIT_TIMEOUT says what
-  was awaited.
+  | --url "*/checkout/done*" | --load | --console-error | --network-idle (no request in flight for
+  500 ms)  [--timeout-ms MS]; WAIT_TIMEOUT says what was awaited.
   Several steps in one call: echo '[{"action":"fill","params":{"target":"el2","value":"ada"}},
   {"action":"click","params":{"target":"el3"}}]' | bproxy -s ID batch -   (in order, each paced as
   usual, stops at the first failure: "step 2 (click): …").

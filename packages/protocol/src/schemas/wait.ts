@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ElementTargetSchema, TargetInputSchema } from '../targets';
 import { WAIT_CONDITIONS, waitConditionsOf } from '../wait-conditions';
 import { ConsoleErrorWaitResultShape, ConsoleErrorWaitShape } from './wait-console-error';
+import { NetworkIdleWaitShape } from './wait-network-idle';
 
 const STATE = z.enum(['visible', 'hidden', 'attached', 'detached']);
 
@@ -18,6 +19,7 @@ const conditionFields = {
   url: z.string().min(1).max(2000).optional(),
   load: z.boolean().optional(),
   ...ConsoleErrorWaitShape,
+  ...NetworkIdleWaitShape,
 };
 
 const oneCondition = `give exactly one of ${Object.keys(WAIT_CONDITIONS).join(', ')}`;

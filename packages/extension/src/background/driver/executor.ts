@@ -27,6 +27,7 @@ import type { DriverContext, HandlerTable } from './context';
 import { FILES_ACTIONS } from './files-actions';
 import { dialog, debugLog } from './misc-actions';
 import { NAVIGATION_ACTIONS } from './navigation-actions';
+import { withNetworkIdleWait } from './network-idle-wait';
 import {
   consoleRead,
   networkGetRead,
@@ -47,7 +48,7 @@ export const HANDLERS: HandlerTable = {
   ...TRUSTED_ACTIONS,
   ...FILES_ACTIONS,
   ...STATE_ACTIONS,
-  wait: withConsoleErrorWait(PAGE_ACTIONS.wait),
+  wait: withNetworkIdleWait(withConsoleErrorWait(PAGE_ACTIONS.wait)),
   screenshot,
   dialog,
   console: consoleRead,

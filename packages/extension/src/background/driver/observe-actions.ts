@@ -41,7 +41,7 @@ export async function observeAttached(
   for (const method of OBSERVED_DOMAINS) await chrome.debugger.sendCommand({ tabId }, method);
 }
 
-async function logOf(ctx: DriverContext, tabId: number, what: string): Promise<TabLog> {
+export async function logOf(ctx: DriverContext, tabId: number, what: string): Promise<TabLog> {
   const attached = await ctx.dialogs.attach(tabId);
   if (!attached.ok)
     fail('DEBUGGER_DISABLED', `${what}: the browser refused the debugger on this tab (${attached.reason})`);
