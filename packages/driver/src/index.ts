@@ -28,3 +28,4 @@ export * from './frames/frame-pages';
 export * from './frames/frame-refs';
 export * from './frames/frame-reads';
 export * from './frames/frame-input';
+export * from './screenshot/scale';

@@ -6,7 +6,7 @@
  * after it, whatever happened, and the answer lists the boxes drawn in image pixels.
  */
 import type { ElementTarget } from '@bproxy/protocol';
-import { fail } from '@bproxy/driver';
+import { clipAtMostWide, fail, type ScreenshotClip } from '@bproxy/driver';
 import { imageSize } from './image-size';
 import { runPage } from './page-runner';
 import type { PageTab } from './page-tab';
@@ -69,7 +69,7 @@ function scaleBoxes(drawn: Drawn, imageWidth: number, span: number): Screenshot[
   }));
 }
 
-type Clip = { x: number; y: number; width: number; height: number; scale: number };
+type Clip = ScreenshotClip;
 
 /** The image, and whether a viewport capture was clipped to the layout viewport (to scale it). */
 async function capture(
@@ -135,18 +135,5 @@ async function scaledClip(
   maxWidth: number,
   timeoutMs: number,
 ): Promise<Clip | undefined> {
-  const metrics = await tab.session.send('Page.getLayoutMetrics', {}, timeoutMs);
-  const css = metrics.cssVisualViewport;
-  const ratio =
-    metrics.visualViewport && css.clientWidth > 0 ? metrics.visualViewport.clientWidth / css.clientWidth : 1;
-  const area = clip ?? {
-    x: css.pageX,
-    y: css.pageY,
-    width: css.clientWidth,
-    height: css.clientHeight,
-    scale: 1,
-  };
-  const wide = area.width * ratio;
-  if (wide <= maxWidth) return clip;
-  return { ...area, scale: maxWidth / wide };
+  return clipAtMostWide(await tab.session.send('Page.getLayoutMetrics', {}, timeoutMs), clip, maxWidth);
 }

@@ -7,17 +7,12 @@
  * script just before the capture and removed right after it, whatever happened; the answer lists the
  * boxes drawn, in image pixels.
  */
+import { clipAtMostWide, type ScreenshotClip } from '@bproxy/driver';
 import { type ActionHandler, type DriverContext, tabIdOf } from './context';
 import { DriverFailure, fail, fromPlatformError, messageOf } from './errors';
 import { assertNoDialog, getTab } from './tab-state';
 
-interface Clip {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  scale: number;
-}
+type Clip = ScreenshotClip;
 
 interface LayoutMetrics {
   cssContentSize?: { width: number; height: number };
@@ -43,20 +38,7 @@ async function scaledClip(
     { tabId },
     'Page.getLayoutMetrics',
   )) as LayoutMetrics;
-  const css = metrics.cssVisualViewport;
-  if (!css) return clip;
-  const ratio =
-    metrics.visualViewport && css.clientWidth > 0 ? metrics.visualViewport.clientWidth / css.clientWidth : 1;
-  const area = clip ?? {
-    x: css.pageX,
-    y: css.pageY,
-    width: css.clientWidth,
-    height: css.clientHeight,
-    scale: 1,
-  };
-  const wide = area.width * ratio;
-  if (wide <= maxWidth) return clip;
-  return { ...area, scale: maxWidth / wide };
+  return clipAtMostWide(metrics, clip, maxWidth);
 }
 
 /** The debugger's capture can stall on a tab the platform is not painting; then we fall back. */
