@@ -116,8 +116,8 @@ export const MUTANTS = [
     edits: [
       {
         file: 'packages/client/src/lifecycle/files-config.ts',
-        find: '  if (!parsed.success || !parsed.data.allow.every((dir) => isAbsolute(dir)))',
-        replace: '  if (!parsed.success)',
+        find: "  if (file === 'invalid' || !file.allow.every((dir) => isAbsolute(dir)))",
+        replace: "  if (file === 'invalid')",
       },
     ],
     kills: [

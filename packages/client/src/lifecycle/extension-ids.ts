@@ -15,7 +15,7 @@ import {
 } from '@bproxy/protocol';
 import { LifecycleError, errnoCode, isLifecycleError } from './errors';
 import type { StatePaths } from './paths';
-import { readStateFile, writeStateFileAtomic } from './secure-file';
+import { readStateJson, writeStateFileAtomic } from './secure-file';
 import { checkStateHome } from './state-home';
 
 /** The ids trusted whatever extensions.json says. */
@@ -35,21 +35,14 @@ export function checkExtensionId(raw: string): string {
 
 /** The ids listed in extensions.json; [] when there is none. Throws LifecycleError when it is unsafe or malformed. */
 export function readExtensionsFile(paths: StatePaths): readonly string[] {
-  const raw = readStateFile(paths.extensions);
-  if (raw === null) return [];
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    json = undefined;
-  }
-  const parsed = ExtensionsFileSchema.safeParse(json);
-  if (!parsed.success)
+  const file = readStateJson(paths.extensions, ExtensionsFileSchema);
+  if (file === null) return [];
+  if (file === 'invalid')
     throw new LifecycleError(
       'unsafe-state',
       `refusing to use ${paths.extensions}: it is not {"ids": ["<32 letters a-p>", ...]}; fix it, or remove it and add ids again with \`bproxy host install --extension-id ID\``,
     );
-  return parsed.data.ids;
+  return file.ids;
 }
 
 /** Every trusted id, built-in ones first, each once. */

@@ -8,23 +8,16 @@ import { isAbsolute } from 'node:path';
 import { FilesConfigSchema } from '@bproxy/protocol';
 import { LifecycleError } from './errors';
 import type { StatePaths } from './paths';
-import { readStateFile } from './secure-file';
+import { readStateJson } from './secure-file';
 
 /** The folders files.json allows; [] when there is none. */
 export function readFilesConfig(paths: StatePaths): readonly string[] {
-  const raw = readStateFile(paths.files);
-  if (raw === null) return [];
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    json = undefined;
-  }
-  const parsed = FilesConfigSchema.safeParse(json);
-  if (!parsed.success || !parsed.data.allow.every((dir) => isAbsolute(dir)))
+  const file = readStateJson(paths.files, FilesConfigSchema);
+  if (file === null) return [];
+  if (file === 'invalid' || !file.allow.every((dir) => isAbsolute(dir)))
     throw new LifecycleError(
       'unsafe-state',
       `refusing to use ${paths.files}: it is not {"allow": ["/absolute/folder", ...]}; fix it or remove it`,
     );
-  return parsed.data.allow;
+  return file.allow;
 }
