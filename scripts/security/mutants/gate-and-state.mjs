@@ -67,9 +67,9 @@ export const MUTANTS = [
     edits: [
       {
         file: IDS,
-        find: '  const raw = readStateFile(paths.extensions);',
+        find: '  const file = readStateJson(paths.extensions, ExtensionsFileSchema);',
         replace:
-          "  const raw = existsSync(paths.extensions) ? readFileSync(paths.extensions, 'utf8') : null;",
+          "  const text = existsSync(paths.extensions) ? readFileSync(paths.extensions, 'utf8') : null;\n  const checked = text === null ? null : ExtensionsFileSchema.safeParse(JSON.parse(text));\n  const file = checked === null ? null : checked.success ? checked.data : 'invalid';",
       },
       {
         file: IDS,
