@@ -187,27 +187,26 @@ export function removeHostCopy(copy: HostCopy, hostDir: string, keep?: HostCopy)
   for (const { name } of copy.modules) {
     if (!safe(name) || keptModules.has(name)) continue;
     const link = join(copy.dir, 'node_modules', ...name.split('/'));
-    let isLink = false;
-    try {
-      isLink = lstatSync(link).isSymbolicLink();
-    } catch {
-      isLink = false;
-    }
-    if (isLink && removeFile(link)) removed.push(link);
+    if (removeLink(link)) removed.push(link);
     if (name.includes('/')) removeEmptyFolder(dirname(link));
   }
   removeEmptyFolder(join(copy.dir, 'node_modules'));
   // The extension link, when recorded and still a link (never a folder of someone else's).
   if (copy.extension !== undefined && (keep?.dir !== copy.dir || keep.extension === undefined)) {
     const link = join(copy.dir, EXTENSION_LINK);
-    let isLink = false;
-    try {
-      isLink = lstatSync(link).isSymbolicLink();
-    } catch {
-      isLink = false;
-    }
-    if (isLink && removeFile(link)) removed.push(link);
+    if (removeLink(link)) removed.push(link);
   }
   removeEmptyFolder(copy.dir);
   return removed;
+}
+
+/** Removes `path` when it is a symbolic link (never a file or folder put there by someone else); true when it did. */
+function removeLink(path: string): boolean {
+  let isLink = false;
+  try {
+    isLink = lstatSync(path).isSymbolicLink();
+  } catch {
+    isLink = false;
+  }
+  return isLink && removeFile(path);
 }
