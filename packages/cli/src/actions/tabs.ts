@@ -39,8 +39,8 @@ export const tabOpen = defineAction({
     ],
     reference: [
       {
-        usage: '`bproxy [-s ID] tab open --url URL [--browser NAME]`',
-        does: 'open a tab (without `-s`: creates and binds a session)',
+        usage: '`bproxy [-s ID] tab open --url URL [--browser NAME] [--foreground]`',
+        does: 'open a tab (without `-s`: creates and binds a session); in your own Chrome it opens behind yours unless --foreground',
       },
     ],
   }),
