@@ -7,6 +7,7 @@ import { expectNoChromiumLeft } from '../kit/chromium';
 import { Cli } from '../kit/cli';
 import { launchWithExtension, pairThroughPopup, type ExtensionBrowser } from '../kit/extension';
 import { serveFixtures, type FixtureServer } from '../kit/pages';
+import { defineDragSuite } from '../kit/suites/drag';
 import { defineFrameSuite } from '../kit/suites/frames';
 import { until } from '../kit/wait';
 import type { SuiteEnv } from '../kit/agent';
@@ -44,3 +45,4 @@ afterAll(async () => {
 }, 60_000);
 
 defineFrameSuite({ label: 'the extension driver', start: () => (starting ??= start()) });
+defineDragSuite({ label: 'the extension driver', start: () => (starting ??= start()) });

@@ -36,6 +36,7 @@ const COMMAND_OF: Record<(typeof ACTION_NAMES)[number], string[]> = {
   scroll: ['scroll'],
   click: ['click'],
   hover: ['hover'],
+  drag: ['drag'],
   fill: ['fill'],
   type: ['type'],
   press: ['press'],

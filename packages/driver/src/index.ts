@@ -18,3 +18,4 @@ export * from './frames/frame-pages';
 export * from './frames/frame-refs';
 export * from './frames/frame-reads';
 export * from './frames/frame-input';
+export * from './input/drag';

@@ -193,6 +193,13 @@ export const ACTION_FACTS = {
     driver: { resumable: true, pageLedger: true, effects: true },
     summary: 'Move the pointer over an element',
   },
+  drag: {
+    routing: 'tab',
+    destructive: true,
+    pacing: 'interaction',
+    driver: { resumable: true, pageLedger: true, effects: true },
+    summary: 'Drag an element onto another, or to a point in it',
+  },
   fill: {
     routing: 'tab',
     destructive: true,

@@ -40,6 +40,8 @@ import {
 import {
   ClickParams,
   HoverParams,
+  DragParams,
+  DragForwarded,
   FillParams,
   TypeParams,
   PressParams,
@@ -273,6 +275,12 @@ const SCHEMAS = {
     params: HoverParams,
     result: noted(InputEffectsSchema),
     forwarded: withForwardedTarget(HoverParams.shape, false),
+    driverResult: DriverInputEffectsSchema,
+  },
+  drag: {
+    params: DragParams,
+    result: noted(InputEffectsSchema),
+    forwarded: DragForwarded,
     driverResult: DriverInputEffectsSchema,
   },
   fill: {

@@ -3,7 +3,7 @@
  * 'client'. The type makes a missing or extra entry a compile error.
  */
 import type { HandlerTable } from './context';
-import { click, fill, hover, press, scroll, select, type } from './interaction-actions';
+import { click, drag, fill, hover, press, scroll, select, type } from './interaction-actions';
 import { debugLog, dialog, wait } from './misc-actions';
 import { back, forward, navigate, reloadPage } from './navigation-actions';
 import { elements, inspect, links, screenshot, snapshot, text } from './read-actions';
@@ -27,6 +27,7 @@ export const HANDLERS: HandlerTable = {
   scroll,
   click,
   hover,
+  drag,
   fill,
   type,
   press,

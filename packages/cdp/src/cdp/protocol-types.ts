@@ -142,6 +142,8 @@ export interface CdpCommands {
   'Input.dispatchMouseEvent': { params: InputCommands['Input.dispatchMouseEvent']; result: NoResult };
   'Input.dispatchKeyEvent': { params: InputCommands['Input.dispatchKeyEvent']; result: NoResult };
   'Input.insertText': { params: InputCommands['Input.insertText']; result: NoResult };
+  'Input.setInterceptDrags': { params: InputCommands['Input.setInterceptDrags']; result: NoResult };
+  'Input.dispatchDragEvent': { params: InputCommands['Input.dispatchDragEvent']; result: NoResult };
   'Emulation.setFocusEmulationEnabled': { params: { enabled: boolean }; result: NoResult };
 }
 
@@ -164,6 +166,7 @@ export interface CdpEvents {
   'Runtime.executionContextCreated': { context: ExecutionContextDescription };
   'Runtime.executionContextDestroyed': { executionContextId: number };
   'Runtime.executionContextsCleared': Record<string, never>;
+  'Input.dragIntercepted': { data: Record<string, unknown> };
 }
 
 export type CdpMethod = keyof CdpCommands;

@@ -7,6 +7,7 @@
  */
 import { DEBUG, call } from './debug';
 import type { ActionCommand, ActionGroup } from './grammar';
+import { drag } from './drag';
 import { INTERACTION } from './interaction';
 import { NAVIGATION } from './navigation';
 import { pair } from './pairing';
@@ -34,7 +35,7 @@ export const SECTIONS: readonly Section[] = [
   { heading: 'Sessions and tabs:', entries: [SESSION, TAB] },
   { heading: 'Navigation:', entries: NAVIGATION },
   { heading: 'Reading the page (mints handles like el3, ln2):', entries: READS },
-  { heading: 'Acting on the page:', entries: [...INTERACTION, ...WAITING] },
+  { heading: 'Acting on the page:', entries: [...INTERACTION, drag, ...WAITING] },
   { heading: 'Debugging:', entries: [DEBUG, call] },
   { heading: 'Agents:', entries: [{ custom: 'mcp' }, { custom: 'agent' }, { custom: 'help' }] },
   { heading: 'CDP tools:', entries: [{ custom: 'bridge' }] },

@@ -17,8 +17,9 @@ import {
   type PointerRest,
 } from './input-events';
 import { parseCombo } from './keys';
+import { dragGesture, type DragEnds } from './drag';
 
-export type TrustedAction = 'click' | 'hover' | 'type' | 'press';
+export type TrustedAction = 'click' | 'hover' | 'type' | 'press' | 'drag';
 
 /** One of the four actions with its forwarded params. */
 export type TrustedCall = {
@@ -35,7 +36,7 @@ export interface TrustedPage {
    * to press, in top-viewport CSS pixels. `enabled: false` lets a disabled element through (hovering one
    * is fine; pressing one is not).
    */
-  locate(target: ElementTarget, enabled: boolean): Promise<PathPoint>;
+  locate(target: ElementTarget, enabled: boolean, at?: { x: number; y: number }): Promise<PathPoint>;
   /** focusAtPoint (focus-at.ts) run in the page. */
   focusAt(point: PathPoint, caretToEnd: boolean): Promise<boolean>;
   /** The human check alone, for keys sent to whatever has the focus. */
@@ -116,6 +117,24 @@ function pressSteps(page: TrustedPage, params: ForwardedParams<'press'>): Truste
   };
 }
 
+function dragSteps(page: TrustedPage, params: ForwardedParams<'drag'>): TrustedSteps {
+  const from = requireTarget(params.target, 'drag');
+  const onto = requireTarget(params.to, 'drag');
+  let ends: DragEnds | undefined;
+  const find = async (): Promise<DragEnds> => ({
+    from: await page.locate(from, true),
+    to: await page.locate(onto, false, params.at),
+  });
+  return {
+    async prepare() {
+      ends = await find();
+    },
+    async act() {
+      await dragGesture(page.input, page.rest, ends ?? (await find()));
+    },
+  };
+}
+
 /** The steps of one trusted action; throws BAD_REQUEST at once for params no input could carry out. */
 export function trustedSteps(page: TrustedPage, call: TrustedCall): TrustedSteps {
   switch (call.action) {
@@ -127,5 +146,7 @@ export function trustedSteps(page: TrustedPage, call: TrustedCall): TrustedSteps
       return typeSteps(page, call.params);
     case 'press':
       return pressSteps(page, call.params);
+    case 'drag':
+      return dragSteps(page, call.params);
   }
 }

@@ -11,6 +11,18 @@ export const ClickParams = z.strictObject({
   clickCount: z.number().int().min(1).max(3).optional(),
 });
 export const HoverParams = z.strictObject({ target: TargetInputSchema });
+/** A point in an element, in CSS pixels from its top-left corner (its centre when absent). */
+const AtSchema = z.strictObject({ x: z.number().min(0).max(100_000), y: z.number().min(0).max(100_000) });
+export const DragParams = z.strictObject({
+  target: TargetInputSchema,
+  to: TargetInputSchema,
+  at: AtSchema.optional(),
+});
+export const DragForwarded = z.strictObject({
+  target: ElementTargetSchema,
+  to: ElementTargetSchema,
+  at: AtSchema.optional(),
+});
 export const FillParams = z.strictObject({ target: TargetInputSchema, value: z.string().max(100_000) });
 export const TypeParams = z.strictObject({ text: z.string().min(1).max(10_000), target: ScopeSchema });
 export const PressParams = z.strictObject({
