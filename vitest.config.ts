@@ -10,6 +10,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // - tests/e2e: what crosses packages as a user meets it, on the shared kit of tests/kit (Chromium's
 //   flags and launch, a scripted daemon, a faulty extension, suites run on both drivers); needs
 //   `npm run build` first.
+// - tests/headed: the extension's real popup and side panel, in a headed Chromium on a virtual screen
+//   the test starts (tests/kit/headed.ts, tests/kit/xvfb.ts); only these tests use that kit, and these
+//   use it (scripts/test-placement.mjs). Needs `npm run build` and Xvfb.
 // Every project has a hard timeout per test and per hook.
 const BROWSER_TESTS = 'packages/*/test/**/*.browser.test.ts';
 
@@ -39,6 +42,15 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 90_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'headed',
+          include: ['tests/headed/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
           fileParallelism: false,
         },
       },

@@ -15,6 +15,7 @@ import { execFileSync } from 'node:child_process';
 import * as prettier from 'prettier';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { pageCorpusOrExit, type PageCorpus } from '../scripts/page-corpus.mjs';
 import { peerServers, type PeerServer, type ToolCall } from './peers-servers';
 import { livePids, memoryOf, newProcesses, servePages } from './peers-system';
@@ -96,6 +97,19 @@ async function step(
   return { ...reply, ms: total, dialogs };
 }
 
+/**
+ * The tool list with every group open: a server with a `capabilities` tool (bproxy) is asked to open
+ * all it offers, then listed again; any other server's list is the one it gave.
+ */
+async function fullToolList(client: Client, tools: Tool[]): Promise<Tool[]> {
+  const capabilities = tools.find((t) => t.name === 'capabilities');
+  const open = (capabilities?.inputSchema.properties?.open as { items?: { enum?: unknown } } | undefined)
+    ?.items?.enum;
+  if (!Array.isArray(open)) return tools;
+  await client.callTool({ name: 'capabilities', arguments: { open } });
+  return (await client.listTools()).tools;
+}
+
 async function benchServer(
   server: PeerServer,
   origin: string,
@@ -117,6 +131,8 @@ async function benchServer(
     name: server.name,
     toolCount: 0,
     toolBytes: 0,
+    fullToolCount: 0,
+    fullToolBytes: 0,
     pages: [],
     failures: [],
     clickMs: [],
@@ -132,6 +148,11 @@ async function benchServer(
     result.toolCount = tools.length;
     result.toolBytes = Buffer.byteLength(JSON.stringify(tools));
     log(`${server.name}: ${tools.length} tools, ${result.toolBytes} bytes`);
+    const full = await fullToolList(client, tools);
+    result.fullToolCount = full.length;
+    result.fullToolBytes = Buffer.byteLength(JSON.stringify(full));
+    if (full !== tools)
+      log(`${server.name}, every group open: ${full.length} tools, ${result.fullToolBytes} bytes`);
 
     // The first call starts the browser (and bproxy's daemon): timed apart, not in the page figures.
     const opened = await run(client, server.open(`${origin}/counter.html`));

@@ -61,6 +61,7 @@ const server = await buildServer({
       maxBrowsers: 1,
       browserIdleMs: null,
       allowFileUrls: false,
+      profile: null,
     },
     home,
   ),

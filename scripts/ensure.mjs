@@ -119,6 +119,30 @@ export function ensureChromium() {
   );
 }
 
+/**
+ * Returns the Xvfb binary the headed tier (tests/headed) starts its virtual screens with, installing
+ * Debian's xvfb when we can (root on Debian), as for Chromium.
+ */
+export function ensureXvfb() {
+  const candidates = [process.env.XVFB_PATH, '/usr/bin/Xvfb', '/usr/local/bin/Xvfb'];
+  const found = candidates.find((p) => p !== undefined && p !== '' && isExecutable(p));
+  if (found) return found;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (isRoot && existsSync('/usr/bin/apt-get')) {
+    console.error("[bproxy] no Xvfb found: installing Debian's xvfb (apt-get)…");
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    spawnSync('apt-get', ['update'], { stdio: 'inherit', env });
+    const r = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'xvfb'], {
+      stdio: 'inherit',
+      env,
+    });
+    if (r.status === 0 && existsSync('/usr/bin/Xvfb')) return '/usr/bin/Xvfb';
+  }
+  throw new Error(
+    'No Xvfb found: the headed tests need it. Install it (Debian/Ubuntu: sudo apt-get install -y xvfb) or set XVFB_PATH.',
+  );
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   ensureDependencies();
   if (process.argv.includes('--chromium')) console.log(ensureChromium());

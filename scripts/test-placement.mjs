@@ -7,6 +7,9 @@
 // never into src/ or tests/kit/): a value import of playwright-core or puppeteer-core, a use of the
 // kit's launch helpers (tests/kit: chromiumPath, launchChromium, startDebuggableChromium,
 // launchWithExtension, launchWithNativeHost), or reading process.env.CHROME_PATH.
+// And across packages/*/test and tests/: a test that opens a headed browser on a virtual screen (the
+// kit's launchHeaded or startXvfb, read the same way) is in tests/headed/ — the `headed` project —, and
+// every test there does.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
@@ -21,6 +24,9 @@ export const KIT_LAUNCHERS = [
   'launchWithExtension',
   'launchWithNativeHost',
 ];
+
+/** The kit's helpers of the headed tier (tests/kit/headed.ts, tests/kit/xvfb.ts). */
+export const HEADED_LAUNCHERS = ['launchHeaded', 'startXvfb'];
 
 const SOURCE = /\.(ts|mts|mjs|js)$/;
 
@@ -69,6 +75,15 @@ function resolveFile(from, spec) {
 
 /** Why a test starts Chromium (the first signal found), or undefined. */
 export function chromiumSignal(root, testFile) {
+  return signalOf(root, testFile, KIT_LAUNCHERS, true);
+}
+
+/** Why a test opens a headed browser on a virtual screen (the kit's headed helpers), or undefined. */
+export function headedSignal(root, testFile) {
+  return signalOf(root, testFile, HEADED_LAUNCHERS, false);
+}
+
+function signalOf(root, testFile, launchers, direct) {
   const seen = new Set();
   const queue = [testFile];
   const kit = join(root, 'tests', 'kit') + sep;
@@ -78,16 +93,16 @@ export function chromiumSignal(root, testFile) {
     seen.add(file);
     const text = readFileSync(file, 'utf8');
     const where = posix(relative(root, file));
-    if (/process\.env(\.CHROME_PATH\b|\[['"]CHROME_PATH['"]\])/.test(text))
+    if (direct && /process\.env(\.CHROME_PATH\b|\[['"]CHROME_PATH['"]\])/.test(text))
       return `${where} reads CHROME_PATH`;
     for (const { spec, typeOnly, names } of importsOf(text)) {
-      if (!typeOnly && /^(playwright-core|puppeteer-core)(\/|$)/.test(spec))
+      if (direct && !typeOnly && /^(playwright-core|puppeteer-core)(\/|$)/.test(spec))
         return `${where} imports ${spec}`;
       if (!spec.startsWith('.')) continue;
       const target = resolveFile(file, spec);
       if (target === undefined) continue;
       if (target.startsWith(kit)) {
-        const launcher = KIT_LAUNCHERS.find((l) => new RegExp(`\\b${l}\\b`).test(names));
+        const launcher = launchers.find((l) => new RegExp(`\\b${l}\\b`).test(names));
         if (!typeOnly && launcher !== undefined) return `${where} uses ${launcher} of tests/kit`;
         continue;
       }
@@ -139,6 +154,21 @@ export function checkPlacement(root, { skip = [] } = {}) {
         problems.push(`${path}: starts Chromium (${signal}), so it is named *.browser.test.ts`);
       if (signal === undefined && browserNamed)
         problems.push(`${path}: named *.browser.test.ts but starts no Chromium`);
+      const headed = headedSignal(root, file);
+      if (headed !== undefined)
+        problems.push(`${path}: opens a headed browser (${headed}), so it goes in tests/headed/`);
+    }
+  }
+  const tests = join(root, 'tests');
+  if (existsSync(tests)) {
+    for (const file of walk(tests).filter((f) => f.endsWith('.test.ts'))) {
+      const path = posix(relative(root, file));
+      const inHeaded = path.startsWith('tests/headed/');
+      const headed = headedSignal(root, file);
+      if (headed !== undefined && !inHeaded)
+        problems.push(`${path}: opens a headed browser (${headed}), so it goes in tests/headed/`);
+      if (headed === undefined && inHeaded)
+        problems.push(`${path}: in tests/headed/ but opens no headed browser (tests/kit/headed.ts)`);
     }
   }
   return problems;

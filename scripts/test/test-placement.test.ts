@@ -53,6 +53,11 @@ describe('the placement check', () => {
   );
   write('packages/p/test/named.browser.test.ts', "import { relay } from '../src/relay/relay';");
   write('packages/p/test/relay/launch.browser.test.ts', "import '../helpers/browser';");
+  write('tests/kit/headed.ts', 'export function launchHeaded() {}\nexport type HeadedMachine = object;');
+  write('tests/headed/panel.test.ts', "import { launchHeaded } from '../kit/headed';");
+  write('tests/headed/types-only.test.ts', "import type { HeadedMachine } from '../kit/headed';");
+  write('tests/e2e/sneaky.test.ts', "import { h } from './helper';");
+  write('tests/e2e/helper.ts', "import { launchHeaded as h } from '../kit/headed';");
   const found = checkPlacement(root);
   const about = (file: string): string[] => found.filter((p) => p.startsWith(`packages/p/test/${file}: `));
 
@@ -73,6 +78,13 @@ describe('the placement check', () => {
     expect(about('through-helper.test.ts')[0]).toContain('uses chromiumPath of tests/kit');
     expect(about('env.test.ts')[0]).toContain('reads CHROME_PATH');
     expect(about('relay/launch.browser.test.ts')).toEqual([]);
+  });
+
+  it('keeps the headed kit to tests/headed/, and tests/headed/ to tests that open a headed browser', () => {
+    expect(found.filter((p) => p.startsWith('tests/'))).toEqual([
+      'tests/e2e/sneaky.test.ts: opens a headed browser (tests/e2e/helper.ts uses launchHeaded of tests/kit), so it goes in tests/headed/',
+      'tests/headed/types-only.test.ts: in tests/headed/ but opens no headed browser (tests/kit/headed.ts)',
+    ]);
   });
 
   it('lets types, cleanup helpers and a CHROME_PATH key be, and refuses the browser name on a test without a browser', () => {

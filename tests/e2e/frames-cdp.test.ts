@@ -6,7 +6,6 @@ import { afterAll } from 'vitest';
 import { expectNoChromiumLeft } from '../kit/chromium';
 import { Cli } from '../kit/cli';
 import { serveFixtures, type FixtureServer } from '../kit/pages';
-import { defineDragSuite } from '../kit/suites/drag';
 import { defineFrameSuite } from '../kit/suites/frames';
 import type { SuiteEnv } from '../kit/agent';
 
@@ -29,4 +28,3 @@ afterAll(async () => {
 }, 60_000);
 
 defineFrameSuite({ label: 'the CDP driver', start: () => (starting ??= start()) });
-defineDragSuite({ label: 'the CDP driver', start: () => (starting ??= start()) });

@@ -120,7 +120,7 @@ describe('the side panel', () => {
     expect(await panel.textContent('#feed')).not.toContain('Ada');
     await until('the group and badge', async () => {
       const marks = await chromeMarks(worker, tabId);
-      return marks.badge === '1' && marks.group === 'shared by the user';
+      return marks.badge === '1' && marks.group === 'bproxy · shared: 127.0.0.1';
     });
 
     await panel.click('#take-over');
@@ -133,7 +133,7 @@ describe('the side panel', () => {
     expect(refused.message).toMatch(/took over/);
     await until('the paused marks', async () => {
       const marks = await chromeMarks(worker, tabId);
-      return marks.badge === '1!' && marks.group.startsWith('⏸');
+      return marks.badge === '1!' && marks.group.startsWith('bproxy · paused · ');
     });
     await screenshot(panel, 'panel-activity');
 
@@ -221,7 +221,7 @@ describe('the side panel', () => {
       id === undefined ? 'no tab' : (await chromeMarks(worker, id)).group;
     await until('the opener and both tabs it opened to share the session group', async () => {
       const groups = await Promise.all([opener, opened, popupTab].map(groupOf));
-      return groups.every((g) => g === session);
+      return groups.every((g) => g === `bproxy · ${session}`);
     });
     await cli.ok(['session', 'close', '-s', session]);
   }, 60_000);

@@ -81,8 +81,8 @@ export class Agent {
   }
 
   /**
-   * Handles of the elements with these accessible names, from one read: every read replaces the
-   * handles the previous one minted for the tab, so a test takes all it needs at once.
+   * Handles of the elements with these accessible names, from one read (a later read keeps the handle
+   * of an element that is the same node, so taking them all at once is for brevity).
    */
   async handles<const N extends readonly string[]>(
     session: string,

@@ -272,6 +272,11 @@ export interface LaunchChromiumOptions {
   viewport?: { width: number; height: number };
   /** Remove the profile on close even when it was given (default: only a fresh one). */
   removeProfile?: boolean;
+  /**
+   * Headed on this X display (tests/kit/xvfb.ts), with a DevTools port of its own (`/json/list`,
+   * DevToolsActivePort in the profile) for the targets Playwright does not list: the headed tier.
+   */
+  display?: string;
 }
 
 /** Headless Chromium driven through playwright-core (a persistent context on a profile of ours). */
@@ -281,15 +286,20 @@ export async function launchChromium(options: LaunchChromiumOptions = {}): Promi
   const close = (): Promise<void> =>
     closeBrowserWithin(userDataDir, () => context?.close() ?? Promise.resolve(), { keepProfile: !remove });
   let context: BrowserContext | undefined;
+  const headed = options.display !== undefined;
+  const env = headed ? { ...(options.env ?? process.env), DISPLAY: options.display } : options.env;
+  const flags = headed
+    ? [...CHROMIUM_FLAGS.filter((f) => f !== '--headless'), '--remote-debugging-port=0']
+    : CHROMIUM_FLAGS;
   try {
     context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: chromiumPath(),
-      headless: true,
+      headless: !headed,
       timeout: 30_000,
-      ...(options.env === undefined ? {} : { env: options.env }),
+      ...(env === undefined ? {} : { env }),
       ...(options.viewport === undefined ? {} : { viewport: options.viewport }),
       ...(options.ignoreDefaultArgs === undefined ? {} : { ignoreDefaultArgs: options.ignoreDefaultArgs }),
-      args: [...CHROMIUM_FLAGS, ...(options.args ?? [])],
+      args: [...flags, ...(options.args ?? [])],
     });
   } catch (error) {
     await close();

@@ -52,6 +52,8 @@ export interface LaunchOptions {
   frameExtension?: boolean;
   /** The unpacked extension to load (default: the clone's build, EXTENSION_DIR). */
   extensionDir?: string;
+  /** Headed on this X display (the headed tier; tests/kit/headed.ts). */
+  display?: string;
 }
 
 export async function launchWithExtension(options: LaunchOptions = {}): Promise<ExtensionBrowser> {
@@ -64,6 +66,7 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
     userDataDir,
     removeProfile: true,
     ...(options.env ? { env: options.env } : {}),
+    ...(options.display === undefined ? {} : { display: options.display }),
     // Playwright turns the popup blocker off; a user's Chrome has it on, and tests show that only a real
     // gesture gets past it.
     ignoreDefaultArgs: ['--disable-extensions', '--disable-popup-blocking'],

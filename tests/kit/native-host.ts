@@ -33,6 +33,8 @@ export interface NativeMachineOptions {
   ) => Promise<void> | void;
   /** The unpacked extension to load (default the built one). */
   extensionDir?: string;
+  /** Headed on this X display (the headed tier; tests/kit/headed.ts). */
+  display?: string;
 }
 
 /** `env`: more environment for the browser, which hands it to the host (e.g. BPROXY_TERMINAL_COMMAND). */
@@ -58,6 +60,7 @@ export async function launchWithNativeHost(
     userDataDir,
     env: cli.environment(),
     ...(options.extensionDir === undefined ? {} : { extensionDir: options.extensionDir }),
+    ...(options.display === undefined ? {} : { display: options.display }),
   });
   return {
     cli,

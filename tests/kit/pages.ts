@@ -22,13 +22,36 @@ export interface FixtureServer {
   url(page: string): string;
   /** Beacon hits per path (the counter page posts /count/click on every click). */
   hits(path: string): number;
+  /** The bytes the upload page posted under a file name (`POST /upload/NAME`), the last ones. */
+  received(name: string): Buffer | undefined;
   close(): Promise<void>;
 }
 
 export async function serveFixtures(): Promise<FixtureServer> {
   const hits = new Map<string, number>();
+  const uploads = new Map<string, Buffer>();
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
+    // A resource that answers after ?ms= (at most 5 s): holds a page's load event for the waits suite.
+    if (path.startsWith('/slow/')) {
+      const ms = Math.min(
+        5_000,
+        Number(new URL(req.url ?? '/', 'http://x').searchParams.get('ms') ?? 0) || 0,
+      );
+      setTimeout(() => {
+        if (!res.writableEnded) res.writeHead(200, { 'content-type': 'text/plain' }).end('slow');
+      }, ms).unref();
+      return;
+    }
+    if (req.method === 'POST' && path.startsWith('/upload/')) {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        uploads.set(decodeURIComponent(path.slice('/upload/'.length)), Buffer.concat(chunks));
+        res.writeHead(204).end();
+      });
+      return;
+    }
     if (path.startsWith('/count/')) {
       hits.set(path, (hits.get(path) ?? 0) + 1);
       res.writeHead(204).end();
@@ -52,6 +75,7 @@ export async function serveFixtures(): Promise<FixtureServer> {
     origin,
     url: (page) => `${origin}/${page}`,
     hits: (path) => hits.get(path) ?? 0,
+    received: (name) => uploads.get(name),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

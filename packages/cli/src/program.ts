@@ -122,7 +122,9 @@ export async function runProgram(args: readonly string[], env: Env): Promise<Exi
   const pretty = prettyFromArgv(args);
   try {
     await buildProgram(pretty, args, { env, run: runWithClient(env) }).parseAsync(args, { from: 'user' });
-    return EXIT.ok;
+    // A command that reported its own failure (setup, doctor) set the exit code: keep it.
+    const set = process.exitCode;
+    return typeof set === 'number' && set !== 0 ? (set as ExitCode) : EXIT.ok;
   } catch (error) {
     return error instanceof CommanderError ? commanderExit(error) : reportFailure(error, pretty);
   }

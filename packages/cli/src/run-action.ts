@@ -37,7 +37,13 @@ function privateScreenshotPath(env: Env, ext: string): string {
  * symlink followed). --out is the caller's own path: written 0600 when created, never through a symlink.
  */
 function writeScreenshot(data: unknown, out: string | undefined, pretty: boolean, env: Env): void {
-  const shot = data as { mimeType: string; data: string; width: number; height: number };
+  const shot = data as {
+    mimeType: string;
+    data: string;
+    width: number;
+    height: number;
+    annotations?: unknown[];
+  };
   const ext = shot.mimeType === 'image/jpeg' ? 'jpg' : 'png';
   const bytes = Buffer.from(shot.data, 'base64');
   let path: string;
@@ -54,7 +60,8 @@ function writeScreenshot(data: unknown, out: string | undefined, pretty: boolean
     if (isLifecycleError(error)) throw fromClientError(new ClientError('UNSAFE_STATE_FILE', error.message));
     throw error;
   }
-  printJson({ path, mimeType: shot.mimeType, width: shot.width, height: shot.height }, pretty);
+  const labelled = shot.annotations === undefined ? {} : { annotations: shot.annotations };
+  printJson({ path, mimeType: shot.mimeType, width: shot.width, height: shot.height, ...labelled }, pretty);
 }
 
 /** Writes --out: created 0600, or an existing file replaced in place; a symlink there is refused. */

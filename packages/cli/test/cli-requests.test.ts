@@ -172,6 +172,9 @@ describe('params built from flags', () => {
     ],
     [['wait', '--handle', 'el3', '--state', 'hidden'], 'wait', { target: 'el3', state: 'hidden' }],
     [['wait', '--navigation'], 'wait', { navigation: true }],
+    [['wait', '--text-gone', 'Loading'], 'wait', { textGone: 'Loading' }],
+    [['wait', '--url', '*/done*', '--timeout-ms', '8000'], 'wait', { url: '*/done*', timeoutMs: 8000 }],
+    [['wait', '--load'], 'wait', { load: true }],
     [['dialog', 'accept', '--text', 'yes'], 'dialog', { accept: true, promptText: 'yes' }],
     [['dialog', 'dismiss'], 'dialog', { accept: false }],
     [['debug', 'last', '--limit', '5'], 'debug.last', { limit: 5 }],
@@ -185,6 +188,27 @@ describe('params built from flags', () => {
     const echo = await sent(['-s', 'm4q7z2', ...args]);
     expect(echo.request.action).toBe(action);
     expect(echo.request.params).toEqual(params);
+  });
+});
+
+describe('batch', () => {
+  it('sends the steps of a JSON file, as a list or as {"steps": …}, and refuses a file that is not JSON', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bproxy-batch-'));
+    const steps = [
+      { action: 'fill', params: { target: 'el2', value: 'ada' } },
+      { action: 'click', params: { target: 'el3' } },
+    ];
+    writeFileSync(join(dir, 'list.json'), JSON.stringify(steps));
+    writeFileSync(join(dir, 'object.json'), JSON.stringify({ steps }));
+    writeFileSync(join(dir, 'bad.json'), '[{"action":');
+    for (const file of ['list.json', 'object.json']) {
+      const echo = await sent(['-s', 'abcdef', 'batch', join(dir, file)]);
+      expect(echo.request).toMatchObject({ action: 'batch', session: 'abcdef', params: { steps } });
+    }
+    const bad = await h.run(['-s', 'abcdef', 'batch', join(dir, 'bad.json')], { home });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('is not JSON');
+    rmSync(dir, { recursive: true, force: true });
   });
 });
 

@@ -18,6 +18,7 @@ const COMMAND_OF: Record<(typeof ACTION_NAMES)[number], string[]> = {
   'session.unbind': ['session', 'unbind'],
   'session.resume': ['session', 'resume'],
   'session.close': ['session', 'close'],
+  batch: ['batch'],
   'tab.open': ['tab', 'open'],
   'tab.close': ['tab', 'close'],
   'tab.list': ['tab', 'list'],
@@ -43,6 +44,18 @@ const COMMAND_OF: Record<(typeof ACTION_NAMES)[number], string[]> = {
   select: ['select'],
   wait: ['wait'],
   dialog: ['dialog'],
+  upload: ['upload'],
+  pdf: ['pdf'],
+  'state.save': ['state', 'save'],
+  'state.load': ['state', 'load'],
+  'cookies.list': ['cookies', 'list'],
+  'cookies.set': ['cookies', 'set'],
+  'cookies.clear': ['cookies', 'clear'],
+  emulate: ['emulate'],
+  console: ['console'],
+  network: ['network'],
+  'network.get': ['network', 'get'],
+  'network.har': ['network', 'har'],
   'pairing.issue': ['pair'],
   'debug.last': ['debug', 'last'],
   'debug.status': ['debug', 'status'],
@@ -117,7 +130,7 @@ describe('bproxy usage errors exit 2 and name the problem', () => {
     [
       'wait without a condition',
       ['wait'],
-      'give exactly one of --text, --selector, --handle or --navigation',
+      'give exactly one of --text, --text-gone, --selector, --handle, --navigation, --url, --load, --console-error or --network-idle',
     ],
     ['fill without a value', ['fill', 'el2'], 'give the value to fill'],
     ['an unknown action in call', ['call', 'teleport'], 'unknown action "teleport"'],
@@ -129,6 +142,12 @@ describe('bproxy usage errors exit 2 and name the problem', () => {
       'params: unknown field(s) "all"',
     ],
     ['session bind with nothing to do', ['session', 'bind'], 'give a tab, a pacing mode, or both'],
+    ['an unknown tool group for mcp', ['mcp', '--caps', 'debug,gizmos'], '--caps: unknown group "gizmos"'],
+    [
+      'a batch file that is not there',
+      ['batch', '/nonexistent/steps.json'],
+      'cannot read /nonexistent/steps.json',
+    ],
   ];
 
   it.each(cases)('%s', async (_what, args, message) => {

@@ -193,6 +193,12 @@ function transportError(error: TransportError, endpoint: DaemonEndpoint, waitedM
       return noDaemonError(endpoint.home, `nothing listens on port ${endpoint.port}`);
     case 'not-proven':
       return new ClientError('DAEMON_NOT_PROVEN', `${error.message}; nothing was sent to it`);
+    case 'version-mismatch':
+      return new ClientError(
+        'VERSION_MISMATCH',
+        `${error.message}; nothing was sent to it`,
+        error.daemonVersion,
+      );
     case 'timeout':
       return new ClientError(
         'DAEMON_UNREACHABLE',

@@ -8,7 +8,12 @@ import { hintOf, type ErrorCode } from '@bproxy/protocol/plain';
 
 export type ClientErrorCode = Extract<
   ErrorCode,
-  'NO_DAEMON' | 'UNSAFE_STATE_FILE' | 'DAEMON_UNREACHABLE' | 'DAEMON_NOT_PROVEN' | 'BAD_RESPONSE'
+  | 'NO_DAEMON'
+  | 'UNSAFE_STATE_FILE'
+  | 'DAEMON_UNREACHABLE'
+  | 'DAEMON_NOT_PROVEN'
+  | 'BAD_RESPONSE'
+  | 'VERSION_MISMATCH'
 >;
 
 export class ClientError extends Error {
@@ -17,6 +22,8 @@ export class ClientError extends Error {
   constructor(
     readonly code: ClientErrorCode,
     message: string,
+    /** For VERSION_MISMATCH: the version the running daemon named (null: none). */
+    readonly daemonVersion: string | null = null,
   ) {
     super(message);
     this.hint = hintOf(code);

@@ -23,6 +23,8 @@ export type TransportFailure =
   | 'timeout'
   /** What answered on the port could not prove it holds the daemon token: nothing was sent to it. */
   | 'not-proven'
+  /** The daemon proved itself, and is of a version this client does not work with: nothing was sent. */
+  | 'version-mismatch'
   | 'failed';
 
 export class TransportError extends Error {
@@ -30,6 +32,8 @@ export class TransportError extends Error {
   constructor(
     readonly failure: TransportFailure,
     message: string,
+    /** For `version-mismatch`: the version the daemon named (null: it named none). */
+    readonly daemonVersion: string | null = null,
   ) {
     super(message);
   }

@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BPROXY_VERSION } from '@bproxy/protocol';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ClientError, DaemonClient } from '../src/index';
 import { FORGED_TEXT, revealed, startImpostor, type Impostor } from './helpers/impostor';
@@ -33,7 +34,7 @@ function startScripted(
   env: Record<string, string> = {},
 ): Promise<ChildProcess> {
   const child = spawn(process.execPath, [script], {
-    env: { PATH: process.env.PATH ?? '', BPROXY_HOME: home, ...env },
+    env: { PATH: process.env.PATH ?? '', BPROXY_HOME: home, BPROXY_FAKE_VERSION: BPROXY_VERSION, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   daemons.push(child);
@@ -115,6 +116,36 @@ describe('daemon client', () => {
     const unsafe = await localError(new DaemonClient({ env: { BPROXY_HOME: home } }).call('echo', {}));
     expect(unsafe.code).toBe('UNSAFE_STATE_FILE');
     expect(unsafe.message).toMatch(/its mode is 0644/);
+  });
+
+  it.each([
+    ['0.0.7', /the running daemon is version 0\.0\.7, older than this bproxy .*the daemon is the older part/],
+    [
+      '99.0.0',
+      /the running daemon is version 99\.0\.0, newer than this bproxy .*this bproxy is the older part/,
+    ],
+    ['', /the running daemon names no version/],
+  ])(
+    'refuses a daemon of version "%s", which this client does not work with, with VERSION_MISMATCH and the command that fixes it',
+    async (version, said) => {
+      const { home, script } = freshHome();
+      await startScripted(script, home, { BPROXY_FAKE_VERSION: version });
+      const refused = await localError(new DaemonClient({ env: { BPROXY_HOME: home } }).call('echo', {}));
+      expect(refused.code).toBe('VERSION_MISMATCH');
+      expect(refused.message).toMatch(said);
+      expect(refused.message).toContain('`bproxy service stop`');
+      expect(refused.message).toMatch(/nothing was sent to it$/);
+    },
+  );
+
+  it('works with a daemon of a compatible version (another patch release)', async () => {
+    const { home, script } = freshHome();
+    const [major = '0', minor = '0'] = BPROXY_VERSION.split('.');
+    await startScripted(script, home, { BPROXY_FAKE_VERSION: `${major}.${minor}.99` });
+    const client = new DaemonClient({ env: { BPROXY_HOME: home } });
+    const answer = await client.call('echo', { n: 1 });
+    client.close();
+    expect(answer.ok).toBe(true);
   });
 
   it('finds a restarted daemon again, once, and tells its listeners', async () => {

@@ -3,6 +3,7 @@
  * handles, launchers, pairing codes — built once and shared by every route (http/) and action
  * (actions/). Pure: no environment, no files, no listener; http/server.ts puts the HTTP shell around it.
  */
+import { DEFAULT_UPLOAD_MAX_BYTES } from './files/allowed-folders';
 import { ActivityLog } from './logs/activity';
 import { BrowserState } from './browsers/browser-state';
 import { ClientRegistry } from './browsers/clients';
@@ -20,6 +21,7 @@ import type { ServerOptions } from './server-options';
 import { SessionRegistry } from './sessions/sessions';
 import { TabQueues } from './sessions/tab-queues';
 import { TraceRing } from './logs/traces';
+import { DEFAULT_NETWORK_SETTINGS } from './observe/network-settings';
 
 /** What the HTTP shell shares with the graph: the port actually bound, and whether it is stopping. */
 export interface DaemonState {
@@ -102,6 +104,11 @@ export function createDaemon(opts: ServerOptions): Daemon {
     random: opts.random ?? Math.random,
     graceMs,
     tmpRoot: opts.tmpRoot,
+    files: {
+      allowed: opts.allowedFolders ?? [],
+      uploadMaxBytes: opts.uploadMaxBytes ?? DEFAULT_UPLOAD_MAX_BYTES,
+    },
+    networkSettings: opts.networkSettings ?? DEFAULT_NETWORK_SETTINGS,
     startedMono: clock.monotonic(),
     port: () => state.port,
     paired: () => opts.extensionTokens.get() !== null,

@@ -95,6 +95,7 @@ async function main(): Promise<void> {
       createLogger,
       launchers: browserLaunchers(choice, config.home),
       browserIdleMs: choice.browserIdleMs,
+      allowFiles: args.allowFiles,
       ...(args.implicit ? { onIdleExit } : {}),
     });
     reporter.report({ ok: true, pid: daemon.pid, port: daemon.port });

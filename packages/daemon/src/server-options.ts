@@ -1,5 +1,6 @@
 import type { DaemonMessage, DriverMessage, MessageTransport } from '@bproxy/protocol';
 import type { Logger } from './logs/logger';
+import type { NetworkSettings } from './observe/network-settings';
 
 /** The daemon's end of a driver connection (WebSocket or in-process). */
 export type DriverLink = MessageTransport<DriverMessage, DaemonMessage>;
@@ -65,12 +66,24 @@ export interface ServerOptions {
   port: number;
   host?: '127.0.0.1';
   daemonToken: string;
-  /** Chrome extension ids whose Origin is accepted (exact match): the trusted set, read at start. */
-  extensionIds: readonly string[];
+  /**
+   * Chrome extension ids whose Origin is accepted (exact match): the trusted set, or a function that
+   * answers it at each gate decision (the lifecycle's, which follows BPROXY_HOME/extensions.json).
+   */
+  extensionIds: readonly string[] | (() => readonly string[]);
   extensionTokens: ExtensionTokenStore;
   logger: Logger;
   /** Directory under which `session.create` makes each session's tmpDir. */
   tmpRoot: string;
+  /**
+   * Folders an agent may upload files from besides its session's own (files.json, `service start
+   * --allow-files`); absent: the session's folder only.
+   */
+  allowedFolders?: readonly string[];
+  /** Largest file an upload may hand a page (default 100 MiB). */
+  uploadMaxBytes?: number;
+  /** The user's settings for the network read (BPROXY_HOME/network.json); default: redacted, session folder only. */
+  networkSettings?: NetworkSettings;
   /** Called after a pairing code was consumed (the lifecycle removes pairing.json). */
   onPairingConsumed?: () => void;
   /** Browsers started on first use when no extension is connected (the embedded headless one first). */

@@ -26,6 +26,11 @@ export interface Tab {
   status?: string;
 }
 
+export interface TabGroup {
+  id: number;
+  title?: string;
+}
+
 export interface InjectionResult {
   frameId: number;
   result?: unknown;
@@ -122,11 +127,17 @@ export interface ChromeApi {
       options: { format?: 'png' | 'jpeg'; quality?: number },
     ): Promise<string>;
     onRemoved: ChromeEvent<(tabId: number) => void>;
+    /** The tabs of one tab group. */
+    query(q: { groupId: number }): Promise<Tab[]>;
     /** Puts tabs into a group (a new one unless groupId is given); answers the group's id. */
     group(options: { tabIds: number[]; groupId?: number }): Promise<number>;
     ungroup(tabIds: number[]): Promise<void>;
   };
   tabGroups: {
+    /** Every tab group of every window (saved groups Chrome brought back included). */
+    query(q: Record<string, never>): Promise<TabGroup[]>;
+    onCreated: ChromeEvent<(group: TabGroup) => void>;
+    onUpdated: ChromeEvent<(group: TabGroup) => void>;
     update(
       groupId: number,
       props: { title?: string; color?: 'blue' | 'orange' | 'grey'; collapsed?: boolean },

@@ -9,8 +9,22 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { DaemonClient } from '@bproxy/client';
-import { BPROXY_VERSION } from '@bproxy/protocol';
-import { buildTools, runTool, type DaemonAnswer, type ToolAction, type ToolReply } from '@bproxy/tools';
+import { BPROXY_VERSION, type CapabilityGroup } from '@bproxy/protocol';
+import {
+  buildTools,
+  CAPABILITIES_TOOL,
+  capabilitiesTool,
+  closedToolReply,
+  DEFAULT_GROUPS,
+  openGroups,
+  runTool,
+  TOOLS_BY_NAME,
+  type DaemonAnswer,
+  type ListedTool,
+  type ToolAction,
+  type ToolReply,
+  type ToolSpec,
+} from '@bproxy/tools';
 import { ConnectionSession, SessionCreateError, type Pacing } from './connection-session';
 import { DaemonLink } from './daemon-link';
 
@@ -22,9 +36,11 @@ export interface McpServerOptions {
   readonly browser?: string;
   /** Use this existing session (never closed by the server) instead of creating one per connection. */
   readonly session?: string;
+  /** The capability groups offered from the start (`bproxy mcp --caps`); default: core. */
+  readonly groups?: ReadonlySet<CapabilityGroup>;
 }
 
-const INSTRUCTIONS = `Drive a real browser. Workflow: navigate {url} (opens a tab when none is open; tab_open for more tabs) → snapshot (outline with handles like el3, ln2) → act by handle (click, fill, type, press, select, hover) → after a navigation, snapshot again: old handles are stale. Replies say what changed (navigation, dialog) instead of returning the page. Errors end with "What to do". HUMAN_REQUIRED means a person must act in the browser first; then session_resume.`;
+const INSTRUCTIONS = `Drive a real browser. Workflow: navigate {url} (opens a tab when none is open; tab_open for more tabs) → snapshot (outline with handles like el3, ln2) → act by handle (click, fill, type, press, select, hover) → after a navigation, snapshot again: old handles are stale. Replies say what changed (navigation, dialog) instead of returning the page. Errors end with "What to do". HUMAN_REQUIRED means a person must act in the browser first; then session_resume. More tools (debug, network, files, …): call capabilities with open [group].`;
 
 /**
  * Said once, with the first reply of a connection, when the session is paced like a person: an agent
@@ -42,14 +58,16 @@ export class BproxyMcpServer {
   readonly server: Server;
   private readonly link: DaemonLink;
   private readonly session: ConnectionSession;
-  private readonly tools = buildTools();
+  /** The capability groups this connection offers: the startup ones, and those the model opened. */
+  private readonly opened: Set<CapabilityGroup>;
   /** Whether a tools/call has been answered yet: the first answer carries the pacing notice. */
   private answered = false;
 
   constructor(private readonly options: McpServerOptions) {
+    this.opened = new Set(options.groups ?? DEFAULT_GROUPS);
     this.server = new Server(
       { name: 'bproxy', version: BPROXY_VERSION },
-      { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+      { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
     );
     this.link = new DaemonLink(options.client);
     this.session = new ConnectionSession(
@@ -60,7 +78,7 @@ export class BproxyMcpServer {
       options.session,
     );
     this.link.onReconnect = () => this.session.forget();
-    this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools }));
+    this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listTools() }));
     this.server.setRequestHandler(CallToolRequestSchema, async (request) =>
       this.withNotice(await this.callTool(request.params.name, request.params.arguments ?? {})),
     );
@@ -80,8 +98,24 @@ export class BproxyMcpServer {
     return `mcp ${client}`.slice(0, 64);
   }
 
+  /** The tools of the open groups, then `capabilities` while a group with tools is closed. */
+  listTools(): ListedTool[] {
+    const more = capabilitiesTool(this.opened);
+    return [...buildTools(this.opened), ...(more === null ? [] : [more])];
+  }
+
   async callTool(name: string, args: Record<string, unknown>): Promise<ToolReply> {
-    return (await runTool(name, args, (call) => this.send(call))).reply;
+    if (name === CAPABILITIES_TOOL) {
+      const { changed, reply } = openGroups(this.opened, args);
+      // Clients that refresh on it (VS Code) list the new tools; the reply serves those that do not.
+      if (changed) await this.server.sendToolListChanged().catch(() => {});
+      return reply;
+    }
+    const spec = TOOLS_BY_NAME.get(name);
+    if (spec !== undefined && !this.opened.has(spec.group)) return closedToolReply(spec);
+    // A batch's steps are offered as the tools are: a tool of a closed group is refused there too.
+    const steps = (step: ToolSpec) => (this.opened.has(step.group) ? null : closedToolReply(step));
+    return (await runTool(name, args, (call) => this.send(call), { steps })).reply;
   }
 
   /**

@@ -10,11 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DaemonClient } from '@bproxy/client';
 import { buildServer, createLogger, type DaemonServer } from '@bproxy/daemon';
 import { DEFAULT_EXTENSION_ID } from '@bproxy/protocol';
-import { buildTools, TOOL_HINTS } from '@bproxy/tools';
+import { buildTools, groupsWithTools, TOOL_HINTS, TOOL_SPECS } from '@bproxy/tools';
 import { BproxyMcpServer, type McpServerOptions } from '../src/index';
 import { HUMAN_PACING_NOTICE } from '../src/server';
 
@@ -102,21 +103,132 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
+/** The pinned tools of these groups, in the pinned order. */
+function pinnedOf(groups: readonly string[]): unknown[] {
+  const pinned: unknown = JSON.parse(
+    readFileSync(new URL('../../tools/test/tools-list.json', import.meta.url), 'utf8'),
+  );
+  if (!Array.isArray(pinned)) throw new Error('tools-list.json holds no list');
+  const specs = new Map(TOOL_SPECS.map((spec) => [spec.name as string, spec.group as string]));
+  return pinned.filter((tool: { name: string }) => groups.includes(specs.get(tool.name) ?? ''));
+}
+
+/** The bytes of a tools/list answer's list, as a client receives it. */
+const bytesOf = (tools: unknown): number => Buffer.byteLength(JSON.stringify(tools));
+
+/** The most the default tool list may weigh: every byte of it is read by the model on every call. */
+const DEFAULT_LIST_BUDGET = 10_240;
+
 describe('tools/list', () => {
-  it("lists the catalogue's tools as they are pinned, byte for byte", async () => {
+  it("lists the core group's tools as they are pinned, byte for byte, then capabilities", async () => {
     const c = await connect();
     const { tools } = await c.client.listTools();
+    expect(JSON.stringify(tools.slice(0, -1))).toBe(JSON.stringify(buildTools(new Set(['core']))));
+    expect(JSON.stringify(tools.slice(0, -1))).toBe(JSON.stringify(pinnedOf(['core'])));
+    expect(tools.at(-1)?.name).toBe('capabilities');
+    expect(tools.map((t) => t.name)).not.toContain('debug_last');
+  });
+
+  it(`keeps the default tool list within ${DEFAULT_LIST_BUDGET} bytes`, async () => {
+    const c = await connect();
+    const { tools } = await c.client.listTools();
+    expect(bytesOf(tools)).toBeLessThanOrEqual(DEFAULT_LIST_BUDGET);
+  });
+
+  it('offers the groups it was started with (--caps), and every tool with all of them, without capabilities', async () => {
+    const debug = await connect({ groups: new Set(['core', 'debug']) });
+    const names = (await debug.client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('debug_last');
+    const all = await connect({ groups: new Set(groupsWithTools()) });
+    const { tools } = await all.client.listTools();
     expect(JSON.stringify(tools)).toBe(JSON.stringify(buildTools()));
-    const pinned: unknown = JSON.parse(
-      readFileSync(new URL('../../tools/test/tools-list.json', import.meta.url), 'utf8'),
+  });
+
+  it('opens a group at run time: the tool list changes, the client is told, and the new tools answer', async () => {
+    const c = await connect();
+    const changed = new Promise<void>((resolve) =>
+      c.client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
     );
-    expect(JSON.stringify(tools)).toBe(JSON.stringify(pinned));
+    expect(await c.call('debug_last', { limit: 1 })).toEqual({
+      isError: true,
+      text: 'UNKNOWN_ACTION: debug_last is in the debug group, which is not open\nWhat to do: Call capabilities with open ["debug"] first',
+    });
+    const opened = await c.call('capabilities', { open: ['debug'] });
+    expect(opened.isError).toBe(false);
+    expect(opened.text).toMatch(/^opened debug: debug_last, debug_log, console\n/);
+    await changed;
+    const { tools } = await c.client.listTools();
+    const listed = tools.filter((t) => t.name !== 'capabilities');
+    expect(JSON.stringify(listed)).toBe(JSON.stringify(pinnedOf(['core', 'debug'])));
+    // capabilities, while other groups are closed, no longer offers the one just opened.
+    expect(JSON.stringify(tools.find((t) => t.name === 'capabilities') ?? {})).not.toContain('"debug"');
+    expect(await c.call('debug_last', { limit: 1 })).toMatchObject({ isError: false });
   });
 
   it('says who it is and how to work with it', async () => {
     const c = await connect();
     expect(c.client.getServerVersion()?.name).toBe('bproxy');
     expect(c.client.getInstructions()).toMatch(/^Drive a real browser\. Workflow: navigate/);
+    expect(c.client.getInstructions()).toContain('call capabilities with open [group]');
+    expect(c.client.getServerCapabilities()?.tools).toEqual({ listChanged: true });
+  });
+});
+
+describe('batch', () => {
+  it("runs tools in order in the connection's session and answers each step's own reply, numbered", async () => {
+    const c = await connect();
+    expect(
+      await c.call('batch', { steps: [{ action: 'tab_list' }, { action: 'tab_list', params: {} }] }),
+    ).toEqual({
+      isError: false,
+      text: '1. no tabs; call tab_open\n2. no tabs; call tab_open',
+    });
+    expect(await sessions()).toHaveLength(1);
+  });
+
+  it('stops at the failing step, named by its tool', async () => {
+    const c = await connect();
+    const reply = await c.call('batch', {
+      steps: [
+        { action: 'tab_list' },
+        { action: 'tab_select', params: { tab: 't9' } },
+        { action: 'tab_list' },
+      ],
+    });
+    expect(reply.isError).toBe(true);
+    expect(reply.text).toMatch(/^TAB_[A-Z_]+: step 2 \(tab_select\): /);
+  });
+
+  it('checks every step as its tool would be, before any runs: unknown tools, hidden params, closed groups', async () => {
+    const c = await connect();
+    expect(await c.call('batch', { steps: [{ action: 'teleport' }] })).toMatchObject({
+      isError: true,
+      text: /^BAD_REQUEST: step 1: no tool named "teleport"/,
+    });
+    expect(
+      await c.call('batch', {
+        steps: [{ action: 'tab_list' }, { action: 'tab_open', params: { browser: 'x' } }],
+      }),
+    ).toMatchObject({
+      isError: true,
+      text: /^BAD_REQUEST: step 2 \(tab_open\): tab_open does not take browser/,
+    });
+    expect(await c.call('batch', { steps: [{ action: 'debug_last' }] })).toMatchObject({
+      isError: true,
+      text: /^UNKNOWN_ACTION: debug_last is in the debug group/,
+    });
+    expect(await c.call('batch', { steps: [{ action: 'batch', params: { steps: [] } }] })).toMatchObject({
+      isError: true,
+    });
+    expect(await sessions()).toEqual([]);
+  });
+
+  it('carries the tools of a group opened at run time, for clients that keep their first tool list', async () => {
+    const c = await connect();
+    await c.call('capabilities', { open: ['debug'] });
+    const reply = await c.call('batch', { steps: [{ action: 'debug_last', params: { limit: 1 } }] });
+    expect(reply.isError).toBe(false);
+    expect(reply.text).toMatch(/^1\. /);
   });
 });
 
@@ -164,7 +276,7 @@ describe('bad calls', () => {
 
 describe("a connection's session", () => {
   it('is created on the first call that needs it, labelled after the client, with the server pacing', async () => {
-    const c = await connect({ pacing: 'fast' }, 'claude-code');
+    const c = await connect({ pacing: 'fast', groups: new Set(['core', 'debug']) }, 'claude-code');
     expect(await c.call('debug_last', { limit: 1 })).toMatchObject({ isError: false });
     expect(await sessions()).toEqual([]);
     expect(await c.call('tab_list')).toEqual({ isError: false, text: 'no tabs; call tab_open' });

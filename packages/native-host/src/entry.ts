@@ -8,6 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import { agentHandler, type AgentModule } from './agent-handler';
 import { hostMain } from './main';
+import { detachMsOf } from './terminal/terminal-command';
 import { terminalHandler } from './terminal/terminal-handler';
 
 const beside = (file: string) => new URL(`./${file}`, import.meta.url);
@@ -18,5 +19,8 @@ const loadAgent = async (): Promise<AgentModule> =>
 void hostMain({
   daemonScript,
   agent: agentHandler(daemonScript, loadAgent),
-  terminal: terminalHandler({ bproxyCommand: [process.execPath, fileURLToPath(beside('bproxy.mjs'))] }),
+  terminal: terminalHandler({
+    bproxyCommand: [process.execPath, fileURLToPath(beside('bproxy.mjs'))],
+    ...(detachMsOf(process.env) === undefined ? {} : { detachMs: detachMsOf(process.env) }),
+  }),
 });

@@ -31,6 +31,9 @@ export type PageAction =
   | 'detectHuman'
   /** The document's mark and title (PageInfoResult). */
   | 'pageInfo'
+  /** `screenshot --annotate`: draw labels over elements (annotate.ts), and remove them. */
+  | 'annotateShow'
+  | 'annotateHide'
   /** Where a cross-origin frame's viewport starts in the top viewport (FrameBoxResult), scrolled into view. */
   | 'frameBox'
   /** Which frame elements hold the child frames that posted these tokens (see frames/frame-probe.ts). */
@@ -108,6 +111,8 @@ export const PAGE_ACTIONS: readonly PageAction[] = [
   'locate',
   'detectHuman',
   'pageInfo',
+  'annotateShow',
+  'annotateHide',
   'frameBox',
   'frameProbe',
 ];

@@ -1,6 +1,7 @@
 /** Routes an action to its handler and turns the outcome into a PageResult. */
 import { mayNavigate } from '@bproxy/protocol/plain';
 import { PAGE_ACTIONS, type PageAction, type PageResult } from './api';
+import { annotateHide, annotateShow } from './actions/annotate';
 import { detectHuman } from './actions/detect-human';
 import { elements, links } from './actions/elements';
 import { fill } from './actions/fill';
@@ -53,6 +54,8 @@ const HANDLERS: Readonly<Record<PageAction, Handler>> = {
   locate,
   detectHuman,
   pageInfo,
+  annotateShow,
+  annotateHide,
   frameBox,
   frameProbe,
 };

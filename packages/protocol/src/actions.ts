@@ -35,6 +35,8 @@ import {
   SnapshotDriverResult,
   SnapshotResult,
   ScreenshotParams,
+  ForwardedScreenshotParams,
+  ScreenshotDriverResult,
   ScreenshotResult,
 } from './schemas/reads';
 import {
@@ -50,9 +52,6 @@ import {
   SelectDriverResult,
   ScrollParams,
   ScrollResult,
-  WaitParams,
-  ForwardedWaitParams,
-  WaitResult,
   DialogParams,
   DialogResult,
 } from './schemas/interaction';
@@ -69,6 +68,8 @@ import {
   SessionBindParams,
   SessionCloseResult,
 } from './schemas/session-tab';
+import { BatchParams, BatchResult } from './schemas/batch';
+import { ForwardedWaitParams, WaitParams, WaitResult } from './schemas/wait';
 import {
   DebugLastParams,
   DebugLastResult,
@@ -78,6 +79,48 @@ import {
   PairingIssueParams,
   PairingIssueResult,
 } from './schemas/debug';
+import {
+  UploadParams,
+  UploadForwarded,
+  UploadResult,
+  UploadDriverResult,
+  PdfParams,
+  PdfForwarded,
+  PdfResult,
+  PdfDriverResult,
+} from './schemas/files';
+import {
+  CookiesClearParams,
+  CookiesClearResult,
+  CookiesListResult,
+  CookiesSetParams,
+  CookiesSetResult,
+  EmulateParams,
+  EmulateResult,
+  StateFileParams,
+  StateLoadDriverResult,
+  StateLoadForwarded,
+  StateLoadResult,
+  StateSaveResult,
+  StorageStateSchema,
+} from './schemas/state';
+export * from './schemas/state';
+export * from './devices';
+import {
+  ConsoleParams,
+  ConsoleResult,
+  NetworkParams,
+  NetworkResult,
+  NetworkGetParams,
+  NetworkGetForwarded,
+  NetworkGetDriverResult,
+  NetworkGetResult,
+  NetworkHarParams,
+  NetworkHarForwarded,
+  NetworkHarDriverResult,
+  NetworkHarResult,
+} from './schemas/observe';
+import { DiffResultShape } from './schemas/diff';
 export {
   PacingModeSchema,
   SessionInfoSchema,
@@ -92,10 +135,22 @@ export {
   type TabInfo,
 } from './schemas/common';
 export { TraceSchema, type Trace } from './schemas/debug';
+export { BATCH_ACTIONS, BATCH_MAX_STEPS, batchStepId, NOT_IN_BATCH } from './schemas/batch';
+export {
+  BODY_INLINE_CHARS,
+  BODY_MAX_BYTES,
+  CONSOLE_LEVELS,
+  NetworkRequestIdSchema,
+  NetworkRecordSchema,
+  type ConsoleLevel,
+  type NetworkRecord,
+} from './schemas/observe';
 export {
   HANDLES_PER_READ,
   SNAPSHOT_REF_OPEN,
   SNAPSHOT_REF_CLOSE,
+  LONG_TEXT_RUNS,
+  LONG_TEXT_MAX,
   SNAPSHOT_FRAME_OPEN,
   SNAPSHOT_FRAME_CLOSE,
 } from './snapshot-refs';
@@ -145,6 +200,9 @@ const withForwardedTarget = <T extends z.ZodRawShape>(shape: T, optional: boolea
 
 /** The result of an action addressed to a session: the daemon may add the session's notes to it. */
 const noted = <T extends z.ZodRawShape>(schema: z.ZodObject<T>) => schema.extend(NotesShape);
+
+/** The result of an acting action that takes `diff`: the snapshot diff its effect left, when asked. */
+const diffed = <T extends z.ZodRawShape>(schema: z.ZodObject<T>) => noted(schema).extend(DiffResultShape);
 
 const SCHEMAS = {
   'session.create': {
@@ -249,14 +307,15 @@ const SCHEMAS = {
   snapshot: {
     params: SnapshotParams,
     result: noted(SnapshotResult),
-    forwarded: withForwardedTarget(SnapshotParams.shape, true),
+    // `inView` is the daemon's own (screenshot --annotate): only the refs of the elements in view.
+    forwarded: withForwardedTarget({ ...SnapshotParams.shape, inView: z.boolean().optional() }, true),
     driverResult: SnapshotDriverResult,
   },
   screenshot: {
     params: ScreenshotParams,
     result: noted(ScreenshotResult),
-    forwarded: withForwardedTarget(ScreenshotParams.shape, true),
-    driverResult: ScreenshotResult,
+    forwarded: ForwardedScreenshotParams,
+    driverResult: ScreenshotDriverResult,
   },
 
   scroll: {
@@ -267,7 +326,7 @@ const SCHEMAS = {
   },
   click: {
     params: ClickParams,
-    result: noted(InputEffectsSchema),
+    result: diffed(InputEffectsSchema),
     forwarded: withForwardedTarget(ClickParams.shape, false),
     driverResult: DriverInputEffectsSchema,
   },
@@ -285,25 +344,25 @@ const SCHEMAS = {
   },
   fill: {
     params: FillParams,
-    result: noted(EffectsSchema),
+    result: diffed(EffectsSchema),
     forwarded: withForwardedTarget(FillParams.shape, false),
     driverResult: DriverEffectsSchema,
   },
   type: {
     params: TypeParams,
-    result: noted(InputEffectsSchema),
+    result: diffed(InputEffectsSchema),
     forwarded: withForwardedTarget(TypeParams.shape, true),
     driverResult: DriverInputEffectsSchema,
   },
   press: {
     params: PressParams,
-    result: noted(InputEffectsSchema),
+    result: diffed(InputEffectsSchema),
     forwarded: withForwardedTarget(PressParams.shape, true),
     driverResult: DriverInputEffectsSchema,
   },
   select: {
     params: SelectParams,
-    result: noted(SelectResult),
+    result: diffed(SelectResult),
     forwarded: withForwardedTarget(SelectParams.shape, false),
     driverResult: SelectDriverResult,
   },
@@ -317,6 +376,77 @@ const SCHEMAS = {
     params: DialogParams,
     result: noted(DialogResult),
     driverResult: DialogResult,
+  },
+
+  batch: {
+    params: BatchParams,
+    result: BatchResult,
+  },
+  upload: {
+    params: UploadParams,
+    result: noted(UploadResult),
+    forwarded: UploadForwarded,
+    driverResult: UploadDriverResult,
+  },
+  pdf: {
+    params: PdfParams,
+    result: noted(PdfResult),
+    forwarded: PdfForwarded,
+    driverResult: PdfDriverResult,
+  },
+  'state.save': {
+    params: StateFileParams,
+    result: noted(StateSaveResult),
+    forwarded: Empty,
+    driverResult: StorageStateSchema,
+  },
+  'state.load': {
+    params: StateFileParams,
+    result: noted(StateLoadResult),
+    forwarded: StateLoadForwarded,
+    driverResult: StateLoadDriverResult,
+  },
+  'cookies.list': {
+    params: Empty,
+    result: noted(CookiesListResult),
+    driverResult: CookiesListResult,
+  },
+  'cookies.set': {
+    params: CookiesSetParams,
+    result: noted(CookiesSetResult),
+    driverResult: CookiesSetResult,
+  },
+  'cookies.clear': {
+    params: CookiesClearParams,
+    result: noted(CookiesClearResult),
+    driverResult: CookiesClearResult,
+  },
+  emulate: {
+    params: EmulateParams,
+    result: noted(EmulateResult),
+    driverResult: EmulateResult,
+  },
+  console: {
+    params: ConsoleParams,
+    result: noted(ConsoleResult),
+    driverResult: ConsoleResult,
+  },
+  network: {
+    params: NetworkParams,
+    result: noted(NetworkResult),
+    driverResult: NetworkResult,
+  },
+  'network.get': {
+    params: NetworkGetParams,
+    result: noted(NetworkGetResult),
+    forwarded: NetworkGetForwarded,
+    driverResult: NetworkGetDriverResult,
+  },
+  'network.har': {
+    params: NetworkHarParams,
+    result: noted(NetworkHarResult),
+    forwarded: NetworkHarForwarded,
+    driverResult: NetworkHarDriverResult,
   },
 
   'pairing.issue': {

@@ -89,3 +89,19 @@ export function versionSkew(a: PartVersion, b: PartVersion): VersionSkew | null 
       `they do not work together, and the ${old.part} is the older one — ${UPDATE_STEP[old.part]}`,
   };
 }
+
+/**
+ * Why a running daemon of `daemonVersion` cannot serve a client (the CLI, the MCP server) of
+ * `clientVersion`, with the one command that fixes it; null when they work together. A daemon that
+ * names no version is older than the version check itself: refused (fail closed).
+ */
+export function daemonVersionProblem(daemonVersion: string | null, clientVersion: string): string | null {
+  if (daemonVersion !== null && versionsCompatible(daemonVersion, clientVersion)) return null;
+  const fix =
+    'run `bproxy service stop`, then run the command again (it starts a daemon of this version), or restart the daemon: `bproxy service stop && bproxy service start`';
+  if (daemonVersion === null)
+    return `the running daemon names no version, so it is older than this bproxy ${clientVersion}, and they do not work together: the daemon is the older part — ${fix}`;
+  return compareVersions(daemonVersion, clientVersion) < 0
+    ? `the running daemon is version ${daemonVersion}, older than this bproxy ${clientVersion}, and they do not work together: the daemon is the older part — ${fix}`
+    : `the running daemon is version ${daemonVersion}, newer than this bproxy ${clientVersion}, and they do not work together: this bproxy is the older part — use the newer bproxy, or ${fix}`;
+}

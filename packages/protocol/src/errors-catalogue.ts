@@ -172,6 +172,48 @@ export const ERROR_CATALOGUE = {
     when: 'The URL is not http:, https: or about:blank (file: only in a launched browser started with --allow-file-urls)',
     hint: 'Open an http: or https: page; local files, data:, view-source:, javascript: and browser or extension pages are refused',
   },
+  FILE_NOT_FOUND: {
+    category: 'validation',
+    retry: false,
+    status: 404,
+    when: 'A file to read (upload, state load) does not exist, is not a regular file, or is over the size cap',
+    hint: 'Check the path; it must name a regular file inside an allowed folder',
+  },
+  FILE_NOT_ACCEPTED: {
+    category: 'page',
+    retry: false,
+    status: 409,
+    when: 'The file input refuses these files: a type outside its accept, or several where it takes one',
+    hint: 'Send files of the types the input accepts, one file unless it takes multiple',
+  },
+  NO_FILE_CHOOSER: {
+    category: 'page',
+    retry: true,
+    status: 409,
+    when: 'The element is not a file input and clicking it opened no file chooser',
+    hint: 'Target the file input or the button that opens the chooser (`bproxy elements`)',
+  },
+  PATH_NOT_ALLOWED: {
+    category: 'policy',
+    retry: false,
+    status: 403,
+    when: "A file an agent names is outside the session's folder and the folders the user allowed (a `..` part, a link out, another folder); nothing was read or written",
+    hint: "Use the session's folder (tmpDir of session create) or ask the user to allow the folder (files.json, service start --allow-files)",
+  },
+  STATE_NOT_ALLOWED: {
+    category: 'policy',
+    retry: false,
+    status: 403,
+    when: "Reading or exporting the cookies of the user's own Chrome, which the user has not allowed",
+    hint: 'Ask the user; only they can allow it (BPROXY_HOME/user-chrome.json). A browser bproxy launches needs no permission',
+  },
+  STATE_FILE_INVALID: {
+    category: 'validation',
+    retry: false,
+    status: 400,
+    when: "The state file could not be read or is not Playwright's storage-state JSON",
+    hint: 'Give a file written by `state save` or by Playwright (cookies and origins)',
+  },
   DEBUGGER_DISABLED: {
     category: 'policy',
     retry: false,
@@ -225,14 +267,14 @@ export const ERROR_CATALOGUE = {
     category: 'target',
     retry: false,
     status: 404,
-    when: 'The element handle is unknown, expired (120 s), evicted or replaced by a fresh read',
+    when: 'The element handle is unknown, expired (120 s) or evicted',
     hint: 'Re-run the read action (elements, links or snapshot) and use the new handles',
   },
   ELEMENT_HANDLE_STALE: {
     category: 'target',
     retry: false,
     status: 409,
-    when: 'The handle no longer matches the page (it navigated), or the page identity is unknown',
+    when: 'The page navigated, or the element is gone or was replaced by a re-render, or the page identity is unknown',
     hint: 'The page changed: re-run elements, links or snapshot',
   },
   ELEMENT_HANDLE_SCOPE_MISMATCH: {
@@ -290,6 +332,13 @@ export const ERROR_CATALOGUE = {
     status: 408,
     when: 'The condition of a wait action did not hold within its timeout',
     hint: 'Wait longer (--timeout-ms) or check the condition',
+  },
+  REQUEST_NOT_FOUND: {
+    category: 'target',
+    retry: false,
+    status: 404,
+    when: 'network get named a request the tab does not have (or no longer keeps)',
+    hint: 'List the requests with `bproxy network` and use an id it shows',
   },
   UNSUPPORTED_ACTION: {
     category: 'internal',
@@ -437,10 +486,11 @@ export function hintOf(code: ErrorCode): string {
 export function makeError(
   code: ErrorCode,
   message: string,
-  extra: { reason?: string; details?: Record<string, unknown> } = {},
+  extra: { reason?: string; details?: Record<string, unknown>; hint?: string } = {},
 ): BproxyError {
   const spec: ErrorSpec = ERROR_CATALOGUE[code];
-  const error: BproxyError = { code, category: spec.category, retry: spec.retry, message, hint: spec.hint };
+  const hint = extra.hint ?? spec.hint;
+  const error: BproxyError = { code, category: spec.category, retry: spec.retry, message, hint };
   if (extra.reason !== undefined) error.reason = extra.reason;
   if (extra.details !== undefined) error.details = extra.details;
   return error;

@@ -25,3 +25,12 @@ export const HumanWaiverSchema = z.strictObject({
   kinds: z.array(HumanKindSchema).min(1).max(3),
 });
 export type HumanWaiver = z.infer<typeof HumanWaiverSchema>;
+
+/** Why a session the user took over in the browser is paused, as agents read it (`pauseReason`). */
+export const TAKE_OVER_REASON = 'the user took over this session in the browser; wait until they resume it';
+/**
+ * The hint of a HUMAN_REQUIRED refusal on a session the user took over: `session resume` is refused
+ * there (it is theirs until they press Resume), so the catalogue's hint would send the agent wrong.
+ */
+export const TAKE_OVER_HINT =
+  'The user is working in this tab: wait and try again later; only they can resume it, in the browser';

@@ -5,8 +5,11 @@
  * package root would pull zod into them.
  */
 export * from './action-facts';
+export * from './compatibility';
+export * from './devices';
 export * from './errors-catalogue';
 export * from './native/native-chunks';
 export * from './pairing/proof-crypto';
 export * from './snapshot-refs';
 export * from './version';
+export * from './wait-conditions';

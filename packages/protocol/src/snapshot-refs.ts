@@ -16,3 +16,11 @@ export const SNAPSHOT_FRAME_CLOSE = '\uE003';
  * exceed it, so that every element a part shows gets a handle.
  */
 export const HANDLES_PER_READ = 200;
+
+/**
+ * With `diff`, the page also sends the long text runs a whole snapshot leaves out (`longText`), so that
+ * a diff can show text that appeared since the last read whatever its length: at most this many runs,
+ * each cut at LONG_TEXT_MAX characters.
+ */
+export const LONG_TEXT_RUNS = 200;
+export const LONG_TEXT_MAX = 2000;

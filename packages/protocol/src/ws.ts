@@ -45,7 +45,14 @@ export const TabOpenedMessageSchema = z.strictObject({
 });
 export type TabOpenedMessage = z.infer<typeof TabOpenedMessageSchema>;
 export const DriverResponseMessageSchema = z.discriminatedUnion('ok', [
-  z.strictObject({ type: z.literal('response'), id: z.string(), ok: z.literal(true), data: z.unknown() }),
+  z.strictObject({
+    type: z.literal('response'),
+    id: z.string(),
+    ok: z.literal(true),
+    data: z.unknown(),
+    /** The console errors and failed requests the action caused, in one short line (`2 errors, POST /api/cart 422`). */
+    news: z.string().min(1).max(300).optional(),
+  }),
   z.strictObject({
     type: z.literal('response'),
     id: z.string(),

@@ -5,7 +5,16 @@
  * override may hide params the surface owns (the session's pacing, the browser chosen at startup), make
  * an optional one required, rename the tool or give a more exact sentence.
  */
-import { ACTION_FACTS, ACTION_NAMES, paramsJsonSchema, type ActionName } from '@bproxy/protocol';
+import {
+  ACTION_FACTS,
+  ACTION_NAMES,
+  actionGroup,
+  paramsJsonSchema,
+  type ActionName,
+  type CapabilityGroup,
+} from '@bproxy/protocol';
+import { BATCH_INPUT_SCHEMA } from './batch-tool';
+import { compactProperties, compactTarget } from './compact-schema';
 import { NO_TOOL, TOOL_ORDER, TOOL_OVERRIDES, type ToolOverride } from './tool-overrides';
 
 type Overrides = typeof TOOL_OVERRIDES;
@@ -36,10 +45,12 @@ export interface ToolSpec {
   /** Optional params this tool requires. */
   readonly require?: readonly string[];
   readonly description: string;
+  /** The capability group the tool is offered in (its action's). */
+  readonly group: CapabilityGroup;
 }
 
 /** What `target` means, said once per tool that takes one: the schema alone does not tell where handles come from. */
-const TARGET_NOTE = 'Handle from snapshot/elements/links (el3, ln2), or {selector}';
+const TARGET_NOTE = 'Handle from a read (el3, ln2), or {selector}';
 
 function overrideOf(action: ActionName): ToolOverride | typeof NO_TOOL {
   const overrides: { readonly [A in ActionName]?: ToolOverride | typeof NO_TOOL } = TOOL_OVERRIDES;
@@ -57,6 +68,7 @@ function specOf(action: ActionName): ToolSpec | null {
     ...(override.hide === undefined ? {} : { hide: override.hide }),
     ...(override.require === undefined ? {} : { require: override.require }),
     description: override.description ?? ACTION_FACTS[action].summary,
+    group: actionGroup(action),
   };
 }
 
@@ -83,10 +95,12 @@ function isObject(value: unknown): value is JsonObject {
 }
 
 function inputSchema(spec: ToolSpec): ToolDefinition['inputSchema'] {
+  // A batch's steps name tools, not actions: its schema is the tool's own.
+  if (spec.action === 'batch') return BATCH_INPUT_SCHEMA;
   const json = paramsJsonSchema(spec.action);
-  const properties = isObject(json.properties) ? { ...json.properties } : {};
+  const properties = isObject(json.properties) ? compactProperties(json.properties) : {};
   for (const key of spec.hide ?? []) delete properties[key];
-  if (isObject(properties.target)) properties.target = { ...properties.target, description: TARGET_NOTE };
+  if (isObject(properties.target)) properties.target = compactTarget(TARGET_NOTE);
   const required = [
     ...(Array.isArray(json.required) ? json.required.filter((r): r is string => typeof r === 'string') : []),
     ...(spec.require ?? []),
@@ -97,11 +111,15 @@ function inputSchema(spec: ToolSpec): ToolDefinition['inputSchema'] {
   return schema;
 }
 
-/** The tool list as sent in tools/list. */
-export function buildTools(): ToolDefinition[] {
-  return TOOL_SPECS.map((spec) => ({
-    name: spec.name,
-    description: spec.description,
-    inputSchema: inputSchema(spec),
-  }));
+/** A tool as tools/list sends it. */
+export function toolDefinition(spec: ToolSpec): ToolDefinition {
+  return { name: spec.name, description: spec.description, inputSchema: inputSchema(spec) };
+}
+
+/**
+ * The tool list as sent in tools/list: the tools of `groups` (every group when not given), in the
+ * catalogue's order.
+ */
+export function buildTools(groups?: ReadonlySet<CapabilityGroup>): ToolDefinition[] {
+  return TOOL_SPECS.filter((spec) => groups === undefined || groups.has(spec.group)).map(toolDefinition);
 }

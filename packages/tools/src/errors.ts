@@ -41,7 +41,7 @@ export const TOOL_HINTS: Readonly<Partial<Record<ErrorCode, string>>> = {
   NO_DIALOG: 'Nothing to answer; go on',
   WAIT_TIMEOUT: 'Check the condition, or wait longer (timeoutMs)',
   NAVIGATION_FAILED: 'Check the URL; the page may be unreachable from this machine',
-  TIMEOUT: 'Call again; if it keeps failing, debug_last shows what is slow',
+  TIMEOUT: 'Call again; if it keeps failing, debug_last (debug group) shows what is slow',
   HUMAN_REQUIRED:
     'Tell the user what the page needs (reason above) and ask them to do it in the browser, then call session_resume. In the headless browser nobody can: tell the user to run `bproxy mcp --browser NAME` with their paired Chrome',
   NO_EXTENSION: 'No browser is available: start the daemon with a browser, or pair the extension',

@@ -7,6 +7,7 @@
  */
 export {
   buildTools,
+  toolDefinition,
   TOOL_SPECS,
   TOOLS_BY_NAME,
   type ToolDefinition,
@@ -17,6 +18,7 @@ export { errorReply, localError, textReply, TOOL_HINTS, type ToolError, type Too
 export { successReply } from './replies';
 export { checkToolArgs, toolTimeoutMs, type CheckedToolCall } from './tool-call';
 export { outcomeOf, type CallOutcome, type DaemonAnswer } from './outcome';
+export { type StepPolicy } from './batch-tool';
 export {
   runTool,
   type RunToolOptions,
@@ -24,3 +26,13 @@ export {
   type ToolAction,
   type ToolCallResult,
 } from './run-tool';
+export {
+  CAPABILITIES_TOOL,
+  capabilitiesTool,
+  closedToolReply,
+  DEFAULT_GROUPS,
+  groupsWithTools,
+  openGroups,
+  parseGroups,
+  type ListedTool,
+} from './capabilities';

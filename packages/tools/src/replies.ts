@@ -6,11 +6,11 @@
  * tab, a tab opened meanwhile) follow on their own lines. Screenshots are image blocks. An action
  * without an entry (a new one, inspect, the debug reads) answers its result as one line of JSON.
  */
-import type { ActionName, ActionResult } from '@bproxy/protocol';
+import type { ActionDiff, ActionName, ActionResult } from '@bproxy/protocol';
 import { TOOLS_BY_NAME, type ToolName } from './catalogue';
 import { textReply, type ToolReply } from './errors';
 
-type Effects = ActionResult<'click'> | ActionResult<'fill'>;
+type Effects = ActionResult<'click'> | ActionResult<'fill'> | ActionResult<'hover'>;
 
 function page(url: string, title: string): string {
   return title === '' ? url : `${url} "${title}"`;
@@ -26,7 +26,27 @@ function effects(done: string, result: Effects): string {
     line += `; ${result.dialog.type} dialog open: "${result.dialog.message}" (answer with dialog)`;
   for (const opened of result.openedTabs ?? [])
     line += `; opened ${opened.tab} ${opened.url} (tab_select ${opened.tab} to act in it)`;
-  return line;
+  return line + actionDiff('diff' in result ? result.diff : undefined);
+}
+
+/** What a snapshot diff holds, said after the page line. */
+const DIFF_HEAD = {
+  first: '(whole: first snapshot here)',
+  navigated: '(whole: new page)',
+  changes: '(changes)',
+} as const;
+
+/** The snapshot diff an action was asked for, after its line. */
+function actionDiff(diff: ActionDiff | undefined): string {
+  if (diff === undefined) return '';
+  const notice = diff.notice === undefined ? '' : `\n[${diff.notice}]`;
+  return `\n${DIFF_HEAD[diff.kind]}${diff.snapshot === '' ? '' : `\n${diff.snapshot}`}${notice}`;
+}
+
+/** The labels of an annotated screenshot: handle, name, and where (x,y in image pixels). */
+function labelList(list: NonNullable<ActionResult<'screenshot'>['annotations']>): string {
+  if (list.length === 0) return 'no actionable element in view';
+  return `labelled: ${list.map((a) => `${a.handle} "${a.name}" @${a.x},${a.y}`).join('; ')}`;
 }
 
 function targetName(target: unknown): string {
@@ -64,6 +84,16 @@ function hidden(blocks: number | undefined): string {
 
 function more(shown: string, truncated: boolean, total: number): string {
   return truncated ? `\n[${shown} of ${total}; call with a higher limit or contains= to narrow]` : '';
+}
+
+/** console and network: their lines, and how to get the rest when capped. */
+function observed(r: ActionResult<'console'>, tool: string, none: string): string {
+  const dropped = r.dropped === undefined ? '' : `\n[${r.dropped} older entries were let go]`;
+  const rest =
+    r.nextOffset === undefined
+      ? ''
+      : `\n[${r.shown} of ${r.total} from here; call ${tool} with offset=${r.nextOffset} for more]`;
+  return `${r.text === '' ? none : r.text}${rest}${dropped}`;
 }
 
 function elementLine(e: ActionResult<'elements'>['elements'][number]): string {
@@ -107,7 +137,9 @@ const REPLIES: { readonly [A in ActionName]?: (result: ActionResult<A>, params: 
   reload: atPage,
   snapshot: (r) => {
     const notice = r.notice === undefined ? '' : `\n[${r.notice}]`;
-    return `${page(r.url, r.title)}\n${r.snapshot}${notice}${hidden(r.hiddenBlocks)}${frames(r.crossOriginFrames)}`;
+    const kind = r.diff === undefined ? '' : ` ${DIFF_HEAD[r.diff]}`;
+    const body = r.snapshot === '' ? '' : `\n${r.snapshot}`;
+    return `${page(r.url, r.title)}${kind}${body}${notice}${hidden(r.hiddenBlocks)}${frames(r.crossOriginFrames)}`;
   },
   text: (r, params) => {
     const start = typeof params.offset === 'number' ? params.offset : 0;
@@ -133,8 +165,16 @@ const REPLIES: { readonly [A in ActionName]?: (result: ActionResult<A>, params: 
     const edge = r.atBottom ? ' (at bottom)' : r.atTop ? ' (at top)' : '';
     return `scrolled to x=${Math.round(r.x)} y=${Math.round(r.y)}${edge}`;
   },
-  wait: (r) => `done after ${Math.round(r.waitedMs)} ms; at ${page(r.url, r.title)}`,
-  screenshot: (r) => ({ content: [{ type: 'image', data: r.data, mimeType: r.mimeType }] }),
+  wait: (r) =>
+    `done after ${Math.round(r.waitedMs)} ms; at ${page(r.url, r.title)}${r.consoleError === undefined ? '' : `\n${r.consoleError}`}`,
+  console: (r) => observed(r, 'console', 'no console messages'),
+  network: (r) => observed(r, 'network', 'no requests'),
+  screenshot: (r) => ({
+    content: [
+      { type: 'image', data: r.data, mimeType: r.mimeType },
+      ...(r.annotations === undefined ? [] : [{ type: 'text' as const, text: labelList(r.annotations) }]),
+    ],
+  }),
   dialog: (r) => `${r.accepted ? 'accepted' : 'dismissed'} ${r.type} "${r.message}"`,
   'session.resume': () => 'resumed; read the page again (snapshot) before acting',
 };

@@ -11,6 +11,7 @@ import { errorReply, type ToolReply } from './errors';
 import { outcomeOf, type DaemonAnswer } from './outcome';
 import { successReply } from './replies';
 import { checkToolArgs, toolTimeoutMs } from './tool-call';
+import { batchReply, checkBatchArgs, stepNamedByTool, type StepPolicy } from './batch-tool';
 
 /** One action of a tool call, as the surface sends it to the daemon. */
 export interface ToolAction {
@@ -29,6 +30,8 @@ export interface ToolAction {
 export type SendAction = (call: ToolAction) => Promise<DaemonAnswer>;
 
 export interface RunToolOptions {
+  /** Which tools the surface offers as steps of a batch (all of the catalogue when not given). */
+  readonly steps?: StepPolicy;
   /** The surface's own "What to do" for these codes of a failed action, instead of the catalogue's tool hints. */
   readonly hints?: Readonly<Partial<Record<ErrorCode, string>>>;
 }
@@ -55,6 +58,7 @@ export async function runTool(
       'UNKNOWN_ACTION',
       errorReply({ code: 'UNKNOWN_ACTION', message: `no tool named "${name}"` }),
     );
+  if (tool.action === 'batch') return runBatch(tool, args, send, options);
   const checked = checkToolArgs(tool, args);
   if (!checked.ok) return failed('BAD_REQUEST', checked.reply);
   const { params } = checked;
@@ -67,4 +71,24 @@ export async function runTool(
     return failed(error.code, reply, error.reason);
   }
   return { ok: true, tool, reply: successReply(tool.name, params, outcome.data) };
+}
+
+/** A call of the batch tool: every step checked as its tool's own call, then one batch action. */
+async function runBatch(
+  tool: ToolSpec,
+  args: Record<string, unknown>,
+  send: SendAction,
+  options: RunToolOptions,
+): Promise<ToolCallResult> {
+  const batch = checkBatchArgs(args, options.steps);
+  if (!batch.ok) return failed('BAD_REQUEST', batch.reply);
+  const answer = await send({ tool, params: batch.params, timeoutMs: batch.timeoutMs });
+  const outcome = outcomeOf('batch', answer);
+  if (!outcome.ok) {
+    const error = { ...outcome.error, message: stepNamedByTool(batch, outcome.error.message) };
+    const hint = options.hints?.[error.code];
+    const reply = hint === undefined ? errorReply(error) : errorReply({ ...error, hint }, false);
+    return failed(error.code, reply, error.reason);
+  }
+  return { ok: true, tool, reply: batchReply(batch, outcome.data) };
 }

@@ -13,6 +13,13 @@ export type CheckedToolCall =
 
 const NAVIGATION_TIMEOUT_MS = 60_000;
 
+/**
+ * A screenshot through MCP is at most this wide unless asked otherwise: the common vision models take
+ * an image of 1280 × 800 (about a megapixel, under their 1568-pixel edge) without scaling it again, and
+ * a page captured at a device pixel ratio of 2 would be twice that.
+ */
+export const MCP_SCREENSHOT_MAX_WIDTH = 1280;
+
 function usage(message: string, hint: string): CheckedToolCall {
   return { ok: false, reply: localError('BAD_REQUEST', message, hint) };
 }
@@ -28,6 +35,8 @@ export function checkToolArgs(spec: ToolSpec, args: Record<string, unknown>): Ch
   const missing = (spec.require ?? []).filter((key) => !(key in args));
   if (missing.length > 0) return usage(`${spec.name} needs ${missing.join(', ')}`, 'Add it and call again');
   const params: Record<string, unknown> = { ...args };
+  if (spec.action === 'screenshot' && params.maxWidth === undefined)
+    params.maxWidth = MCP_SCREENSHOT_MAX_WIDTH;
   const checked = parseParams(spec.action, params);
   if (!checked.ok)
     return usage(

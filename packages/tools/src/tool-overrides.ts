@@ -42,13 +42,22 @@ export const TOOL_OVERRIDES = {
   'tab.close': { description: 'Close a tab (default: the current one)' },
   navigate: { description: 'Load an http(s) URL in the current tab (opens one when none is open)' },
   snapshot: {
-    description: 'Outline with handles to act on; long text via text; capped, continue with offset',
+    description: 'Outline with handles to act on; diff:true for changes only; long text via text',
   },
   text: { description: 'Visible text; capped, continue with offset' },
   fill: { description: 'Replace the value of a field' },
   type: { description: 'Type text key by key (into target, else the focus)' },
   'session.resume': { description: 'Resume after the user did what HUMAN_REQUIRED asked' },
   'debug.last': { description: 'Recent request traces (ids, errors, timings)' },
+  batch: { description: 'Run several tools in order in one call; stops at the first failure' },
+  pdf: { description: 'Save the page as PDF (session folder, or out in an allowed folder)' },
+  upload: { description: "Set a file input's files, or answer the chooser target opens (allowed folders)" },
+  // A device names its user agent, touch and mobile viewport; the CLI keeps the separate switches.
+  emulate: {
+    hide: ['mobile', 'userAgent', 'touch'],
+    description: 'Emulate a device, viewport, position, time zone, locale, color scheme or network',
+  },
+  'cookies.set': { hide: ['httpOnly', 'sameSite'] },
 } as const satisfies { readonly [A in ActionName]?: ToolOverride | typeof NO_TOOL };
 
 /**
@@ -80,6 +89,7 @@ export const TOOL_ORDER: readonly ActionName[] = [
   'screenshot',
   'dialog',
   'session.resume',
+  'batch',
   'debug.last',
   'debug.log',
 ];

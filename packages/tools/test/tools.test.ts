@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ACTION_FACTS, ACTION_NAMES, ACTIONS, isErrorCode } from '@bproxy/protocol';
+import { ACTION_FACTS, ACTION_NAMES, ACTIONS, actionGroup, isErrorCode } from '@bproxy/protocol';
+import { checkToolArgs } from '../src/tool-call';
 import { buildTools, TOOL_SPECS } from '../src/catalogue';
 import { NO_TOOL, TOOL_OVERRIDES, type ToolOverride } from '../src/tool-overrides';
 import { errorReply, localError, TOOL_HINTS } from '../src/errors';
@@ -57,8 +58,25 @@ describe('MCP tool list', () => {
     for (const tool of tools.slice(pinned.length)) expect(known.has(tool.name)).toBe(false);
   });
 
-  it('stays small', () => {
-    expect(JSON.stringify(tools).length).toBeLessThan(12_000);
+  it("puts every tool in its action's capability group, the debug tools out of core", () => {
+    for (const spec of TOOL_SPECS) expect(spec.group).toBe(actionGroup(spec.action));
+    const core = buildTools(new Set(['core'])).map((t) => t.name);
+    expect(core).toContain('navigate');
+    expect(core).toContain('click');
+    expect(core).not.toContain('debug_last');
+    expect(core).not.toContain('debug_log');
+  });
+
+  it('shows a model no string-length bounds or guard maxima, and checks them all the same', () => {
+    const text = JSON.stringify(tools);
+    expect(text).not.toContain('maxLength');
+    expect(text).not.toContain('"maximum":100000000');
+    const click = TOOL_SPECS.find((s) => s.name === 'click');
+    if (click === undefined) throw new Error('no click tool');
+    const tooLong = checkToolArgs(click, { target: { selector: 'x'.repeat(2001) } });
+    expect(tooLong.ok).toBe(false);
+    const badHandle = checkToolArgs(click, { target: 'el0' });
+    expect(badHandle.ok).toBe(false);
   });
 });
 
@@ -116,6 +134,50 @@ describe('MCP success replies', () => {
       },
     );
     expect(text(reply)).toBe('clicked el3; opened t2 https://a.test/popup (tab_select t2 to act in it)');
+  });
+
+  it('answers a snapshot diff and the diff an action caused in a few lines', () => {
+    const snap = { url: 'u', title: 'T', totalChars: 0, truncated: false };
+    expect(
+      text(
+        successReply('snapshot', { diff: true }, { ...snap, snapshot: '~ text: 2 likes', diff: 'changes' }),
+      ),
+    ).toBe('u "T" (changes)\n~ text: 2 likes');
+    expect(
+      text(
+        successReply(
+          'snapshot',
+          { diff: true },
+          { ...snap, snapshot: '', diff: 'changes', notice: 'No change since your last snapshot.' },
+        ),
+      ),
+    ).toBe('u "T" (changes)\n[No change since your last snapshot.]');
+    expect(
+      text(
+        successReply(
+          'snapshot',
+          { diff: true },
+          { ...snap, snapshot: 'button "Go" [el1]', diff: 'navigated' },
+        ),
+      ),
+    ).toBe('u "T" (whole: new page)\nbutton "Go" [el1]');
+    const clicked = successReply(
+      'click',
+      { target: 'el3', diff: true },
+      { url: 'u', title: '', navigated: false, diff: { kind: 'changes', snapshot: '+ text: Saved' } },
+    );
+    expect(text(clicked)).toBe('clicked el3\n(changes)\n+ text: Saved');
+  });
+
+  it('lists the labels of an annotated screenshot after its image', () => {
+    const image = { mimeType: 'image/png' as const, data: 'AA==', width: 10, height: 10 };
+    const labelled = successReply(
+      'screenshot',
+      { annotate: true },
+      { ...image, annotations: [{ handle: 'el1', name: 'Go', x: 1, y: 2, width: 3, height: 4 }] },
+    );
+    expect(text(labelled)).toBe('[image]|labelled: el1 "Go" @1,2');
+    expect(text(successReply('screenshot', {}, image))).toBe('[image]');
   });
 
   it('says when the page got synthetic input instead of trusted input', () => {

@@ -31,7 +31,7 @@ export const MUTANTS = [
       },
     ],
     kills: [
-      'packages/driver/test/frame-reads.test.ts › reads with cross-origin frames › never reads another extension’s frame, a browser page or an error page, and names each with why',
+      'packages/driver/test/frames/frame-reads.test.ts › reads with cross-origin frames › never reads another extension’s frame, a browser page or an error page, and names each with why',
     ],
   },
   {
@@ -41,8 +41,9 @@ export const MUTANTS = [
     edits: [
       {
         file: 'packages/page/src/dom/resolve.ts',
-        find: '    if (target.selector === undefined || !registry.issued(target.ref)) {',
-        replace: '    if (target.selector === undefined) {',
+        find: '    if (el) return el;\n    // The node the ref named is gone',
+        replace:
+          "    if (el) return el;\n    if (!registry.issued(target.ref) && target.selector !== undefined) {\n      const found = querySelectorDeep(target.selector);\n      if (found) return found;\n      throw new PageError('ELEMENT_NOT_FOUND', 'no element');\n    }\n    // The node the ref named is gone",
       },
     ],
     run: SUITE,

@@ -27,6 +27,24 @@ export const MUTANTS = [
     ],
   },
   {
+    id: 'trusted-ids-daemon-follows-file',
+    protects: 'a running daemon reads extensions.json again when it changes',
+    edits: [{ file: START, find: '      extensionIds: liveIds,', replace: '      extensionIds,' }],
+    kills: [
+      'packages/daemon/test/lifecycle/start-daemon.test.ts › startDaemon › a running daemon follows extensions.json: an id added or removed counts at the next request, and a file made unsafe trusts no extension until fixed',
+      `${HOST_CLI} › trusted extension ids › a running daemon accepts an id added with host install --extension-id at its next request, and no extension at all while extensions.json is open to others`,
+    ],
+  },
+  {
+    id: 'trusted-ids-live-fail-closed',
+    protects: 'an extensions.json made unsafe under a running daemon trusts no extension',
+    edits: [{ file: IDS, find: '      ids = [];\n', replace: '' }],
+    kills: [
+      'packages/daemon/test/lifecycle/start-daemon.test.ts › startDaemon › a running daemon follows extensions.json: an id added or removed counts at the next request, and a file made unsafe trusts no extension until fixed',
+      `${HOST_CLI} › trusted extension ids › a running daemon accepts an id added with host install --extension-id at its next request, and no extension at all while extensions.json is open to others`,
+    ],
+  },
+  {
     id: 'trusted-ids-daemon-reads-setting',
     protects: 'the daemon reads the trusted ids from extensions.json whoever starts it',
     edits: [
@@ -49,14 +67,14 @@ export const MUTANTS = [
     edits: [
       {
         file: IDS,
-        find: '  const raw = readStateFile(paths.extensions);',
+        find: '  const file = readStateJson(paths.extensions, ExtensionsFileSchema);',
         replace:
-          "  const raw = existsSync(paths.extensions) ? readFileSync(paths.extensions, 'utf8') : null;",
+          "  const text = existsSync(paths.extensions) ? readFileSync(paths.extensions, 'utf8') : null;\n  const checked = text === null ? null : ExtensionsFileSchema.safeParse(JSON.parse(text));\n  const file = checked === null ? null : checked.success ? checked.data : 'invalid';",
       },
       {
         file: IDS,
-        find: "import { mkdirSync } from 'node:fs';",
-        replace: "import { existsSync, mkdirSync, readFileSync } from 'node:fs';",
+        find: "import { lstatSync, mkdirSync } from 'node:fs';",
+        replace: "import { existsSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';",
       },
     ],
     kills: [
@@ -88,7 +106,7 @@ export const MUTANTS = [
     edits: [
       {
         file: AUTH,
-        find: 'if (origin !== undefined && !isTrustedExtensionOrigin(config.extensionIds, origin)) return false;',
+        find: 'if (origin !== undefined && !isTrustedExtensionOrigin(trustedIdsOf(config), origin)) return false;',
         replace: '',
       },
     ],
@@ -131,7 +149,7 @@ export const MUTANTS = [
     edits: [
       {
         file: AUTH,
-        find: 'if (origin !== undefined && !isTrustedExtensionOrigin(config.extensionIds, origin)) return false;',
+        find: 'if (origin !== undefined && !isTrustedExtensionOrigin(trustedIdsOf(config), origin)) return false;',
         replace: '',
       },
       {

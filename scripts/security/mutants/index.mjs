@@ -9,22 +9,27 @@
 import { MUTANTS as AGENT } from './agent.mjs';
 import { MUTANTS as CLIENT_CONFIG } from './client-config.mjs';
 import { MUTANTS as CLIENT_PROOF } from './client-proof.mjs';
+import { MUTANTS as BATCH } from './batch.mjs';
 import { MUTANTS as BRIDGE } from './bridge.mjs';
 import { MUTANTS as CHAT_MARKDOWN } from './chat-markdown.mjs';
 import { MUTANTS as DAEMON_PROOF } from './daemon-proof.mjs';
 import { MUTANTS as FAULTS } from './faults.mjs';
+import { MUTANTS as FILES } from './files.mjs';
 import { MUTANTS as FRAMES } from './frames.mjs';
 import { MUTANTS as GATE_AND_STATE } from './gate-and-state.mjs';
 import { MUTANTS as HIDDEN_TEXT } from './hidden-text.mjs';
 import { MUTANTS as HOSTILE_INPUT } from './hostile-input.mjs';
 import { MUTANTS as ISOLATION } from './isolation.mjs';
 import { MUTANTS as NATIVE_HOST } from './native-host.mjs';
+import { MUTANTS as OBSERVE } from './observe.mjs';
 import { MUTANTS as PAGE_AND_HANDLES } from './page-and-handles.mjs';
 import { MUTANTS as PANEL_AND_TERMINAL } from './panel-and-terminal.mjs';
 import { MUTANTS as PRIVATE_FILES } from './private-files.mjs';
+import { MUTANTS as STATE } from './state.mjs';
 import { MUTANTS as TABS_AND_INPUT } from './tabs-and-input.mjs';
 import { MUTANTS as URLS } from './urls.mjs';
 import { MUTANTS as USER_CONTROLS } from './user-controls.mjs';
+import { MUTANTS as TAB_GROUPS } from './tab-groups.mjs';
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
@@ -39,12 +44,17 @@ export const MUTANTS = [
   ...NATIVE_HOST,
   ...PANEL_AND_TERMINAL,
   ...CHAT_MARKDOWN,
+  ...OBSERVE,
   ...FAULTS,
   ...ISOLATION,
   ...HOSTILE_INPUT,
   ...HIDDEN_TEXT,
   ...URLS,
+  ...FILES,
   ...CLIENT_PROOF,
   ...CLIENT_CONFIG,
+  ...STATE,
+  ...BATCH,
   ...FRAMES,
+  ...TAB_GROUPS,
 ];

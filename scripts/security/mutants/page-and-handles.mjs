@@ -59,6 +59,24 @@ export const MUTANTS = [
     ],
   },
   {
+    id: 'handle-never-retargeted',
+    protects: 'a handle whose node was removed or replaced is refused, never retargeted by its selector',
+    edits: [
+      {
+        file: 'packages/page/src/dom/resolve.ts',
+        find: "    throw new PageError(\n      'ELEMENT_HANDLE_STALE',\n      registry.issued(target.ref)",
+        replace:
+          "    if (target.selector === undefined || !registry.issued(target.ref)) throw new PageError(\n      'ELEMENT_HANDLE_STALE',\n      registry.issued(target.ref)",
+      },
+    ],
+    kills: [
+      'packages/page/test/dom/registry.browser.test.ts › element refs › refuses a ref whose element was replaced by a re-render, even with a selector that matches the new one',
+      'tests/kit/suites/diff.ts › diffs: a keyed re-render keeps handles that act, an unkeyed one replaces them and the old ones are refused',
+    ],
+    run: ['tests/e2e/drivers-cdp.test.ts'],
+    build: true,
+  },
+  {
     id: 'session-raw-tab-ids',
     protects: 'raw tab ids never leave the daemon in session answers',
     edits: [

@@ -117,9 +117,9 @@ export const MUTANTS = [
     edits: [
       {
         file: HANDLER,
-        find: '        detachTimer: null,\n        emit,\n      });\n      return;',
+        find: '        detachTimer: null,\n        emit,\n      });\n      // The view came back',
         replace:
-          "        detachTimer: null,\n        emit,\n      });\n      const opened = this.terminals.get(message.termId);\n      if (opened !== undefined) void this.input(opened, '');\n      return;",
+          "        detachTimer: null,\n        emit,\n      });\n      const opened = this.terminals.get(message.termId);\n      if (opened !== undefined) void this.input(opened, '');\n      // The view came back",
       },
     ],
     kills: [

@@ -4,15 +4,19 @@
  * counters, URLs), not only that the command answered ok. This file holds the reads and the
  * interactions; flows.ts the navigation, tabs, handle errors and the human hand-off;
  * widgets.ts real widget pages driven by handles only; gestures.ts trusted input, what
- * only a real gesture may do, and the tabs pages open; urls.ts the URLs an agent may not open.
+ * only a real gesture may do, and the tabs pages open; urls.ts the URLs an agent may not open;
+ * diff.ts snapshot diffs and handles across re-renders; screenshots.ts annotated and scaled screenshots.
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { leaked, lost, UNRENDERED_TRICKS, UNSEEN_TRICKS } from '../../fixtures/hidden-text';
 import { Agent, pngSize, type DriverUnderTest } from '../agent';
+import { defineDiffTests } from './diff';
 import { defineFlowTests } from './flows';
 import { defineGestureTests } from './gestures';
+import { defineScreenshotTests } from './screenshots';
 import { defineUrlTests } from './urls';
+import { defineWaitTests } from './waits';
 import { defineWidgetTests } from './widgets';
 
 export type { DriverUnderTest, SuiteEnv } from '../agent';
@@ -36,6 +40,9 @@ export function defineActionSuite(driver: DriverUnderTest): void {
     defineWidgetTests(a);
     defineGestureTests(a);
     defineUrlTests(a);
+    defineWaitTests(a);
+    defineDiffTests(a);
+    defineScreenshotTests(a);
   });
 }
 

@@ -39,7 +39,10 @@ export function defineDragSuite(driver: DriverUnderTest): void {
         const [card, done] = await a().handles(s, 'Card X', 'Done column');
         await a().cli.ok(['drag', '-s', s, card, done, '--at', '30,120']);
         const text = await a().text(s);
-        console.log('DROPTEXT', text.split('\n').filter((l) => l.includes('Dropped') || l.includes('Dragging')));
+        console.log(
+          'DROPTEXT',
+          text.split('\n').filter((l) => l.includes('Dropped') || l.includes('Dragging')),
+        );
         expect(text).toContain('Dropped: card-x at 30,120 trusted=true');
         const bad = await a().cli.run(['drag', '-s', s, card, done, '--at', 'left']);
         expect(bad.code).not.toBe(0);

@@ -32,6 +32,8 @@ export type McpCase =
   | 'action families'
   | 'stale handles'
   | 'capped reads'
+  | 'snapshot diff'
+  | 'annotated screenshot'
   | 'dialogs'
   | 'human required'
   | 'own tabs'
@@ -168,7 +170,7 @@ export function defineMcpSuite(driver: McpDriverUnderTest): void {
           .toString(),
       ).toBe('PNG');
 
-      // Each read replaces the handles of the one before: read again, then submit. The form loads another
+      // Read again (the same button keeps its handle), then submit. The form loads another
       // page: the click's one-line reply says so, and the page is not dumped.
       const fresh = handleOf(await a().ok('snapshot'), /button "Send"/);
       const clicked = await a().ok('click', { target: fresh });
@@ -205,6 +207,44 @@ export function defineMcpSuite(driver: McpDriverUnderTest): void {
       const text = await a().ok('text', { maxChars: 100 });
       expect(text).toMatch(/\[chars 0-\d+ of \d+; call text with offset=\d+ for more\]$/);
     });
+
+    test(
+      'snapshot diff',
+      'answers snapshot diff:true and click diff:true with only the change, long text included',
+      async () => {
+        await a().ok('navigate', { url: url('diff-form.html') });
+        const first = await a().ok('snapshot', { diff: true });
+        expect(first.split('\n')[0]).toMatch(/"Checkout" \(whole: first snapshot here\)$/);
+        const qty = handleOf(first, /textbox "Quantity"/);
+        const more = await a().ok('click', { target: handleOf(first, /button "One more"/), diff: true });
+        expect(more).toMatch(new RegExp(`\\n\\(changes\\)\\n~ textbox "Quantity" value="2" \\[${qty}\\]$`));
+        const paid = await a().ok('click', { target: handleOf(first, /button "Pay now"/), diff: true });
+        expect(paid.split('\n').slice(1)).toEqual([
+          '(changes)',
+          '+ text: Your payment could not be processed, please check the card number and try again.',
+        ]);
+        const same = await a().ok('snapshot', { diff: true });
+        expect(same.split('\n').slice(1)).toEqual(['[No change since your last snapshot.]']);
+        expect(same.split('\n')[0]).toMatch(/"Checkout" \(changes\)$/);
+      },
+    );
+
+    test(
+      'annotated screenshot',
+      'answers screenshot annotate:true with the image and the snapshot handles it labelled',
+      async () => {
+        await a().ok('navigate', { url: url('annotate.html') });
+        const snap = await a().ok('snapshot');
+        const reply = await a().call('screenshot', { annotate: true });
+        expect(reply.isError).toBe(false);
+        expect(reply.images).toHaveLength(1);
+        const red = handleOf(snap, /button "Red"/);
+        const blue = handleOf(snap, /link "Blue"/);
+        expect(reply.text).toMatch(new RegExp(`^labelled: ${red} "Red" @\\d+,\\d+; `));
+        expect(reply.text).toContain(`; ${blue} "Blue" @`);
+        expect(reply.text).not.toContain('"Far"');
+      },
+    );
 
     test(
       'dialogs',

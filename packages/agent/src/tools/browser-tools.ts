@@ -8,7 +8,10 @@
  *
  * Hidden here (an outside agent has them): `session_resume`, because a pause is the user's to end in
  * their own tab, not the agent's; `debug_last`, whose traces cover every session of the daemon, not
- * only this one; and `debug_log`, the driver's log, which is bproxy's diagnostics, not the user's task.
+ * only this one; `debug_log`, the driver's log, which is bproxy's diagnostics, not the user's task;
+ * `batch`, whose steps could name the tools hidden here: the agent calls tools one at a time; and
+ * `upload`, because a page steering this agent could have it hand the page a file from an allowed
+ * folder — until each such action asks the user first, it is not offered.
  */
 import { settleAnswer, type Answer } from '@bproxy/client';
 import {
@@ -35,6 +38,8 @@ export const HIDDEN_BROWSER_TOOLS: ReadonlySet<string> = new Set([
   'session_resume',
   'debug_last',
   'debug_log',
+  'batch',
+  'upload',
 ]);
 
 /** Reads whose reply is the page itself: the panel gets their size, not their text. */

@@ -4,10 +4,20 @@
  */
 import type { HandlerTable } from './context';
 import { click, drag, fill, hover, press, scroll, select, type } from './interaction-actions';
+import { pdf, upload } from './files-actions';
 import { debugLog, dialog, wait } from './misc-actions';
+import { withNetworkIdleWait } from './network-idle-wait';
+import {
+  consoleRead,
+  networkGetRead,
+  networkHarRead,
+  networkRead,
+  withConsoleErrorWait,
+} from './observe-actions';
 import { back, forward, navigate, reloadPage } from './navigation-actions';
 import { elements, inspect, links, screenshot, snapshot, text } from './read-actions';
 import { tabClose, tabOpen, tabPin, tabUnpin } from './tab-actions';
+import { cookiesClear, cookiesList, cookiesSet, emulate, stateLoad, stateSave } from './state-actions';
 
 export const HANDLERS: HandlerTable = {
   'tab.open': tabOpen,
@@ -32,7 +42,19 @@ export const HANDLERS: HandlerTable = {
   type,
   press,
   select,
-  wait,
+  wait: withNetworkIdleWait(withConsoleErrorWait(wait)),
   dialog,
+  upload,
+  pdf,
+  'state.save': stateSave,
+  'state.load': stateLoad,
+  'cookies.list': cookiesList,
+  'cookies.set': cookiesSet,
+  'cookies.clear': cookiesClear,
+  emulate,
+  console: consoleRead,
+  network: networkRead,
+  'network.get': networkGetRead,
+  'network.har': networkHarRead,
   'debug.log': debugLog,
 };

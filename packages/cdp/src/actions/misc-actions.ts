@@ -7,10 +7,12 @@ import { CdpTimeoutError } from '../cdp/errors';
 import { failOnDialog, pageState } from '../driver/effects';
 import { runPage } from '../driver/page-runner';
 import type { DriverResult, HandlerDef } from './context';
+import { browserWait, isBrowserWait } from './wait-conditions';
 
 export const wait: HandlerDef<'wait'> = {
   async run(ctx, params) {
     const tab = ctx.tab();
+    if (isBrowserWait(params)) return browserWait(tab, params, () => ctx.remaining());
     if (params.navigation === true) {
       const started = Date.now();
       const before = tab.navigations;

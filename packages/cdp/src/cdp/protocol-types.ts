@@ -118,6 +118,8 @@ export interface CdpCommands {
     result: {
       cssContentSize: { width: number; height: number };
       cssVisualViewport: { pageX: number; pageY: number; clientWidth: number; clientHeight: number };
+      /** In device pixels: its width over the CSS one is the device pixel ratio. */
+      visualViewport?: { clientWidth: number };
     };
   };
   'Runtime.enable': { params: NoParams; result: NoResult };
@@ -145,9 +147,24 @@ export interface CdpCommands {
   'Input.setInterceptDrags': { params: InputCommands['Input.setInterceptDrags']; result: NoResult };
   'Input.dispatchDragEvent': { params: InputCommands['Input.dispatchDragEvent']; result: NoResult };
   'Emulation.setFocusEmulationEnabled': { params: { enabled: boolean }; result: NoResult };
+  'Page.setInterceptFileChooserDialog': { params: { enabled: boolean }; result: NoResult };
+  'DOM.describeNode': {
+    params: { backendNodeId: number };
+    result: { node: { nodeName: string; attributes?: string[] } };
+  };
+  'DOM.setFileInputFiles': { params: { files: string[]; backendNodeId: number }; result: NoResult };
+  'Page.printToPDF': { params: Record<string, unknown>; result: { data: string } };
+  // The tab's console and network log (@bproxy/driver's TabLog reads the events).
+  'Log.enable': { params: NoParams; result: NoResult };
+  'Network.enable': { params: NoParams; result: NoResult };
+  'Network.getResponseBody': {
+    params: { requestId: string };
+    result: { body: string; base64Encoded: boolean };
+  };
+  'Network.getRequestPostData': { params: { requestId: string }; result: { postData: string } };
 }
 
-export interface CdpEvents {
+export type CdpEvents = {
   'Target.targetCreated': { targetInfo: TargetInfo };
   'Target.targetDestroyed': { targetId: string };
   'Target.targetInfoChanged': { targetInfo: TargetInfo };
@@ -167,7 +184,26 @@ export interface CdpEvents {
   'Runtime.executionContextDestroyed': { executionContextId: number };
   'Runtime.executionContextsCleared': Record<string, never>;
   'Input.dragIntercepted': { data: Record<string, unknown> };
-}
+  'Page.fileChooserOpened': {
+    frameId: string;
+    mode: 'selectSingle' | 'selectMultiple';
+    backendNodeId?: number;
+  };
+} & { readonly [E in LoggedEvent]: unknown };
+
+/** The events a tab's console and network log reads, parsed there (@bproxy/driver's TabLog). */
+export const LOGGED_EVENTS = [
+  'Runtime.consoleAPICalled',
+  'Runtime.exceptionThrown',
+  'Log.entryAdded',
+  'Network.requestWillBeSent',
+  'Network.requestWillBeSentExtraInfo',
+  'Network.responseReceived',
+  'Network.responseReceivedExtraInfo',
+  'Network.loadingFinished',
+  'Network.loadingFailed',
+] as const;
+export type LoggedEvent = (typeof LOGGED_EVENTS)[number];
 
 export type CdpMethod = keyof CdpCommands;
 export type CdpEventName = keyof CdpEvents;

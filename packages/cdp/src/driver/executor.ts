@@ -5,6 +5,7 @@
  */
 import {
   DriverFailure,
+  aroundAction,
   checkCall,
   checkResult,
   deadlineError,
@@ -50,8 +51,8 @@ export async function execute(
   const started = Date.now();
   let response: DriverResponseMessage;
   try {
-    const data = await run(request, deps);
-    response = { type: 'response', id: request.id, ok: true, data };
+    const { data, news } = await run(request, deps);
+    response = { type: 'response', id: request.id, ok: true, data, ...(news === undefined ? {} : { news }) };
   } catch (error) {
     // Waits and CDP calls are bounded by the time left, so at the deadline they fail on their own
     // timers, a hair before the deadline race: report those as the timeout they are.
@@ -79,7 +80,10 @@ export async function execute(
   return response;
 }
 
-async function run(request: BproxyForwardedRequest, deps: ExecutorDeps): Promise<unknown> {
+async function run(
+  request: BproxyForwardedRequest,
+  deps: ExecutorDeps,
+): Promise<{ data: unknown; news?: string }> {
   const call = checkCall(request);
   const { action, deadline } = call;
   const flags = driverFlags(action);
@@ -116,7 +120,9 @@ async function run(request: BproxyForwardedRequest, deps: ExecutorDeps): Promise
     allocateTabId: deps.allocateTabId,
     log: deps.log,
   };
-  const races: Promise<unknown>[] = [runHandler(HANDLERS, ctx, call)];
+  // An action on the page answers with the console errors and failed requests it caused.
+  const handled = aroundAction(tab?.log ?? null, action, deadline, () => runHandler(HANDLERS, ctx, call));
+  const races: Promise<unknown>[] = [handled];
   if (browser !== undefined) {
     races.push(
       browser.disconnected.catch((error: unknown) => {
@@ -124,5 +130,8 @@ async function run(request: BproxyForwardedRequest, deps: ExecutorDeps): Promise
       }),
     );
   }
-  return checkResult(action, await withDeadline(Promise.race(races), deadline, action));
+  const { data, news } = (await withDeadline(Promise.race(races), deadline, action)) as Awaited<
+    typeof handled
+  >;
+  return { data: checkResult(action, data), ...(news === undefined ? {} : { news }) };
 }

@@ -5,8 +5,10 @@
  * this state and wait on it.
  */
 import { EventEmitter } from 'node:events';
+import { TabLog } from '@bproxy/driver';
 import type { HumanWaiver } from '@bproxy/protocol';
 import { CdpClosedError, CdpTimeoutError } from '../cdp/errors';
+import { LOGGED_EVENTS } from '../cdp/protocol-types';
 import type { CdpSession } from '../cdp/session';
 import { TabFrames } from './tab-frames';
 
@@ -55,6 +57,8 @@ export class PageTab {
   windowOpens = 0;
   /** The URL the page last asked a new window for: a tab opened without an opener starts blank. */
   lastWindowOpenUrl = '';
+  /** What the tab logged and fetched (console, network), bounded; it goes with the tab. */
+  readonly log = new TabLog();
   /** The tabs this tab's page opened, in order (see ConnectedBrowser). */
   readonly opened: OpenedTab[] = [];
   /** Its cross-origin frames, out-of-process ones included (reads and actions inside them). */
@@ -89,6 +93,8 @@ export class PageTab {
       s.send('Page.enable', {}, timeoutMs),
       s.send('Page.setLifecycleEventsEnabled', { enabled: true }, timeoutMs),
       s.send('Runtime.enable', {}, timeoutMs),
+      s.send('Log.enable', {}, timeoutMs),
+      s.send('Network.enable', {}, timeoutMs),
       s.send(
         'Page.addScriptToEvaluateOnNewDocument',
         { source: bundle, worldName: WORLD_NAME, runImmediately: true },
@@ -227,6 +233,7 @@ export class PageTab {
         this.contextId = undefined;
       }),
       s.connection.onClose((reason) => this.markGone(`the browser connection closed (${reason})`)),
+      ...LOGGED_EVENTS.map((event) => s.on(event, (params) => this.log.feed(event, params))),
     );
   }
 

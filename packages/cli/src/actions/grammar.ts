@@ -83,6 +83,8 @@ export interface ActionCommand<
 > {
   /** The protocol action the command sends; undefined for `call`, which sends any. */
   readonly action: string | undefined;
+  /** Other actions it sends, chosen by its arguments (`network get REQ` sends network.get). */
+  readonly alsoSends?: readonly string[];
   /** The command words: ['click'], or ['session', 'create'] under a command group. */
   readonly path: readonly [string] | readonly [string, string];
   readonly args: A;

@@ -5,19 +5,24 @@
  * commander in ../commands. Commander's tree (program.ts), the fast path's lookup and the README's
  * CLI reference all read it, so a command's name is written once. Free of commander and of zod.
  */
+import { batch } from './batch';
 import { DEBUG, call } from './debug';
 import type { ActionCommand, ActionGroup } from './grammar';
 import { drag } from './drag';
+import { FILES } from './files';
 import { INTERACTION } from './interaction';
 import { NAVIGATION } from './navigation';
+import { OBSERVE } from './observe';
 import { pair } from './pairing';
 import { READS } from './reads';
 import { SESSION } from './sessions';
+import { COOKIES, STATE, emulate } from './state';
 import { TAB } from './tabs';
 import { WAITING } from './waiting';
 
 /** The commands that are not one protocol action each; commands/ builds each with commander. */
-export type CustomName = 'service' | 'mcp' | 'agent' | 'help' | 'bridge' | 'setup' | 'host' | 'extension';
+export type CustomName =
+  'service' | 'mcp' | 'agent' | 'help' | 'bridge' | 'setup' | 'host' | 'extension' | 'doctor';
 
 export interface CustomEntry {
   readonly custom: CustomName;
@@ -35,11 +40,17 @@ export const SECTIONS: readonly Section[] = [
   { heading: 'Sessions and tabs:', entries: [SESSION, TAB] },
   { heading: 'Navigation:', entries: NAVIGATION },
   { heading: 'Reading the page (mints handles like el3, ln2):', entries: READS },
-  { heading: 'Acting on the page:', entries: [...INTERACTION, drag, ...WAITING] },
+  { heading: 'Acting on the page:', entries: [...INTERACTION, drag, ...WAITING, batch] },
+  { heading: 'Files:', entries: FILES },
+  { heading: 'Logins and emulation:', entries: [STATE, COOKIES, emulate] },
+  { heading: 'Console and network:', entries: OBSERVE },
   { heading: 'Debugging:', entries: [DEBUG, call] },
   { heading: 'Agents:', entries: [{ custom: 'mcp' }, { custom: 'agent' }, { custom: 'help' }] },
   { heading: 'CDP tools:', entries: [{ custom: 'bridge' }] },
-  { heading: 'Browser setup:', entries: [{ custom: 'setup' }, { custom: 'host' }, { custom: 'extension' }] },
+  {
+    heading: 'Browser setup:',
+    entries: [{ custom: 'setup' }, { custom: 'host' }, { custom: 'extension' }, { custom: 'doctor' }],
+  },
 ];
 
 export const isCustom = (entry: TreeEntry): entry is CustomEntry => 'custom' in entry;

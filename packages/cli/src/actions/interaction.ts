@@ -4,10 +4,12 @@
  */
 import { usageError } from '../cli-error';
 import { compact, elementTarget, isElementHandle } from '../parsers';
-import { choice, defineAction, int, optional, required, text, variadic } from './grammar';
+import { choice, defineAction, flag, int, optional, required, text, variadic } from './grammar';
 
 export const SELECTOR = text('--selector <css>');
 export const SELECTOR_HELP = 'a CSS selector instead of a handle';
+const DIFF = flag('--diff');
+const DIFF_HELP = 'also answer the snapshot diff the action caused (as "diff")';
 const DIRECTIONS = ['up', 'down', 'left', 'right'];
 
 export const scroll = defineAction({
@@ -66,6 +68,7 @@ export const click = defineAction({
     selector: SELECTOR,
     button: choice('--button <button>', ['left', 'middle', 'right']),
     count: int('--count <n>', 1, 3),
+    diff: DIFF,
   },
   call: ([handle], opts) => ({
     action: 'click',
@@ -73,6 +76,7 @@ export const click = defineAction({
       target: elementTarget(handle, opts.selector, true),
       button: opts.button,
       clickCount: opts.count,
+      diff: opts.diff,
     }),
   }),
   help: () => ({
@@ -82,19 +86,21 @@ export const click = defineAction({
       selector: SELECTOR_HELP,
       button: 'mouse button',
       count: '2 for a double click, 3 for a triple click',
+      diff: DIFF_HELP,
     },
     examples: [
       'bproxy click -s m4q7z2 el3',
       'bproxy click -s m4q7z2 --selector "button[type=submit]"',
       'bproxy click -s m4q7z2 el3 --count 2',
+      'bproxy click -s m4q7z2 el3 --diff',
     ],
     after: `Output: {"url":…,"title":…,"navigated":false}, with "openedTabs":[{"tab":"t2","url":…}] when the page
 opened a tab (bproxy -s ID session bind --tab t2 to act in it), and "input":"synthetic" when the
 browser refused trusted input in this tab (the page saw script events).\n`,
     reference: [
       {
-        usage: '`bproxy -s ID click el3` / `hover el3`',
-        does: 'act on an element (or `--selector CSS`); `openedTabs` names tabs the page opened',
+        usage: '`bproxy -s ID click el3 [--diff]` / `hover el3`',
+        does: 'act on an element (or `--selector CSS`); `openedTabs` names tabs the page opened; `--diff` (click, fill, type, press, select) adds the snapshot diff the action caused',
       },
     ],
   }),
@@ -121,7 +127,7 @@ export const fill = defineAction({
   action: 'fill',
   path: ['fill'],
   args: [variadic('args')],
-  options: { selector: SELECTOR, value: text('--value <value>') },
+  options: { selector: SELECTOR, value: text('--value <value>'), diff: DIFF },
   call([args], opts) {
     const [handle, positional, extra] =
       opts.selector === undefined ? [args[0], args[1], args[2]] : [undefined, args[0], args[1]];
@@ -131,14 +137,21 @@ export const fill = defineAction({
       throw usageError('give the value once: as an argument or with --value');
     const value = positional ?? opts.value;
     if (value === undefined) throw usageError('give the value to fill: `fill el2 VALUE` or --value VALUE');
-    return { action: 'fill', params: { target: elementTarget(handle, opts.selector, true), value } };
+    return {
+      action: 'fill',
+      params: compact({ target: elementTarget(handle, opts.selector, true), value, diff: opts.diff }),
+    };
   },
   help: () => ({
     description: 'set the value of a field (fires input and change)',
     args: {
       args: 'element handle and value: `fill el2 VALUE` (with --selector: `fill --selector CSS VALUE`)',
     },
-    options: { selector: SELECTOR_HELP, value: 'the value (instead of the positional one)' },
+    options: {
+      selector: SELECTOR_HELP,
+      value: 'the value (instead of the positional one)',
+      diff: DIFF_HELP,
+    },
     examples: [
       'bproxy fill -s m4q7z2 el2 "Ada Lovelace"',
       'bproxy fill -s m4q7z2 el2 --value ""',
@@ -157,15 +170,19 @@ export const typeText = defineAction({
   action: 'type',
   path: ['type'],
   args: [required('text')],
-  options: { into: text('--into <element>'), selector: SELECTOR },
+  options: { into: text('--into <element>'), selector: SELECTOR, diff: DIFF },
   call: ([typed], opts) => ({
     action: 'type',
-    params: compact({ text: typed, target: elementTarget(opts.into, opts.selector, false) }),
+    params: compact({
+      text: typed,
+      target: elementTarget(opts.into, opts.selector, false),
+      diff: opts.diff,
+    }),
   }),
   help: () => ({
     description: 'type text key by key (into the focused element, or into --into)',
     args: { text: 'the text to type' },
-    options: { into: 'element handle to focus first, e.g. el2', selector: SELECTOR_HELP },
+    options: { into: 'element handle to focus first, e.g. el2', selector: SELECTOR_HELP, diff: DIFF_HELP },
     examples: ['bproxy type -s m4q7z2 "hello world"', 'bproxy type -s m4q7z2 "hello" --into el2'],
   }),
 });
@@ -174,15 +191,15 @@ export const press = defineAction({
   action: 'press',
   path: ['press'],
   args: [required('key')],
-  options: { into: text('--into <element>'), selector: SELECTOR },
+  options: { into: text('--into <element>'), selector: SELECTOR, diff: DIFF },
   call: ([key], opts) => ({
     action: 'press',
-    params: compact({ key, target: elementTarget(opts.into, opts.selector, false) }),
+    params: compact({ key, target: elementTarget(opts.into, opts.selector, false), diff: opts.diff }),
   }),
   help: () => ({
     description: 'press a key or a combination (Enter, Tab, Control+A)',
     args: { key: 'the key' },
-    options: { into: 'element handle to focus first', selector: SELECTOR_HELP },
+    options: { into: 'element handle to focus first', selector: SELECTOR_HELP, diff: DIFF_HELP },
     examples: ['bproxy press -s m4q7z2 Enter', 'bproxy press -s m4q7z2 Control+A --into el2'],
   }),
 });
@@ -191,18 +208,18 @@ export const select = defineAction({
   action: 'select',
   path: ['select'],
   args: [variadic('args')],
-  options: { selector: SELECTOR },
+  options: { selector: SELECTOR, diff: DIFF },
   call([args], opts) {
     const handle = opts.selector === undefined ? args[0] : undefined;
     const values = opts.selector === undefined ? args.slice(1) : args;
     const target = elementTarget(handle, opts.selector, true);
     if (values.length === 0) throw usageError('give at least one value to select');
-    return { action: 'select', params: { target, values } };
+    return { action: 'select', params: compact({ target, values, diff: opts.diff }) };
   },
   help: () => ({
     description: 'choose options of a <select> by value or label',
     args: { args: 'element handle then one or more values (with --selector: only values)' },
-    options: { selector: SELECTOR_HELP },
+    options: { selector: SELECTOR_HELP, diff: DIFF_HELP },
     examples: ['bproxy select -s m4q7z2 el4 fr', 'bproxy select -s m4q7z2 --selector "#size" M L'],
     reference: [{ usage: '`bproxy -s ID select el4 VALUE…`', does: 'choose options' }],
   }),

@@ -121,7 +121,13 @@ export const snapshot = defineAction({
   action: 'snapshot',
   path: ['snapshot'],
   args: [optional('element')],
-  options: { selector: SELECTOR, maxChars: MAX_CHARS, offset: OFFSET, contains: CONTAINS },
+  options: {
+    selector: SELECTOR,
+    maxChars: MAX_CHARS,
+    offset: OFFSET,
+    contains: CONTAINS,
+    diff: flag('--diff'),
+  },
   call: ([handle], opts) => ({
     action: 'snapshot',
     params: compact({
@@ -129,6 +135,7 @@ export const snapshot = defineAction({
       maxChars: opts.maxChars,
       offset: opts.offset,
       contains: opts.contains,
+      diff: opts.diff,
     }),
   }),
   help: () => ({
@@ -140,12 +147,17 @@ export const snapshot = defineAction({
       maxChars: MAX_CHARS_HELP,
       offset: OFFSET_HELP,
       contains: CONTAINS_HELP,
+      diff: 'only what changed since your last snapshot of this tab and scope (+ added, - removed, ~ changed; new text whatever its length); the first one, and the first after a navigation, is whole ("diff" says which)',
     },
-    examples: ['bproxy snapshot -s m4q7z2 --pretty', 'bproxy snapshot -s m4q7z2 --contains checkout'],
+    examples: [
+      'bproxy snapshot -s m4q7z2 --pretty',
+      'bproxy snapshot -s m4q7z2 --contains checkout',
+      'bproxy snapshot -s m4q7z2 --diff --pretty',
+    ],
     reference: [
       {
-        usage: '`bproxy -s ID snapshot [--max-chars N] [--offset N] [--contains S]`',
-        does: 'compact outline for language models, with handles',
+        usage: '`bproxy -s ID snapshot [--max-chars N] [--offset N] [--contains S] [--diff]`',
+        does: 'compact outline for language models, with handles; `--diff`: only what changed',
       },
     ],
   }),
@@ -160,6 +172,8 @@ export const screenshot = defineAction({
     fullPage: flag('--full-page'),
     format: choice('--format <format>', ['png', 'jpeg']),
     quality: int('--quality <n>', 1, 100),
+    maxWidth: int('--max-width <px>', 100, 10_000),
+    annotate: flag('--annotate'),
     out: text('--out <file>'),
   },
   call: ([handle], opts) => ({
@@ -169,6 +183,8 @@ export const screenshot = defineAction({
       fullPage: opts.fullPage,
       format: opts.format,
       quality: opts.quality,
+      maxWidth: opts.maxWidth,
+      annotate: opts.annotate,
     }),
     render: { kind: 'screenshot', out: opts.out },
   }),
@@ -180,10 +196,23 @@ export const screenshot = defineAction({
       fullPage: 'the whole page, not just the viewport',
       format: 'image format',
       quality: 'JPEG quality (1-100)',
+      maxWidth: 'scale the image down to at most this many pixels wide',
+      annotate:
+        'outline every actionable element in view and label it with its handle (the snapshot\'s); "annotations" lists them with their boxes in image pixels',
       out: 'where to write the image (default: $BPROXY_HOME/screenshots/screenshot-<time>.<ext>, a private folder)',
     },
-    examples: ['bproxy screenshot -s m4q7z2', 'bproxy screenshot -s m4q7z2 --full-page --out page.png'],
-    reference: [{ usage: '`bproxy -s ID screenshot [--full-page] [--out FILE]`', does: 'capture the page' }],
+    examples: [
+      'bproxy screenshot -s m4q7z2',
+      'bproxy screenshot -s m4q7z2 --full-page --out page.png',
+      'bproxy screenshot -s m4q7z2 --annotate --max-width 1280',
+      'bproxy screenshot -s m4q7z2 el3',
+    ],
+    reference: [
+      {
+        usage: '`bproxy -s ID screenshot [el3] [--full-page] [--annotate] [--max-width PX] [--out FILE]`',
+        does: 'capture the page (or one element); `--annotate` labels what can be acted on with its handle',
+      },
+    ],
   }),
 });
 

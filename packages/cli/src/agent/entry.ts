@@ -5,7 +5,8 @@
  * agent uses. It answers with a result object rather than throwing: this bundle's error classes are
  * not the CLI's.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { checkStateHome, isLifecycleError, resolveHome, type Env } from '@bproxy/client/lifecycle';
 import {
   PROVIDERS,
@@ -22,7 +23,7 @@ import {
   writeConfigFile,
   writeKey,
 } from '@bproxy/agent/config';
-import type { ErrorCode } from '@bproxy/protocol/plain';
+import { BPROXY_VERSION, type ErrorCode } from '@bproxy/protocol/plain';
 
 export interface AgentConfigChanges {
   readonly provider?: string;
@@ -101,15 +102,38 @@ function writeProviderChanges(
   if (changes.clearKey === true) writeKey(paths, provider, null);
 }
 
-function sdkShown(provider: keyof typeof PROVIDER_SDKS | null): Record<string, unknown> | null {
+/**
+ * The native host's copy of this version (BPROXY_HOME/host/<version>/), which is what loads the
+ * agent and so its SDK — through the links `bproxy setup` made — or null when none is installed.
+ */
+function hostCopy(home: string): string | null {
+  const dir = join(home, 'host', BPROXY_VERSION);
+  return existsSync(join(dir, 'native-host.mjs')) ? dir : null;
+}
+
+/**
+ * Whether the provider's SDK is installed beside this CLI (`installed`, with the command that installs
+ * it when not) and where the host's copy will load it from (`host`: that copy's folder and whether Node
+ * finds the SDK from there; null when no copy of this version is installed). `setup` is the command to
+ * run when the CLI has the SDK but the copy does not reach it (installed after `bproxy setup`).
+ */
+function sdkShown(provider: keyof typeof PROVIDER_SDKS | null, home: string): Record<string, unknown> | null {
   const sdk = provider === null ? null : PROVIDER_SDKS[provider];
   if (sdk === null) return null;
   const installed = sdkInstalled(sdk.name);
-  return { package: sdk.name, installed, ...(installed ? {} : { install: sdkInstallCommand(sdk) }) };
+  const copy = hostCopy(home);
+  const host = copy === null ? null : { dir: copy, installed: sdkInstalled(sdk.name, copy) };
+  return {
+    package: sdk.name,
+    installed,
+    host,
+    ...(installed ? {} : { install: sdkInstallCommand(sdk) }),
+    ...(installed && host !== null && !host.installed ? { setup: 'bproxy setup' } : {}),
+  };
 }
 
 /** What `bproxy agent config` prints: the configuration, the key only as set or unset. */
-function shownConfig(paths: AgentPaths): Record<string, unknown> {
+function shownConfig(paths: AgentPaths, home: string): Record<string, unknown> {
   const config = readConfig(paths);
   const hasKey =
     config.provider !== null &&
@@ -127,7 +151,7 @@ function shownConfig(paths: AgentPaths): Record<string, unknown> {
           : 'unset',
     configured: isConfigured(config, hasKey),
     // The model SDKs are optional (not installed with bproxy): whether this provider's is, and how.
-    sdk: sdkShown(config.provider),
+    sdk: sdkShown(config.provider, home),
     sharedNotes: config.sharedNotes,
     toolsOff: Object.entries(config.tools)
       .filter(([, on]) => !on)
@@ -156,12 +180,29 @@ function applyChanges(env: Env, changes: AgentConfigChanges): AgentConfigOutcome
     if (refused !== undefined) return refused;
     if (changing) writeProviderChanges(paths, file, current, provider, changes);
   }
-  return { ok: true, shown: shownConfig(paths) };
+  return { ok: true, shown: shownConfig(paths, home) };
 }
 
 export function agentConfig(env: Env, changes: AgentConfigChanges): AgentConfigOutcome {
   try {
     return applyChanges(env, changes);
+  } catch (error) {
+    if (isAgentError(error)) return { ok: false, code: error.code, usage: false, message: error.message };
+    if (isLifecycleError(error))
+      return { ok: false, code: 'UNSAFE_STATE_FILE', usage: false, message: error.message };
+    throw error;
+  }
+}
+
+/**
+ * What `bproxy doctor` reads: the configuration as `agent config` shows it, without writing anything
+ * (no BPROXY_HOME is created); null when there is no BPROXY_HOME yet.
+ */
+export function agentStatus(env: Env): AgentConfigOutcome | null {
+  const home = resolveHome(env);
+  if (!checkStateHome(home)) return null;
+  try {
+    return { ok: true, shown: shownConfig(agentPaths(home), home) };
   } catch (error) {
     if (isAgentError(error)) return { ok: false, code: error.code, usage: false, message: error.message };
     if (isLifecycleError(error))

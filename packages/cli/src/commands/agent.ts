@@ -123,6 +123,11 @@ async function runConfig(opts: ConfigOptions): Promise<void> {
     process.stderr.write(
       `bproxy: this provider's SDK is not installed beside bproxy; run: ${sdk.install}, then bproxy setup (for the native host)\n`,
     );
+  else if (sdk !== null && typeof sdk === 'object' && 'setup' in sdk && 'host' in sdk)
+    // The CLI finds it, but the native host's copy, which is what loads the agent, has no link to it.
+    process.stderr.write(
+      `bproxy: this provider's SDK is installed, but the native host's copy (${JSON.stringify((sdk.host as { dir?: unknown } | null)?.dir)}) does not reach it; run: bproxy setup\n`,
+    );
   printJson(outcome.shown, true);
 }
 

@@ -12,6 +12,9 @@ Workflow
                                           press Enter, select el4 VALUE, hover el3, scroll down
   4. read the answer: {"navigated":true,"url":…} or a "dialog" means the page changed —
      snapshot again before acting: handles from before a navigation are stale.
+     After an action, snapshot --diff answers only what changed since your last snapshot (or add
+     --diff to click/fill/type/press/select); a handle stays valid while its element is the same
+     node, and an element the page replaced is ELEMENT_HANDLE_STALE, never another one.
      "openedTabs":[{"tab":"t2",…}] means the page opened a tab (a popup, a target=_blank link):
      bproxy -s ID session bind --tab t2 to act in it. "notes" tell what happened to the session
      meanwhile (a popup closed itself, so the session is back on the tab that opened it).
@@ -19,7 +22,14 @@ Workflow
   (--contains WORD, or a handle as the scope). text works the same way.
   "hiddenBlocks":N in text or snapshot: the page hides that many runs of text from people (off
   screen, transparent, covered…); they were left out.
-  Waiting: bproxy -s ID wait --text "Done" | --selector CSS | --navigation.
+  Waiting: bproxy -s ID wait --text "Done" | --text-gone "Loading" | --selector CSS | --navigation
+  | --url "*/checkout/done*" | --load | --console-error | --network-idle (no request in flight for
+  500 ms)  [--timeout-ms MS]; WAIT_TIMEOUT says what was awaited.
+  Several steps in one call: echo '[{"action":"fill","params":{"target":"el2","value":"ada"}},
+  {"action":"click","params":{"target":"el3"}}]' | bproxy -s ID batch -   (in order, each paced as
+  usual, stops at the first failure: "step 2 (click): …").
+  Why did it fail? A note like "1 console error, POST /api/cart 422" names what the action caused:
+  bproxy -s ID console --level error, network --status 4xx, network get r4 --body.
 
 Rules the daemon enforces
   - Your session sees only its own tabs (t1, t2) and its own handles.
@@ -48,7 +58,10 @@ Errors (stderr, exit 1): {"ok":false,"error":{"code","message","hint"}} — do w
   DAEMON_UNREACHABLE                                bproxy debug last: the request may have run
 Exit codes: 0 ok, 1 the action failed, 2 usage error (fix the command), 3 no daemon.
 
-Close what you opened: bproxy -s ID session close. MCP clients: use \`bproxy mcp\` instead (README).
+Close what you opened: bproxy -s ID session close. MCP clients: use \`bproxy mcp\` instead (README):
+it offers the core tools; more groups (files, state, emulation, network, debug) with
+\`bproxy mcp --caps network,debug\` (or --caps all), or at run time with its capabilities tool.
+The CLI has every command whatever its group.
 `;
 
 /** The skill's description: what coding agents read to decide when to load it. */

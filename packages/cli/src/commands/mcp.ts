@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { SESSION_ID_PATTERN } from '@bproxy/protocol';
+import { CAPABILITY_GROUPS, isCapabilityGroup, SESSION_ID_PATTERN } from '@bproxy/protocol';
 import { Command, Option } from 'commander';
 import { usageError } from '../cli-error';
 import { examples } from '../actions/grammar';
@@ -13,7 +13,12 @@ import { mcpConfigCommand } from './mcp-config';
 import { besideCli } from '../runtime';
 
 interface McpModule {
-  serveMcp(options: { pacing: 'human' | 'fast'; browser?: string; session?: string }): Promise<void>;
+  serveMcp(options: {
+    pacing: 'human' | 'fast';
+    browser?: string;
+    session?: string;
+    caps?: string;
+  }): Promise<void>;
 }
 
 function isMcpModule(value: unknown): value is McpModule {
@@ -36,6 +41,10 @@ function mcpCommand(context: CommandContext): Command {
       '--browser <name>',
       'open tabs in this connected browser (e.g. your paired Chrome); see `bproxy debug status`',
     )
+    .option(
+      '--caps <groups>',
+      `tool groups offered besides core, comma-separated, or all: ${CAPABILITY_GROUPS.filter((g) => g !== 'core').join(', ')}`,
+    )
     .addHelpText(
       'after',
       `${examples(
@@ -43,7 +52,10 @@ function mcpCommand(context: CommandContext): Command {
         'bproxy mcp --pacing fast                        # no human-like delays',
         'bproxy mcp --browser chrome                     # your paired Chrome instead of the headless one',
         'bproxy mcp --session m4q7z2                     # act in an existing session (a tab you shared)',
+        'bproxy mcp --caps debug,network                 # offer these tool groups too (or --caps all)',
       )}
+Tools come in groups: core (tabs, navigation, reads, actions, waits, batch) is offered by default;
+--caps adds others, and a client opens more at run time with the capabilities tool.
 Every client connection gets its own session; its tabs are closed when the client disconnects.
 A daemon this command starts stops by itself once no agent has used it for BPROXY_IDLE_EXIT
 (default 15m; off: never), and its browser closes after BPROXY_BROWSER_IDLE without a tab (default 5m).
@@ -51,11 +63,20 @@ With -s/--session ID the server acts in that existing session instead, and leave
 Logs go to stderr; stdout carries only MCP messages.
 `,
     )
-    .action(async (opts: { pacing: 'human' | 'fast'; browser?: string }, command: Command) => {
+    .action(async (opts: { pacing: 'human' | 'fast'; browser?: string; caps?: string }, command: Command) => {
       // The global -s/--session, given explicitly: BPROXY_SESSION alone does not bind the server.
       const session = command.optsWithGlobals<{ session?: string }>().session;
       if (session !== undefined && !SESSION_ID_PATTERN.test(session))
         throw usageError(`--session must be a session id like m4q7z2, got "${session}"`);
+      const unknown = (opts.caps ?? '')
+        .split(',')
+        .map((g) => g.trim())
+        .filter((g) => g !== '' && g !== 'all' && !isCapabilityGroup(g));
+      if (unknown.length > 0)
+        throw usageError(
+          `--caps: unknown group "${unknown.join('", "')}"`,
+          `Name groups of ${CAPABILITY_GROUPS.join(', ')}, or all`,
+        );
       // Next to this bundle on Node, next to the executable when compiled.
       const bundle = besideCli('mcp.mjs');
       if (!existsSync(bundle))
@@ -67,6 +88,7 @@ Logs go to stderr; stdout carries only MCP messages.
         pacing: opts.pacing,
         ...(opts.browser === undefined ? {} : { browser: opts.browser }),
         ...(session === undefined ? {} : { session }),
+        ...(opts.caps === undefined ? {} : { caps: opts.caps }),
       });
     })
     .addCommand(mcpConfigCommand(context));
@@ -76,7 +98,7 @@ export const MCP: CustomCommand = {
   build: mcpCommand,
   reference: [
     {
-      usage: '`bproxy mcp [--pacing human\\|fast] [--browser NAME]`',
+      usage: '`bproxy mcp [--pacing human\\|fast] [--browser NAME] [--caps GROUPS\\|all]`',
       does: 'a stdio MCP server (see [MCP server](#mcp-server))',
     },
     {

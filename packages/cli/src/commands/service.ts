@@ -2,6 +2,7 @@
  * `bproxy service start|stop|status`: the daemon's lifecycle. Output is the exact JSON of the
  * lifecycle contract on stdout; failures are plain sentences on stderr with a non-zero exit.
  */
+import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { examples } from '../actions/grammar';
 import { globalOptionsOf, type CommandContext, type CustomCommand } from './action-command';
@@ -15,14 +16,23 @@ const START_HELP = `${examples(
   'BPROXY_CDP_URL=wss://farm.example/?token=… bproxy service start',
   'BPROXY_CDP_URL=wss://farm.example/?token=… bproxy service start --cdp-mode per-session --cdp-max-browsers 10',
   'bproxy service start --allow-file-urls         # the launched Chromium may open file:// pages',
+  'bproxy service start --allow-files ~/for-agents # agents may read and write files there too',
+  'bproxy service start --profile shop            # logins kept in BPROXY_HOME/profiles/shop',
 )}
 URLs: agents may open http:, https: and about:blank only; anything else (file:, data:, view-source:,
 javascript:, browser and extension pages) is URL_NOT_ALLOWED. --allow-file-urls (or
 BPROXY_ALLOW_FILE_URLS=1) lets the launched browser, and only it, open file: URLs.
+Files: every file an agent reads or writes (upload, pdf, state save/load, network har) is in its
+session's folder, a folder in BPROXY_HOME/files.json ({"allow": ["/abs/dir"]}) or one given here with
+--allow-files (refused on a start a client made) — never widened by an agent's request. A plain state
+file name is kept in BPROXY_HOME/state.
+Profiles: by default the launched browser starts on a fresh profile every time. --profile NAME (or
+BPROXY_PROFILE) keeps its cookies and storage in BPROXY_HOME/profiles/NAME (0700), so a login done once
+holds next time. Chromium lets one browser at a time use a profile: one in use is refused, said so.
 Environment: BPROXY_HOME (default ~/.bproxy), BPROXY_PORT (default 9615, 0 = any free port),
 BPROXY_LOG_LEVEL (fatal|error|warn|info|debug|trace|silent),
 BPROXY_BROWSER (headless|headed|none), BPROXY_ATTACH, BPROXY_CDP_URL (keeps credentials out of argv),
-BPROXY_CDP_MODE, BPROXY_CDP_MAX_BROWSERS, BPROXY_BROWSER_IDLE, BPROXY_ALLOW_FILE_URLS (like the options above),
+BPROXY_CDP_MODE, BPROXY_CDP_MAX_BROWSERS, BPROXY_BROWSER_IDLE, BPROXY_ALLOW_FILE_URLS, BPROXY_PROFILE (like the options above),
 CHROME_PATH (the browser binary to launch).
 Extensions: the daemon accepts the bproxy extension and the ids in BPROXY_HOME/extensions.json, read
 when it starts (add one with \`bproxy host install --extension-id ID\`).
@@ -39,6 +49,8 @@ interface StartOptions {
   cdpMaxBrowsers?: string;
   browserIdle?: string;
   allowFileUrls?: boolean;
+  allowFiles?: string[];
+  profile?: string;
 }
 
 /** `service start`'s options, in the order its help lists them. */
@@ -70,6 +82,15 @@ function withStartOptions(command: Command): Command {
     .option(
       '--allow-file-urls',
       'let the browser bproxy launches (headless or headed) open file: URLs; off by default, never for your own Chrome or an attached or remote browser',
+    )
+    .option(
+      '--allow-files <dir>',
+      "let agents read and write files in this folder too (repeatable; besides each session's own and BPROXY_HOME/files.json)",
+      (dir: string, dirs: string[] = []) => [...dirs, resolve(dir)],
+    )
+    .option(
+      '--profile <name>',
+      "keep the launched browser's logins in BPROXY_HOME/profiles/NAME across launches",
     );
 }
 
@@ -91,6 +112,8 @@ function startCommand(context: CommandContext): Command {
           cdpMaxBrowsers: opts.cdpMaxBrowsers ?? null,
           browserIdle: opts.browserIdle ?? null,
           allowFileUrls: opts.allowFileUrls === true ? true : null,
+          allowFiles: opts.allowFiles ?? [],
+          profile: opts.profile ?? null,
         },
         globalOptionsOf(cmd, context.env).pretty,
         context.env,

@@ -19,6 +19,7 @@ import {
 import type { CustomCommand } from './action-command';
 import { AGENT } from './agent';
 import { BRIDGE } from './bridge';
+import { DOCTOR } from './doctor/command';
 import { EXTENSION } from './extension';
 import { HELP } from './help';
 import { HOST, SETUP } from './host';
@@ -35,11 +36,12 @@ export const CUSTOM: { readonly [K in CustomName]: CustomCommand } = {
   setup: SETUP,
   host: HOST,
   extension: EXTENSION,
+  doctor: DOCTOR,
 };
 
 /** The protocol's actions that no hand-written command sends, as the protocol describes them. */
 export function protocolSources(): DerivedSource[] {
-  const sent = new Set(ACTION_COMMANDS.map((command) => command.action));
+  const sent = new Set(ACTION_COMMANDS.flatMap((command) => [command.action, ...(command.alsoSends ?? [])]));
   return ACTION_NAMES.filter((action) => !sent.has(action)).map((action) => ({
     action,
     summary: ACTION_FACTS[action].summary,
@@ -54,9 +56,10 @@ export function commandTree(sources: readonly DerivedSource[] = protocolSources(
 
 /** The protocol actions the commands of `sections` send (`call` sends any, and counts for none). */
 export function actionsOf(sections: readonly Section[]): string[] {
-  return actionCommandsOf(sections).flatMap((command) =>
-    command.action === undefined ? [] : [command.action],
-  );
+  return actionCommandsOf(sections).flatMap((command) => [
+    ...(command.action === undefined ? [] : [command.action]),
+    ...(command.alsoSends ?? []),
+  ]);
 }
 
 /** The README's CLI reference rows, in the order of the tree (a group's own rows after its commands'). */

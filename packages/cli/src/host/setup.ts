@@ -82,7 +82,7 @@ function nextSteps(install: InstallReport, extension: string | null, answers: Pr
   ];
   if (install.addedExtensionId !== null)
     steps.push(
-      `Extension id ${install.addedExtensionId} is now trusted (BPROXY_HOME/extensions.json). A daemon already running read the trusted ids when it started: run \`bproxy service stop\` so that the next start accepts it.`,
+      `Extension id ${install.addedExtensionId} is now trusted (BPROXY_HOME/extensions.json); a daemon already running accepts it from its next request.`,
     );
   if (answers !== null && !answers.ok)
     steps.unshift(

@@ -6,16 +6,20 @@
  */
 import { DaemonClient } from '@bproxy/client';
 import { startDaemon } from '@bproxy/client/service';
-import { runMcpServer, type Pacing } from '@bproxy/mcp';
+import { parseGroups, runMcpServer, type Pacing } from '@bproxy/mcp';
 import { startOptions } from '../service/service-commands';
 
 export interface McpCommandOptions {
   readonly pacing: Pacing;
   readonly browser?: string;
   readonly session?: string;
+  /** `--caps`: the tool groups offered besides core (the command checked the names). */
+  readonly caps?: string;
 }
 
 export async function serveMcp(options: McpCommandOptions): Promise<void> {
+  const groups = parseGroups(options.caps ?? '');
+  if (!groups.ok) throw new Error(`--caps: ${groups.message}`);
   await runMcpServer({
     // The browsers of a plain `service start` (BPROXY_* choose), but implicit: nobody asked for this
     // daemon, so it stops by itself once no agent has used it for BPROXY_IDLE_EXIT.
@@ -26,5 +30,6 @@ export async function serveMcp(options: McpCommandOptions): Promise<void> {
     pacing: options.pacing,
     ...(options.browser ? { browser: options.browser } : {}),
     ...(options.session ? { session: options.session } : {}),
+    groups: groups.groups,
   });
 }

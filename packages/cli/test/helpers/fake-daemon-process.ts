@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BPROXY_VERSION } from '@bproxy/protocol';
 
 export interface FakeDaemon {
   /** A scratch directory of the fake's own (for files a test writes, like screenshots). */
@@ -19,7 +20,7 @@ export async function startFakeDaemon(home: string): Promise<FakeDaemon> {
   const script = join(dir, 'bin', 'daemon.mjs');
   copyFileSync(join(import.meta.dirname, 'fake-daemon.mjs'), script);
   const fake = spawn(process.execPath, [script], {
-    env: { BPROXY_HOME: home },
+    env: { BPROXY_HOME: home, BPROXY_FAKE_VERSION: BPROXY_VERSION },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {

@@ -22,7 +22,12 @@ const server = createServer((req, res) => {
       const message = ['bproxy pairing proof v1', 'daemon-to-client', String(port), clientNonce, serverNonce];
       const proof = createHmac('sha256', token).update(message.join('\n')).digest('base64url');
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ ok: true, data: { serverNonce, proof } }));
+      res.end(
+        JSON.stringify({
+          ok: true,
+          data: { serverNonce, proof, daemonVersion: process.env.BPROXY_FAKE_VERSION },
+        }),
+      );
       return;
     }
     let body = null;

@@ -3,7 +3,17 @@
  * and BPROXY_HOME: JSON on stdout, the launcher running the host bundle built beside the CLI with this
  * Node, status running it once, usage errors for unknown browsers, and help that names every browser.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { request } from 'node:http';
@@ -191,6 +201,34 @@ describe('trusted extension ids', () => {
     }
   }, 30_000);
 
+  it('a running daemon accepts an id added with host install --extension-id at its next request, and no extension at all while extensions.json is open to others', async () => {
+    const { env, state } = user();
+    const self = 'ponmlkjihgfedcbaponmlkjihgfedcba';
+    const start = await h.run(['service', 'start', '--browser', 'none'], { env });
+    expect(start.code, start.stderr).toBe(0);
+    const { port } = JSON.parse(start.stdout) as { port: number };
+    const proofAs = async (id: string) =>
+      (await postAs(port, `chrome-extension://${id}`, DAEMON_PROOF_PATH, { clientNonce: freshNonce() }))
+        .status;
+    try {
+      expect(await proofAs(self)).toBe(401);
+      const install = await h.run(['host', 'install', '--browser', 'chromium', '--extension-id', self], {
+        env,
+      });
+      expect(install.code, install.stderr).toBe(0);
+      // Past the gate (not yet paired: NOT_PAIRED), with the same daemon: no restart.
+      expect(await proofAs(self)).toBe(409);
+      expect(await proofAs(DEFAULT_EXTENSION_ID)).toBe(409);
+      chmodSync(join(state, 'extensions.json'), 0o644);
+      expect(await proofAs(self)).toBe(401);
+      expect(await proofAs(DEFAULT_EXTENSION_ID)).toBe(401);
+      chmodSync(join(state, 'extensions.json'), 0o600);
+      expect(await proofAs(self)).toBe(409);
+    } finally {
+      await h.run(['service', 'stop'], { env });
+    }
+  }, 30_000);
+
   it('an extensions.json open to others stops host install with UNSAFE_STATE_FILE and the daemon from starting', async () => {
     const { env, state } = user();
     mkdirSync(state, { recursive: true, mode: 0o700 });
@@ -227,6 +265,40 @@ describe('bproxy extension path', () => {
       rmSync(folder, { recursive: true, force: true });
     }
   }, 30_000);
+
+  it("run from the native host's copy (as in the Terminal), extension path and setup find the installing package's extension", async () => {
+    const folder = join(dirname(h.cli), 'extension');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'manifest.json'), '{}');
+    try {
+      const { env, state } = user();
+      const install = await h.run(['host', 'install', '--browser', 'chromium'], { env });
+      expect(install.code, install.stderr).toBe(0);
+      const copy = join(state, 'host', BPROXY_VERSION);
+      const fromCopy = (args: string[]) =>
+        new Promise<{ code: number; stdout: string }>((resolve) => {
+          execFile(
+            process.execPath,
+            [join(copy, 'bproxy.mjs'), ...args],
+            { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 20_000 },
+            (error, stdout) => resolve({ code: error === null ? 0 : 1, stdout }),
+          );
+        });
+      const path = await fromCopy(['extension', 'path']);
+      expect(path).toEqual({ code: 0, stdout: `${realpathSync(folder)}\n` });
+      // setup typed in the Terminal: the copy installs itself again and still names the package's folder.
+      const setup = await fromCopy(['setup', '--browser', 'chromium']);
+      expect(setup.code).toBe(0);
+      expect((JSON.parse(setup.stdout) as { extension: unknown }).extension).toBe(realpathSync(folder));
+      expect(realpathSync(join(copy, 'extension'))).toBe(realpathSync(folder));
+      // Uninstall removes the link with the copy, and leaves the package's folder.
+      expect((await h.run(['host', 'uninstall'], { env })).code).toBe(0);
+      expect(existsSync(copy)).toBe(false);
+      expect(existsSync(join(folder, 'manifest.json'))).toBe(true);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 40_000);
 
   it('says where it looked when the built extension is missing, exiting non-zero', async () => {
     rmSync(join(dirname(h.cli), 'extension'), { recursive: true, force: true });

@@ -4,6 +4,7 @@
  * readable by every user on the machine. Browser options given here win over their BPROXY_*
  * variables (resolved by the daemon).
  */
+import { isAbsolute } from 'node:path';
 import { parseDuration } from './duration';
 import { LifecycleError } from './errors';
 
@@ -37,12 +38,35 @@ export interface DaemonArgs {
    * BPROXY_ALLOW_FILE_URLS says (default off). Never honoured for the extension, attached or remote browsers.
    */
   readonly allowFileUrls: true | null;
+  /**
+   * Folders agents may upload files from besides each session's own (`service start --allow-files
+   * DIR`, absolute). Refused on an implicit start: only a person's `service start` widens them.
+   */
+  readonly allowFiles: readonly string[];
+  /**
+   * Keep the launched browser's user data in BPROXY_HOME/profiles/NAME across launches (`--profile`);
+   * null: as BPROXY_PROFILE says (default: a fresh profile each launch).
+   */
+  readonly profile: string | null;
 }
 
 export type BrowserArgs = Omit<DaemonArgs, 'statusFd' | 'implicit'>;
 
 const USAGE =
-  'usage: daemon [--status-fd N] [--implicit] [--browser headless|headed|none] [--attach PORT|DIR|URL] [--cdp-url URL] [--cdp-mode shared|per-session] [--cdp-max-browsers N] [--browser-idle PERIOD] [--allow-file-urls]';
+  'usage: daemon [--status-fd N] [--implicit] [--browser headless|headed|none] [--attach PORT|DIR|URL] [--cdp-url URL] [--cdp-mode shared|per-session] [--cdp-max-browsers N] [--browser-idle PERIOD] [--allow-file-urls] [--profile NAME] [--allow-files DIR]...';
+
+/**
+ * A profile name: one folder name under BPROXY_HOME/profiles — letters, digits, `-` and `_`, at most 64,
+ * starting with a letter or digit (no `/`, `\\`, `.` or `..`), and not the prefix of the fresh profiles.
+ */
+export function parseProfileName(name: string, raw: string): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(raw) || raw.startsWith('bproxy-chromium-'))
+    throw new LifecycleError(
+      'config',
+      `${name} must be a plain name (letters, digits, - and _, at most 64, no path characters), got "${raw}"`,
+    );
+  return raw;
+}
 
 export function parseCdpMode(name: string, raw: string): CdpMode {
   if (raw !== 'shared' && raw !== 'per-session')
@@ -66,6 +90,8 @@ export function parseDaemonArgs(argv: readonly string[]): DaemonArgs {
   let cdpMaxBrowsers: number | null = null;
   let browserIdle: string | null = null;
   let allowFileUrls: true | null = null;
+  const allowFiles: string[] = [];
+  let profile: string | null = null;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string => {
@@ -110,10 +136,25 @@ export function parseDaemonArgs(argv: readonly string[]): DaemonArgs {
       case '--allow-file-urls':
         allowFileUrls = true;
         break;
+      case '--allow-files': {
+        const dir = value();
+        if (!isAbsolute(dir))
+          throw new LifecycleError('config', `--allow-files needs an absolute folder, got "${dir}"`);
+        allowFiles.push(dir);
+        break;
+      }
+      case '--profile':
+        profile = parseProfileName('--profile', value());
+        break;
       default:
         throw new LifecycleError('config', `unknown daemon argument "${arg}"; ${USAGE}`);
     }
   }
+  if (implicit && allowFiles.length > 0)
+    throw new LifecycleError(
+      'config',
+      '--allow-files is for `bproxy service start` by a person, not an implicit start',
+    );
   return {
     statusFd,
     implicit,
@@ -124,6 +165,8 @@ export function parseDaemonArgs(argv: readonly string[]): DaemonArgs {
     cdpMaxBrowsers,
     browserIdle,
     allowFileUrls,
+    allowFiles,
+    profile,
   };
 }
 
@@ -140,6 +183,8 @@ export function browserArgs(args: Partial<BrowserArgs>): string[] {
   add('--cdp-max-browsers', args.cdpMaxBrowsers);
   add('--browser-idle', args.browserIdle);
   if (args.allowFileUrls === true) out.push('--allow-file-urls');
+  for (const dir of args.allowFiles ?? []) out.push('--allow-files', dir);
+  add('--profile', args.profile);
   return out;
 }
 

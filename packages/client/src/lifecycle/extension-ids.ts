@@ -6,16 +6,16 @@
  * every state file: a symlink, a file of another user or one open to group or others is refused
  * (LifecycleError 'unsafe-state'), and so is content outside the format — never guessed around.
  */
-import { mkdirSync } from 'node:fs';
+import { lstatSync, mkdirSync } from 'node:fs';
 import {
   DEFAULT_EXTENSION_ID,
   ExtensionIdSchema,
   ExtensionsFileSchema,
   STORE_EXTENSION_ID,
 } from '@bproxy/protocol';
-import { LifecycleError } from './errors';
+import { LifecycleError, errnoCode, isLifecycleError } from './errors';
 import type { StatePaths } from './paths';
-import { readStateFile, writeStateFileAtomic } from './secure-file';
+import { readStateJson, writeStateFileAtomic } from './secure-file';
 import { checkStateHome } from './state-home';
 
 /** The ids trusted whatever extensions.json says. */
@@ -35,21 +35,14 @@ export function checkExtensionId(raw: string): string {
 
 /** The ids listed in extensions.json; [] when there is none. Throws LifecycleError when it is unsafe or malformed. */
 export function readExtensionsFile(paths: StatePaths): readonly string[] {
-  const raw = readStateFile(paths.extensions);
-  if (raw === null) return [];
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    json = undefined;
-  }
-  const parsed = ExtensionsFileSchema.safeParse(json);
-  if (!parsed.success)
+  const file = readStateJson(paths.extensions, ExtensionsFileSchema);
+  if (file === null) return [];
+  if (file === 'invalid')
     throw new LifecycleError(
       'unsafe-state',
       `refusing to use ${paths.extensions}: it is not {"ids": ["<32 letters a-p>", ...]}; fix it, or remove it and add ids again with \`bproxy host install --extension-id ID\``,
     );
-  return parsed.data.ids;
+  return file.ids;
 }
 
 /** Every trusted id, built-in ones first, each once. */
@@ -73,4 +66,48 @@ export function addTrustedExtensionId(paths: StatePaths, id: string): boolean {
   if (builtInExtensionIds().includes(id) || listed.includes(id)) return false;
   writeStateFileAtomic(paths.extensions, `${JSON.stringify({ ids: [...listed, id] }, null, 2)}\n`);
   return true;
+}
+
+/**
+ * What changes when extensions.json is written, replaced, removed, or its mode or owner changes: one
+ * lstat, cheap enough to take at every gate decision.
+ */
+export function extensionsFileStamp(paths: StatePaths): string {
+  try {
+    const s = lstatSync(paths.extensions, { bigint: true });
+    return [s.dev, s.ino, s.size, s.mtimeNs, s.ctimeNs, s.mode, s.uid].join(':');
+  } catch (error) {
+    return `absent:${errnoCode(error) ?? 'unknown'}`;
+  }
+}
+
+/**
+ * The trusted ids as a running daemon keeps them: `initial` (read when it started, at `since`, the
+ * file's stamp taken before that read) until extensions.json changes, then read again with every
+ * check — so `bproxy host install --extension-id ID` reaches a daemon that is already running. A file
+ * that became unsafe or malformed trusts no extension at all, the built-in ones included, until it is
+ * fixed (fail closed: whoever could write it could have named their own extension); `onChange` hears
+ * each new set, or the problem.
+ */
+export function liveTrustedExtensionIds(
+  paths: StatePaths,
+  initial: readonly string[],
+  since: string,
+  onChange?: (ids: readonly string[], problem: string | null) => void,
+): () => readonly string[] {
+  let stamp = since;
+  let ids = initial;
+  return () => {
+    const now = extensionsFileStamp(paths);
+    if (now === stamp) return ids;
+    stamp = now;
+    try {
+      ids = trustedExtensionIds(paths);
+      onChange?.(ids, null);
+    } catch (error) {
+      ids = [];
+      onChange?.([], isLifecycleError(error) ? error.message : String(error));
+    }
+    return ids;
+  };
 }

@@ -10,6 +10,7 @@ export * from './daemon-token';
 export * from './duration';
 export * from './errors';
 export * from './extension-ids';
+export * from './files-config';
 export * from './lockfile';
 export * from './pairing-file';
 export * from './paths';

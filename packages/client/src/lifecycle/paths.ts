@@ -18,6 +18,8 @@ export interface StatePaths {
   readonly pairing: string;
   /** The extension ids trusted besides the built-in ones (0600; see extension-ids.ts). */
   readonly extensions: string;
+  /** The folders agents may upload files from, a setting a person edits (`{ "allow": [...] }`; see files-config.ts). */
+  readonly files: string;
   /** Guard taken while a stale lockfile is removed, so two starters cannot both take over. */
   readonly takeover: string;
   readonly logs: string;
@@ -36,6 +38,7 @@ export function statePaths(home: string): StatePaths {
     extensionToken: join(home, 'extension-token'),
     pairing: join(home, 'pairing.json'),
     extensions: join(home, 'extensions.json'),
+    files: join(home, 'files.json'),
     takeover: join(home, 'bproxy.pid.takeover'),
     logs: join(home, 'logs'),
     tmp: join(home, 'tmp'),

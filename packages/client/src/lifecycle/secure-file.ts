@@ -78,6 +78,28 @@ export function checkStateFile(path: string): boolean {
   return true;
 }
 
+/** What readStateJson checks a file's content against (a zod schema's safeParse, or the like). */
+export interface JsonShape<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false };
+}
+
+/**
+ * A state file's JSON in `shape`: null when there is no file, `invalid` when its content is not JSON
+ * of that shape (the caller says what it should be). Throws LifecycleError when the file is unsafe.
+ */
+export function readStateJson<T>(path: string, shape: JsonShape<T>): T | null | 'invalid' {
+  const raw = readStateFile(path);
+  if (raw === null) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return 'invalid';
+  }
+  const parsed = shape.safeParse(json);
+  return parsed.success ? parsed.data : 'invalid';
+}
+
 /** Reads a state file, or returns null when it does not exist; throws LifecycleError when it is unsafe. */
 export function readStateFile(path: string): string | null {
   const before = lstatOrNull(path);

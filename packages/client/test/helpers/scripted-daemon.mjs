@@ -34,7 +34,11 @@ const server = createServer((req, res) => {
       req.socket.proven = true;
       // BPROXY_TEST_CLOSE_AFTER_PROOF: close each connection once its proof is answered.
       if (process.env.BPROXY_TEST_CLOSE_AFTER_PROOF === '1') res.setHeader('connection', 'close');
-      return send(200, { ok: true, data: { serverNonce, proof } });
+      // Its version is the client's (BPROXY_FAKE_VERSION), unless a test names another.
+      return send(200, {
+        ok: true,
+        data: { serverNonce, proof, daemonVersion: process.env.BPROXY_FAKE_VERSION || undefined },
+      });
     }
     if (req.headers.authorization !== undefined && req.socket.proven !== true) unproven++;
     if (req.headers.authorization !== `Bearer ${token}`) {

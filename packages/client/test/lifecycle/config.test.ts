@@ -92,6 +92,8 @@ describe('daemon arguments', () => {
       cdpMaxBrowsers: null,
       browserIdle: null,
       allowFileUrls: null,
+      allowFiles: [],
+      profile: null,
     });
   });
 
@@ -115,8 +117,17 @@ describe('daemon arguments', () => {
       cdpMaxBrowsers: 3,
       browserIdle: '2m',
       allowFileUrls: null,
+      allowFiles: [],
     });
     expect(['--implicit', ...browserArgs(args)]).toEqual(argv);
+  });
+
+  it('takes --profile NAME and passes it on, and refuses a name with path characters', () => {
+    const args = parseDaemonArgs(['--browser', 'headless', '--profile', 'shop_2']);
+    expect(args.profile).toBe('shop_2');
+    expect(browserArgs(args)).toEqual(['--browser', 'headless', '--profile', 'shop_2']);
+    for (const bad of ['../x', 'a/b', 'a\\b', '.', '..', '', 'bproxy-chromium-abc', 'x'.repeat(65)])
+      expect(() => parseDaemonArgs(['--profile', bad]), bad).toThrow(/--profile must be a plain name/);
   });
 
   it('takes --allow-file-urls as a flag and passes it on', () => {

@@ -3,6 +3,7 @@
  * serialization, element-handle resolution at the request's turn, the forwarded envelope with the
  * daemon-owned raw tab id, the wait for the driver's answer, and validation of that answer.
  */
+import { TAKE_OVER_HINT } from '@bproxy/protocol';
 import {
   actionDef,
   driverResultSchema,
@@ -139,6 +140,7 @@ async function sendAtTurn(
   if (session && session.paused) {
     return failed('HUMAN_REQUIRED', `session ${session.id} is paused: ${session.pauseReason ?? ''}`, {
       reason: session.pauseReason ?? '',
+      ...(session.heldByUser === true ? { hint: TAKE_OVER_HINT } : {}),
     });
   }
   const target = resolveTarget();
@@ -187,5 +189,6 @@ function validateOutcome(action: ActionName, outcome: DriverOutcome): DriverOutc
     return { ok: false, error: makeError(code, message, extra) };
   }
   const parsed = parseDriverValue(driverResultSchema(action), outcome.data, `${action} result`);
-  return parsed.ok ? { ok: true, data: parsed.value } : { ok: false, error: parsed.error };
+  if (!parsed.ok) return { ok: false, error: parsed.error };
+  return { ok: true, data: parsed.value, ...(outcome.news === undefined ? {} : { news: outcome.news }) };
 }

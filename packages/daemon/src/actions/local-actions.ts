@@ -7,6 +7,7 @@
 import { actionDef, type ActionName, type ActionParams, type ForwardedAction } from '@bproxy/protocol';
 import type { DriverOutcome } from '../browsers/forwarded-requests';
 import type { SessionRecord } from '../sessions/sessions';
+import { runBatch } from './batch';
 import { debugLast, debugStatus } from './debug';
 import {
   heldByUser,
@@ -81,6 +82,7 @@ export const LOCAL_ACTIONS: { readonly [A in LocalAction]: LocalHandler<A> } = {
     run: (deps, ctx, _params, session) => heldByUser(session) ?? sessionClose(deps, ctx, session),
   },
   'tab.list': { session: 'required', run: (deps, _ctx, _params, session) => tabList(deps, session) },
+  batch: { session: 'required', run: runBatch },
   'pairing.issue': { session: 'none', run: pairingIssue },
   'debug.last': { session: 'none', run: (deps, ctx, params) => debugLast(deps, params, ctx.request.session) },
   'debug.status': { session: 'none', run: (deps, ctx) => debugStatus(deps, ctx.request.session) },

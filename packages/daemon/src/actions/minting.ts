@@ -10,6 +10,7 @@ import {
 import { ElementHandles } from '../sessions/element-handles';
 import type { SessionRecord, TabRecord } from '../sessions/sessions';
 import type { CommandRouteDeps } from './types';
+import { diffSnapshot } from './snapshot-diff';
 
 const target = (item: { ref: string; selector: string }) => ({ ref: item.ref, selector: item.selector });
 
@@ -21,13 +22,66 @@ export function mintFromResult(
   tab: TabRecord,
   action: 'links' | 'elements' | 'snapshot',
   data: Record<string, unknown>,
+  params: Record<string, unknown> = {},
 ): Record<string, unknown> {
   const pageKey = ElementHandles.pageKey(tab.clientKey, tab.rawTabId);
   const scope: Scope = { session: session.id, tab: tab.handle, pageKey };
   if (typeof data.url === 'string') deps.handles.observePage(pageKey, data.url);
   if (action === 'links') return mintLinks(deps, scope, data as LinksDriverResult);
   if (action === 'elements') return mintElements(deps, scope, data as ElementsDriverResult);
-  return mintSnapshot(deps, scope, data as SnapshotDriverResult);
+  const minted = mintSnapshot(deps, scope, data as SnapshotDriverResult);
+  return params.diff === true
+    ? snapshotDiff(deps, scope, params, data as SnapshotDriverResult, minted)
+    : minted;
+}
+
+/** The scope a snapshot diff compares within: what was asked, not when. */
+function diffScope(params: Record<string, unknown>): string {
+  return JSON.stringify([
+    params.target ?? null,
+    params.contains ?? null,
+    params.offset ?? 0,
+    params.maxChars ?? null,
+  ]);
+}
+
+/**
+ * `snapshot` with `diff`: the whole outline the first time in a scope and after a navigation (said in
+ * `diff`), else only the lines that changed since this session's last snapshot of the tab and scope.
+ */
+function snapshotDiff(
+  deps: CommandRouteDeps,
+  scope: Scope,
+  params: Record<string, unknown>,
+  driver: SnapshotDriverResult,
+  minted: Record<string, unknown>,
+): Record<string, unknown> {
+  const text = typeof minted.snapshot === 'string' ? minted.snapshot : '';
+  const page = deps.handles.pageOf(scope.pageKey);
+  const key = diffScope(params);
+  const before = deps.handles.snapshots.get(scope.session, scope.tab, key);
+  const now = {
+    epoch: page?.epoch ?? -1,
+    lines: text === '' ? [] : text.split('\n'),
+    longText: driver.longText ?? [],
+  };
+  deps.handles.snapshots.set(scope.session, scope.tab, key, now);
+  if (before === undefined) return { ...minted, diff: 'first' };
+  if (before.epoch !== now.epoch) return { ...minted, diff: 'navigated' };
+  const changes = diffSnapshot(before, now);
+  const { notice: _notice, hiddenBlocks: _hidden, ...rest } = minted;
+  const notice =
+    changes.length === 0
+      ? 'No change since your last snapshot.'
+      : driver.truncated && driver.nextOffset !== undefined
+        ? `Changes in this part only; the outline continues at offset=${driver.nextOffset}.`
+        : undefined;
+  return {
+    ...rest,
+    snapshot: changes.join('\n'),
+    diff: 'changes',
+    ...(notice === undefined ? {} : { notice }),
+  };
 }
 
 function mintLinks(deps: CommandRouteDeps, scope: Scope, result: LinksDriverResult): Record<string, unknown> {
@@ -99,6 +153,6 @@ function mintSnapshot(
     const handle = names.get(Number(index));
     return handle ? `[${handle}]` : '';
   });
-  const { refs: _refs, ...rest } = result;
+  const { refs: _refs, longText: _longText, ...rest } = result;
   return { ...rest, snapshot };
 }

@@ -5,7 +5,7 @@ import type { DriverOutcome } from '../browsers/forwarded-requests';
 export function failed(
   code: ErrorCode,
   message: string,
-  extra?: { reason?: string; details?: Record<string, unknown> },
+  extra?: { reason?: string; details?: Record<string, unknown>; hint?: string },
 ): DriverOutcome {
   return { ok: false, error: makeError(code, message, extra) };
 }

@@ -4,6 +4,7 @@
  * answer: minted handles, the tab's URL and title, the tabs its page opened by handle, a pause on
  * HUMAN_REQUIRED, a forgotten tab.
  */
+import { TAKE_OVER_HINT } from '@bproxy/protocol';
 import {
   ACTION_NAMES,
   actionDef,
@@ -22,6 +23,12 @@ import { failed } from './outcome';
 import { forgetTab } from './lifecycle';
 import type { CommandContext, CommandRouteDeps } from './types';
 import { urlForClient } from './url-check';
+import { checkUpload, uploadAnswer } from '../files/upload';
+import { checkPdf } from '../files/pdf';
+import { finishStateAction, isStateAction, prepareStateAction } from './state-doors';
+import { finishNetworkRead, noteNews, prepareNetworkRead } from '../observe/network-actions';
+import { addActionDiff, wantsActionDiff, withoutDiff } from './action-diff';
+import { annotatedScreenshot } from './annotate';
 
 /**
  * The tab actions that name their tab themselves (`tab` in their params: tab.close, tab.pin, tab.unpin),
@@ -55,6 +62,7 @@ export async function runTabAction(
   if (session.paused) {
     return failed('HUMAN_REQUIRED', `session ${session.id} is paused: ${session.pauseReason ?? ''}`, {
       reason: session.pauseReason ?? '',
+      ...(session.heldByUser === true ? { hint: TAKE_OVER_HINT } : {}),
     });
   }
   // 3. the tab.
@@ -86,9 +94,55 @@ export async function runTabAction(
     if ('ok' in checked) return checked;
     forwardedParams = { ...params, url: checked.url };
   }
+  // Files are checked against the allowed folders before the request goes anywhere.
+  const upload = action === 'upload' ? checkUpload(deps, session, params, first.client) : null;
+  if (upload !== null) {
+    if ('ok' in upload) return upload;
+    forwardedParams = upload.params;
+  }
 
+  // Where a PDF goes is checked before it is printed; the daemon writes it.
+  const pdf = action === 'pdf' ? checkPdf(deps, session, params) : null;
+  if (pdf !== null) {
+    if ('ok' in pdf) return pdf;
+    forwardedParams = pdf.params;
+  }
+
+  let statePath: string | undefined;
+  if (isStateAction(action)) {
+    const prepared = prepareStateAction(deps, action, session, first.client, params);
+    if ('ok' in prepared) return prepared;
+    forwardedParams = prepared.forwarded;
+    statePath = prepared.path;
+  }
+
+  const prepared = prepareNetworkRead(deps, session, action, forwardedParams);
+  if (!prepared.ok) return prepared.outcome;
+  forwardedParams = prepared.params;
+
+  if (action === 'screenshot') {
+    // `annotate` is the daemon's to carry out: a driver gets the labels to draw instead.
+    const { annotate, ...image } = forwardedParams;
+    forwardedParams = image;
+    if (annotate === true)
+      return afterAnswer(
+        deps,
+        ctx,
+        session,
+        tab,
+        await annotatedScreenshot(deps, ctx, session, tab, resolveTarget, image),
+      );
+  }
+  const diff = wantsActionDiff(action, params);
+  if (diff) forwardedParams = withoutDiff(forwardedParams);
   const outcome = await forward(deps, ctx, session, resolveTarget, forwardedParams);
-  return afterAnswer(deps, ctx, session, tab, outcome);
+  noteNews(session, tab, outcome);
+  const answered = afterAnswer(deps, ctx, session, tab, outcome);
+  if (pdf !== null) return pdf.answer(answered);
+  if (upload !== null) return uploadAnswer(answered, upload.files);
+  if (isStateAction(action)) return finishStateAction(action, statePath, answered);
+  const finished = finishNetworkRead(deps, session, action, answered, prepared.harPath);
+  return diff ? addActionDiff(deps, ctx, session, tab, resolveTarget, finished) : finished;
 }
 
 function afterAnswer(
@@ -132,7 +186,7 @@ function afterAnswer(
     case 'links':
     case 'elements':
     case 'snapshot':
-      return { ok: true, data: mintFromResult(deps, session, tab, action, data) };
+      return { ok: true, data: mintFromResult(deps, session, tab, action, data, ctx.request.params) };
     default:
       return outcome;
   }

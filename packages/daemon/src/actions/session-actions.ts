@@ -1,5 +1,5 @@
 /** Daemon-local session.* actions and tab.list: they need no browser and no bound tab. */
-import type { ActionParams, TabHandle } from '@bproxy/protocol';
+import { TAKE_OVER_HINT, type ActionParams, type TabHandle } from '@bproxy/protocol';
 import type { DriverOutcome } from '../browsers/forwarded-requests';
 import type { SessionRecord } from '../sessions/sessions';
 import { closeTab, createSession, destroySession, forgetTab } from './lifecycle';
@@ -53,6 +53,7 @@ export function heldByUser(session: SessionRecord): DriverOutcome | null {
   return failed(
     'HUMAN_REQUIRED',
     `the user took over session ${session.id} in the browser: it stays theirs until they press Resume there`,
+    { hint: TAKE_OVER_HINT },
   );
 }
 

@@ -1,5 +1,5 @@
 /** What every command handler gets: the object graph built once by buildServer. */
-import type { BproxyRequest, PairingCodeKind } from '@bproxy/protocol';
+import type { BproxyRequest, BproxyResponse, PairingCodeKind } from '@bproxy/protocol';
 import type { ActivityLog } from '../logs/activity';
 import type { BrowserState } from '../browsers/browser-state';
 import type { ClientRegistry } from '../browsers/clients';
@@ -9,6 +9,7 @@ import type { ElementHandles } from '../sessions/element-handles';
 import type { IdleExit } from '../idle-exit';
 import type { Launchers } from '../browsers/launchers';
 import type { Logger } from '../logs/logger';
+import type { NetworkSettings } from '../observe/network-settings';
 import type { ForwardedRequests } from '../browsers/forwarded-requests';
 import type { SessionRegistry, TabRecord } from '../sessions/sessions';
 import type { TabQueues } from '../sessions/tab-queues';
@@ -30,6 +31,10 @@ export interface CommandRouteDeps {
   random: () => number;
   graceMs: number;
   tmpRoot: string;
+  /** The folders an agent's files may be in besides each session's own (files.json, --allow-files), and the upload cap. */
+  files: { readonly allowed: readonly string[]; readonly uploadMaxBytes: number };
+  /** The user's settings for the network read: whether secrets show. */
+  networkSettings: NetworkSettings;
   startedMono: number;
   port(): number;
   paired(): boolean;
@@ -50,4 +55,9 @@ export interface CommandContext {
   receivedMono: number;
   /** Filled in on the way, for the activity feed: the tab it ran in and how long pacing held it. */
   trail?: { tab?: TabRecord; waitedMs?: number };
+  /**
+   * Answers a request body as POST / would (parse, answer ledger, the action, its records): how a
+   * batch runs each of its steps as the request it would be alone.
+   */
+  runStep?: (body: Record<string, unknown>) => Promise<BproxyResponse>;
 }

@@ -25,7 +25,9 @@ import type { CommandContext, CommandRouteDeps } from './types';
 type Answer = { ok: true; result: UserResult } | { ok: false; error: BproxyError };
 
 /** The reason agents are told while the user holds a session. */
-export const TAKE_OVER_REASON = 'the user took over this session in the browser; wait until they resume it';
+import { TAKE_OVER_REASON } from '@bproxy/protocol';
+
+export { TAKE_OVER_REASON };
 
 export function userRequestHandler(deps: CommandRouteDeps): UserRequestHandler {
   return async (record, request) => {

@@ -228,7 +228,7 @@ export class DriverConnections {
         return;
       case 'response': {
         const outcome = msg.ok
-          ? { ok: true as const, data: msg.data }
+          ? { ok: true as const, data: msg.data, ...(msg.news === undefined ? {} : { news: msg.news }) }
           : { ok: false as const, error: msg.error };
         deps.pending.resolve(record.key, msg.id, outcome);
         return;

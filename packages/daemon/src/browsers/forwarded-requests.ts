@@ -6,7 +6,9 @@
  */
 import { makeError, type BproxyError, type BproxyForwardedRequest } from '@bproxy/protocol';
 
-export type DriverOutcome = { ok: true; data: unknown } | { ok: false; error: BproxyError };
+export type DriverOutcome =
+  /** `news`: the console errors and failed requests the action caused, as the driver said them. */
+  { ok: true; data: unknown; news?: string } | { ok: false; error: BproxyError };
 
 interface Entry {
   request: BproxyForwardedRequest;

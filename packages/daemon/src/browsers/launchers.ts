@@ -131,6 +131,12 @@ export class Launchers {
     return record.launcher !== undefined && (kind === 'launched' || kind === 'per-session');
   }
 
+  /** Whether this client's browser runs elsewhere (a remote endpoint or a farm): paths here mean nothing there. */
+  isRemote(record: ClientRecord): boolean {
+    const kind = this.find(record.launcher)?.kind;
+    return kind === 'remote' || kind === 'per-session';
+  }
+
   /** Whether this client's tabs may load file: URLs: a browser the daemon launched with --allow-file-urls. */
   allowsFileUrls(record: ClientRecord): boolean {
     if (record.launcher === undefined) return false;

@@ -25,8 +25,11 @@ export type RouteSecret = 'bearer' | 'pairing' | 'client-proof' | 'ws';
 export interface GateConfig {
   /** The port the daemon is reached on (read lazily: with BPROXY_PORT=0 it is known only after listen). */
   port(): number;
-  /** The trusted extension ids (BPROXY_HOME/extensions.json and the built-in ones), read at start. */
-  extensionIds: readonly string[];
+  /**
+   * The trusted extension ids (BPROXY_HOME/extensions.json and the built-in ones); a function is asked
+   * at each decision that names an extension Origin (the daemon's follows the file as it changes).
+   */
+  extensionIds: readonly string[] | (() => readonly string[]);
   daemonToken: string;
   /** The active extension token, or null before the first pairing. */
   extensionToken(): string | null;
@@ -89,6 +92,10 @@ export function isTrustedExtensionOrigin(ids: readonly string[], origin: string)
   return ids.some((id) => origin === `chrome-extension://${id}`);
 }
 
+function trustedIdsOf(config: GateConfig): readonly string[] {
+  return typeof config.extensionIds === 'function' ? config.extensionIds() : config.extensionIds;
+}
+
 /** Returns true when the request may proceed to its route. */
 export function passesGate(
   config: GateConfig,
@@ -109,7 +116,7 @@ export function passesGate(
   // 2. Origin: absent (CLI) or exactly one of the trusted extensions. Browser-facing routes require it.
   const origin = single(headers.origin);
   if (origin === null) return false;
-  if (origin !== undefined && !isTrustedExtensionOrigin(config.extensionIds, origin)) return false;
+  if (origin !== undefined && !isTrustedExtensionOrigin(trustedIdsOf(config), origin)) return false;
   if (origin === undefined && (secret === 'ws' || secret === 'pairing')) return false;
   if (origin !== undefined && secret === 'client-proof') return false;
 

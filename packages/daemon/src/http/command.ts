@@ -70,7 +70,7 @@ async function answerCommand(
   }
   if (seen.kind === 'same') return answer({ ...facts, replayed: true }, await seen.answer);
   logReceived(deps, request);
-  const run = () => runCommand(deps, request, facts);
+  const run = () => runCommand(deps, ledger, request, facts);
   // In flight until the action ends, whether or not the agent is still listening: the idle exit waits.
   const pending = deps.idleExit ? deps.idleExit.during(run) : run();
   ledger.record(request.id, print, pending);
@@ -91,6 +91,7 @@ function logReceived(deps: CommandRouteDeps, request: BproxyRequest): void {
 /** Runs the action once, records it (activity, browsers' state, the answer), and builds the envelope. */
 async function runCommand(
   deps: CommandRouteDeps,
+  ledger: AnswerLedger,
   request: BproxyRequest,
   facts: AnswerFacts,
 ): Promise<BproxyResponse> {
@@ -99,6 +100,7 @@ async function runCommand(
     receivedMono: facts.startMono,
     deadlineMono: facts.startMono + (request.deadline - facts.receivedAt),
     trail: {},
+    runStep: (body) => answerCommand(deps, ledger, body),
   };
   const outcome =
     ctx.deadlineMono <= facts.startMono

@@ -13,6 +13,8 @@ import {
   formatIssues,
   freshNonce,
   makeError,
+  BPROXY_VERSION,
+  type ClientProofAnswer,
   type ProofAnswer,
 } from '@bproxy/protocol';
 import type { FastifyInstance } from 'fastify';
@@ -62,7 +64,8 @@ export interface ClientProofRouteDeps {
  * POST /client/proof — the daemon proves to a client (CLI, MCP server, agent) that it holds the daemon
  * token of its BPROXY_HOME, before the client sends that token or a request on a new connection. Same
  * exchange as /pair/proof, keyed with the daemon token and labelled `daemon-to-client`, so a proof
- * made for the extension never passes here and the reverse. Stateless, like /pair/proof.
+ * made for the extension never passes here and the reverse. Stateless, like /pair/proof. The answer
+ * also names the daemon's product version, which the client checks (VERSION_MISMATCH).
  */
 export function registerClientProofRoute(app: FastifyInstance, deps: ClientProofRouteDeps): void {
   app.post(CLIENT_PROOF_PATH, { bodyLimit: 512 }, async (req, reply) => {
@@ -79,7 +82,8 @@ export function registerClientProofRoute(app: FastifyInstance, deps: ClientProof
       serverNonce,
     });
     deps.logger.debug({ event: 'client_proof' });
-    const body: ProofAnswer = { ok: true, data: { serverNonce, proof } };
+    // The daemon's version beside the proof: the client refuses a daemon it does not work with.
+    const body: ClientProofAnswer = { ok: true, data: { serverNonce, proof, daemonVersion: BPROXY_VERSION } };
     return reply.code(200).send(body);
   });
 }

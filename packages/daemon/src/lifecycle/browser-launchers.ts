@@ -18,7 +18,9 @@ import {
   parseCdpMode,
   parseDuration,
   parseMaxBrowsers,
+  parseProfileName,
 } from '@bproxy/client/lifecycle';
+import { assertProfileFree, profileFolder } from './profiles';
 import type { BrowserLauncher, LaunchOptions, StartedBrowser } from '../server-options';
 
 /** A browser with no tab for this long is closed (a launched one, or a session's farm browser). */
@@ -36,6 +38,8 @@ export interface BrowserChoice {
   browserIdleMs: number | null;
   /** The launched browser (only it) may load file: URLs. */
   allowFileUrls: boolean;
+  /** The launched browser keeps its user data in BPROXY_HOME/profiles/NAME; null: a fresh profile. */
+  profile: string | null;
 }
 
 /** BPROXY_ALLOW_FILE_URLS: 1 or true turns it on; unset, empty, 0 or false leave it off. */
@@ -72,8 +76,16 @@ export function browserChoice(args: BrowserArgs, env: Env): BrowserChoice {
       'config',
       '--allow-file-urls is for a browser bproxy launches (--browser headless or headed), and --browser none launches none: your own Chrome (the extension) and attached or remote browsers never open file: URLs',
     );
+  const profile =
+    args.profile ?? (env.BPROXY_PROFILE ? parseProfileName('BPROXY_PROFILE', env.BPROXY_PROFILE) : null);
+  if (profile !== null && browser === 'none')
+    throw new LifecycleError(
+      'config',
+      '--profile is for a browser bproxy launches (--browser headless or headed), and --browser none launches none',
+    );
   return {
     allowFileUrls,
+    profile,
     browser,
     attach: args.attach ?? (env.BPROXY_ATTACH || null),
     cdpUrl,
@@ -143,10 +155,17 @@ export function browserLaunchers(choice: BrowserChoice, home: string): BrowserLa
     const options: CdpDriverOptions = { mode: 'launch', headless, profilesDir };
     if (process.env.CHROME_PATH) options.executablePath = process.env.CHROME_PATH;
     if (choice.allowFileUrls) options.allowFileUrls = true;
+    const profile = choice.profile;
+    if (profile !== null) options.userDataDir = profileFolder(home, profile);
     launchers.push({
       name: headless ? 'headless' : 'chromium',
       kind: 'launched',
-      start: (launch) => startDriver(options, launch),
+      start: (launch) => {
+        // Checked at every launch: the lock is a running browser's, which may come and go.
+        if (profile !== null && options.userDataDir !== undefined)
+          assertProfileFree(options.userDataDir, profile);
+        return startDriver(options, launch);
+      },
       ...(choice.allowFileUrls ? { allowFileUrls: true } : {}),
     });
   }

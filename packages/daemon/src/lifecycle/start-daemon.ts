@@ -14,8 +14,11 @@ import {
   type DaemonIdentityCheck,
   describeError,
   ensureStateHome,
+  extensionsFileStamp,
+  readFilesConfig,
   errnoCode,
   LifecycleError,
+  liveTrustedExtensionIds,
   type LockHandle,
   removeStateFileQuietly,
   statePaths,
@@ -26,6 +29,7 @@ import {
   writePortFile,
 } from '@bproxy/client/lifecycle';
 import { FileExtensionTokenStore } from './extension-token-store';
+import { readNetworkSettings } from '../observe/network-settings';
 
 export interface StartDeps {
   buildServer(opts: ServerOptions): Promise<DaemonServer>;
@@ -38,6 +42,8 @@ export interface StartDeps {
    * the caller stops the daemon the way a signal does. Absent: the daemon stays until stopped.
    */
   onIdleExit?: (idleMs: number) => void;
+  /** Folders `service start --allow-files` named (files.json's are read here). */
+  allowFiles?: readonly string[];
   /** Seam for tests that run the lifecycle inside the test process. */
   isOurDaemon?: DaemonIdentityCheck;
 }
@@ -79,20 +85,33 @@ export async function startDaemon(config: DaemonConfig, deps: StartDeps): Promis
   let log: ReturnType<StartDeps['createLogger']> | null = null;
   try {
     // The trusted extension ids, one setting: an unsafe or malformed extensions.json stops the start.
+    const since = extensionsFileStamp(paths);
     const extensionIds = trustedExtensionIds(paths);
+    // The folders agents may upload from: files.json (unsafe or malformed stops the start) and argv.
+    const allowedFolders = [...readFilesConfig(paths), ...(deps.allowFiles ?? [])];
     const daemonToken = writeDaemonToken(paths);
     created.push(paths.token);
     const extensionTokens = FileExtensionTokenStore.load(paths.extensionToken);
     log = deps.createLogger({ dir: paths.logs, level: config.logLevel });
     const { logger } = log;
     logger.info({ event: 'trusted_extensions', ids: extensionIds });
+    // Read again when the file changes (one lstat per gate decision that names an extension).
+    const liveIds = liveTrustedExtensionIds(paths, extensionIds, since, (ids, problem) => {
+      if (problem === null) logger.info({ event: 'trusted_extensions', ids });
+      else logger.warn({ event: 'trusted_extensions_refused', reason: problem });
+    });
+    logger.info({ event: 'allowed_folders', folders: allowedFolders });
     const options: ServerOptions = {
       port: config.port,
       daemonToken,
-      extensionIds,
+      extensionIds: liveIds,
       extensionTokens,
       logger,
       tmpRoot: paths.tmp,
+      allowedFolders,
+      networkSettings: readNetworkSettings(paths.home, (why) =>
+        logger.warn({ event: 'network_settings_ignored', why }),
+      ),
       onPairingConsumed: () => {
         removeStateFileQuietly(paths.pairing);
         logger.info({ event: 'pairing_file_removed' });

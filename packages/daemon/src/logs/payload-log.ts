@@ -18,6 +18,7 @@ const TYPED_PARAMS: Readonly<Record<string, readonly string[]>> = {
   fill: ['value'],
   type: ['text'],
   dialog: ['promptText'],
+  'cookies.set': ['value'],
 };
 /** Results that carry a secret under an ordinary name: a pairing code pairs a browser. */
 const SECRET_RESULTS: Readonly<Record<string, readonly string[]>> = { 'pairing.issue': ['code'] };

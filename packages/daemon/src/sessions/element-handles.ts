@@ -2,8 +2,12 @@
  * Daemon-owned element handles (el1, ln1, …): short-lived aliases for read → act workflows.
  * A handle is scoped to {session, logical tab, page}; the page is identified by a navigation epoch the
  * daemon keeps per raw tab plus the URL seen when the handle was minted. Bounds live in memory only:
- * TTL 120 s, 200 handles per batch scope, 1000 in all (oldest batches evicted first). A fresh read
- * replaces the previous batch of the same {session, tab, prefix}. A driver disconnect forgets the epochs
+ * TTL 120 s, 200 handles per read, 400 per scope {session, tab, prefix}, 1000 in all (oldest scopes
+ * evicted first). A fresh read on the same page keeps the handle of every node it sees again (the page
+ * script gives the same node the same ref, so the same ref is the same node) and renews its TTL; new
+ * nodes get new numbers; handles of nodes it does not show stay until the scope holds more than 400
+ * (oldest dropped first) — a node that is gone is refused by the page as ELEMENT_HANDLE_STALE, never
+ * retargeted. A read on another page (new epoch) replaces the scope. A driver disconnect forgets the epochs
  * of its tabs, so resolution fails closed (stale) until a navigation is observed again. Epochs come from
  * one counter for the daemon's life and never repeat: a page learned again after a disconnect — even
  * at the same URL — gets a new epoch, so a handle minted before the disconnect can never match it.
@@ -17,10 +21,13 @@ import type {
   TabHandle,
 } from '@bproxy/protocol';
 import { HANDLES_PER_READ } from '@bproxy/protocol';
+import { SnapshotMemory } from './snapshot-memory';
 
 export const HANDLE_TTL_MS = 120_000;
 export const HANDLE_SCOPE_CAP = HANDLES_PER_READ;
 export const HANDLE_GLOBAL_CAP = 1000;
+/** Handles one scope {session, tab, prefix} keeps across reads of the same page. */
+export const HANDLE_SCOPE_KEEP = 2 * HANDLES_PER_READ;
 
 const handleKey = (session: string, handle: string) => `${session}:${handle}`;
 
@@ -41,8 +48,13 @@ interface Batch {
   scope: string;
   session: SessionId;
   tab: TabHandle;
+  pageKey: string;
+  epoch: number;
   sourceAction: string;
-  handles: ElementHandle[];
+  /** Oldest first: a handle a read shows again moves to the end. */
+  handles: Set<ElementHandle>;
+  /** The handle of each page ref in this scope: the same node keeps its handle. */
+  byRef: Map<string, ElementHandle>;
 }
 
 export interface HandleEvents {
@@ -70,6 +82,8 @@ export class ElementHandles {
   private readonly pages = new Map<string, { epoch: number; url: string }>();
   /** The last epoch handed out, to any tab. */
   private lastEpoch = 0;
+  /** Each session's last snapshot per tab and scope, for `snapshot --diff`. */
+  readonly snapshots = new SnapshotMemory();
 
   constructor(
     private readonly monotonic: () => number,
@@ -98,6 +112,11 @@ export class ElementHandles {
     if (!page || page.url !== url) this.pages.set(pageKey, { epoch: ++this.lastEpoch, url });
   }
 
+  /** The page a raw tab shows now, as far as the daemon knows (undefined: not known). */
+  pageOf(pageKey: string): { epoch: number; url: string } | undefined {
+    return this.pages.get(pageKey);
+  }
+
   /** Forget epochs of every tab of a driver (its connection dropped). */
   forgetPages(clientKey: string): void {
     for (const key of [...this.pages.keys()]) if (key.startsWith(`${clientKey}#`)) this.pages.delete(key);
@@ -111,15 +130,33 @@ export class ElementHandles {
     names: readonly (string | undefined)[] = [],
   ): ElementHandle[] {
     const scopeKey = `${scope.session}/${scope.tab}/${prefix}`;
-    this.dropBatch(scopeKey, 'replaced');
     const page = this.pages.get(scope.pageKey);
+    let batch = this.batches.get(scopeKey);
+    if (batch && (!page || batch.pageKey !== scope.pageKey || batch.epoch !== page.epoch)) {
+      this.dropBatch(scopeKey, 'replaced');
+      batch = undefined;
+    }
     const minted: ElementHandle[] = [];
     if (!page) return minted;
+    if (batch) this.batches.delete(scopeKey); // re-inserted below: the most recent scope
+    batch ??= {
+      scope: scopeKey,
+      session: scope.session,
+      tab: scope.tab,
+      pageKey: scope.pageKey,
+      epoch: page.epoch,
+      sourceAction,
+      handles: new Set(),
+      byRef: new Map(),
+    };
+    batch.sourceAction = sourceAction;
     const counterKey = `${scope.session}/${prefix}`;
     let counter = this.counters.get(counterKey) ?? 0;
     const expiresAt = this.monotonic() + HANDLE_TTL_MS;
     for (const [i, target] of targets.slice(0, HANDLE_SCOPE_CAP).entries()) {
-      const handle = `${prefix}${++counter}` as ElementHandle;
+      const known = target.ref === undefined ? undefined : batch.byRef.get(target.ref);
+      const live = known === undefined ? undefined : this.handles.get(handleKey(scope.session, known));
+      const handle = live?.handle ?? (`${prefix}${++counter}` as ElementHandle);
       const name = names[i];
       this.handles.set(handleKey(scope.session, handle), {
         handle,
@@ -132,16 +169,15 @@ export class ElementHandles {
         ...(name === undefined || name === '' ? {} : { name: name.slice(0, 200) }),
         expiresAt,
       });
+      if (known !== undefined && known !== handle) batch.handles.delete(known);
+      batch.handles.delete(handle);
+      batch.handles.add(handle);
+      if (target.ref !== undefined) batch.byRef.set(target.ref, handle);
       minted.push(handle);
     }
     this.counters.set(counterKey, counter);
-    this.batches.set(scopeKey, {
-      scope: scopeKey,
-      session: scope.session,
-      tab: scope.tab,
-      sourceAction,
-      handles: minted,
-    });
+    this.batches.set(scopeKey, batch);
+    this.trimScope(batch);
     this.enforceGlobalCap();
     this.events.mint({
       session: scope.session,
@@ -152,6 +188,26 @@ export class ElementHandles {
       lastHandle: minted[minted.length - 1],
     });
     return minted;
+  }
+
+  /** Drops the oldest handles of a scope past HANDLE_SCOPE_KEEP (those of the newest read are last). */
+  private trimScope(batch: Batch): void {
+    let dropped = 0;
+    for (const handle of batch.handles) {
+      if (batch.handles.size <= HANDLE_SCOPE_KEEP) break;
+      this.forgetHandle(batch, handle);
+      dropped++;
+    }
+    if (dropped > 0)
+      this.events.invalidate({ session: batch.session, tab: batch.tab, cause: 'replaced', count: dropped });
+  }
+
+  private forgetHandle(batch: Batch, handle: ElementHandle): void {
+    const key = handleKey(batch.session, handle);
+    const ref = this.handles.get(key)?.target.ref;
+    if (ref !== undefined && batch.byRef.get(ref) === handle) batch.byRef.delete(ref);
+    batch.handles.delete(handle);
+    this.handles.delete(key);
   }
 
   /** What the read that minted a live handle called its element, if it said. */
@@ -169,7 +225,7 @@ export class ElementHandles {
       return {
         ok: false,
         code: 'ELEMENT_HANDLE_NOT_FOUND',
-        message: `${handle} is unknown, expired or was replaced by a newer read`,
+        message: `${handle} is unknown, expired or was dropped for newer reads`,
       };
     }
     if (record.tab !== tab) {
@@ -198,6 +254,7 @@ export class ElementHandles {
     for (const [key, batch] of [...this.batches]) {
       if (batch.session === session && batch.tab === tab) count += this.dropBatch(key, null);
     }
+    this.snapshots.forgetTab(session, tab);
     if (count > 0) this.events.invalidate({ session, tab, cause, count });
   }
 
@@ -206,6 +263,7 @@ export class ElementHandles {
     for (const [key, batch] of [...this.batches])
       if (batch.session === session) count += this.dropBatch(key, null);
     for (const key of [...this.counters.keys()]) if (key.startsWith(`${session}/`)) this.counters.delete(key);
+    this.snapshots.forgetSession(session);
     if (count > 0) this.events.invalidate({ session, cause, count });
   }
 
@@ -218,10 +276,9 @@ export class ElementHandles {
     if (!batch) return 0;
     this.batches.delete(scopeKey);
     for (const h of batch.handles) this.handles.delete(handleKey(batch.session, h));
-    if (cause && batch.handles.length > 0) {
-      this.events.invalidate({ session: batch.session, tab: batch.tab, cause, count: batch.handles.length });
-    }
-    return batch.handles.length;
+    const count = batch.handles.size;
+    if (cause && count > 0) this.events.invalidate({ session: batch.session, tab: batch.tab, cause, count });
+    return count;
   }
 
   private removeHandle(record: HandleRecord): void {

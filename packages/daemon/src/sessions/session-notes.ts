@@ -10,7 +10,7 @@ import type { SessionRecord, SessionRegistry } from './sessions';
 function render(session: SessionRecord): string[] {
   const lines: string[] = [];
   for (const note of session.notes) {
-    if (note.kind === 'fell_back') {
+    if (note.kind === 'fell_back' || note.kind === 'news') {
       lines.push(note.text);
       continue;
     }

@@ -72,7 +72,9 @@ export interface SessionRecord {
  */
 export type SessionNote =
   | { readonly kind: 'fell_back'; readonly about: TabHandle; readonly text: string }
-  | { readonly kind: 'opened'; readonly about: TabHandle };
+  | { readonly kind: 'opened'; readonly about: TabHandle }
+  /** The console errors and failed requests an action in `about` caused (observe/action-news.ts). */
+  | { readonly kind: 'news'; readonly about: TabHandle; readonly text: string };
 
 export type TabLookup =
   | { ok: true; tab: TabRecord }

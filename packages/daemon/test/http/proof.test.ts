@@ -9,8 +9,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   DEFAULT_EXTENSION_ID,
   ProofAnswerSchema,
+  ClientProofAnswerSchema,
   freshNonce,
   verifyProof,
+  BPROXY_VERSION,
+  type ClientProofAnswer,
   type ProofAnswer,
 } from '@bproxy/protocol';
 import { startDaemon, type TestDaemon } from '../harness';
@@ -35,7 +38,7 @@ function challenge(
   body: unknown,
   headers: Record<string, string> = { origin },
   path = '/pair/proof',
-): Promise<{ status: number; body: ProofAnswer | null }> {
+): Promise<{ status: number; body: ProofAnswer | ClientProofAnswer | null }> {
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
@@ -56,7 +59,9 @@ function challenge(
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));
         res.on('end', () => {
-          const parsed = ProofAnswerSchema.safeParse(JSON.parse(text));
+          // /client/proof also names the daemon's version (ClientProofAnswerSchema), /pair/proof does not.
+          const schema = path === '/pair/proof' ? ProofAnswerSchema : ClientProofAnswerSchema;
+          const parsed = schema.safeParse(JSON.parse(text));
           resolve({ status: res.statusCode ?? 0, body: parsed.success ? parsed.data : null });
         });
       },
@@ -167,6 +172,8 @@ describe('POST /client/proof', () => {
     expect(res.status).toBe(200);
     if (!res.body?.ok) throw new Error('expected a proof');
     const { serverNonce, proof } = res.body.data;
+    // The daemon's version beside the proof, which the client checks before it sends anything.
+    expect(res.body.data).toMatchObject({ daemonVersion: BPROXY_VERSION });
     const input = { role: 'daemon-to-client' as const, port: daemon.port, clientNonce, serverNonce };
     expect(await verifyProof(daemon.token, input, proof)).toEqual({ ok: true });
     // Not the extension token, not for another port, nonce or direction.

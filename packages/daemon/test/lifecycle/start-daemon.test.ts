@@ -36,6 +36,12 @@ interface FakeServer {
 }
 
 /** A server that records what the lifecycle did, and what files existed at each step. */
+/** The trusted ids the server was handed, as its gate asks for them now. */
+function idsOf(options: ServerOptions | null): readonly string[] | undefined {
+  const ids = options?.extensionIds;
+  return typeof ids === 'function' ? ids() : ids;
+}
+
 function fakeServer(listen: () => Promise<number> = async () => 43210): FakeServer {
   const fake: FakeServer = {
     options: null,
@@ -72,9 +78,9 @@ describe('startDaemon', () => {
     expect(fake.options).toMatchObject({
       port: 0,
       daemonToken: token,
-      extensionIds: [DEFAULT_EXTENSION_ID],
       tmpRoot: join(home, 'tmp'),
     });
+    expect(idsOf(fake.options)).toEqual([DEFAULT_EXTENSION_ID]);
     expect(JSON.parse(readFileSync(join(home, 'pairing.json'), 'utf8'))).toEqual({
       pairingCode: 'ABCD-EFGH',
       pairingExpiresAt: 301_000,
@@ -111,8 +117,31 @@ describe('startDaemon', () => {
     writeFileSync(join(home, 'extensions.json'), JSON.stringify({ ids: [extra] }), { mode: 0o600 });
     const fake = fakeServer();
     const daemon = await startDaemon(config, fake.deps);
-    expect(fake.options?.extensionIds).toEqual([DEFAULT_EXTENSION_ID, extra]);
+    expect(idsOf(fake.options)).toEqual([DEFAULT_EXTENSION_ID, extra]);
     await daemon.stop('test');
+  });
+
+  it('a running daemon follows extensions.json: an id added or removed counts at the next request, and a file made unsafe trusts no extension until fixed', async () => {
+    const added = 'c'.repeat(32);
+    const file = join(home, 'extensions.json');
+    const fake = fakeServer();
+    const daemon = await startDaemon(config, fake.deps);
+    try {
+      expect(idsOf(fake.options)).toEqual([DEFAULT_EXTENSION_ID]);
+      writeFileSync(file, JSON.stringify({ ids: [added] }), { mode: 0o600 });
+      expect(idsOf(fake.options)).toEqual([DEFAULT_EXTENSION_ID, added]);
+      // Loosened: fail closed, the built-in id included.
+      chmodSync(file, 0o644);
+      expect(idsOf(fake.options)).toEqual([]);
+      chmodSync(file, 0o600);
+      expect(idsOf(fake.options)).toEqual([DEFAULT_EXTENSION_ID, added]);
+      writeFileSync(file, '{"ids": "not a list"}', { mode: 0o600 });
+      expect(idsOf(fake.options)).toEqual([]);
+      rmSync(file);
+      expect(idsOf(fake.options)).toEqual([DEFAULT_EXTENSION_ID]);
+    } finally {
+      await daemon.stop('test');
+    }
   });
 
   it('refuses to start when extensions.json is open to others, and undoes what it created', async () => {

@@ -4,6 +4,7 @@ import {
   ElementHandles,
   HANDLE_GLOBAL_CAP,
   HANDLE_SCOPE_CAP,
+  HANDLE_SCOPE_KEEP,
   HANDLE_TTL_MS,
 } from '../../src/sessions/element-handles';
 
@@ -34,12 +35,53 @@ describe('ElementHandles', () => {
     expect(handles.resolve(S, T1, h('el2'))).toEqual({ ok: true, target: { ref: 'r2', selector: '#e1' } });
   });
 
-  it('replaces the previous batch of the same scope on a fresh read', () => {
+  it('keeps the handle of a node a fresh read of the same page shows again, and numbers new nodes on', () => {
     const { handles } = setup();
-    handles.mint({ session: S, tab: T1, pageKey: 'c#1' }, 'elements', 'el', targets(2));
-    handles.mint({ session: S, tab: T1, pageKey: 'c#1' }, 'elements', 'el', targets(2));
-    expect(handles.resolve(S, T1, h('el1'))).toMatchObject({ ok: false, code: 'ELEMENT_HANDLE_NOT_FOUND' });
-    expect(handles.resolve(S, T1, h('el3')).ok).toBe(true);
+    const scope = { session: S, tab: T1, pageKey: 'c#1' };
+    expect(handles.mint(scope, 'elements', 'el', targets(2))).toEqual(['el1', 'el2']);
+    // The same refs (the same nodes) come back in another order, with one new node.
+    const again = [
+      { ref: 'r2', selector: '#moved' },
+      { ref: 'r9', selector: '#new' },
+      { ref: 'r1', selector: '#e0' },
+    ];
+    expect(handles.mint(scope, 'snapshot', 'el', again)).toEqual(['el2', 'el3', 'el1']);
+    expect(handles.resolve(S, T1, h('el2'))).toEqual({ ok: true, target: { ref: 'r2', selector: '#moved' } });
+    // A node the newest read does not show keeps its handle: the page decides whether it is still there.
+    expect(handles.mint(scope, 'elements', 'el', [{ ref: 'r9', selector: '#new' }])).toEqual(['el3']);
+    expect(handles.resolve(S, T1, h('el1'))).toEqual({ ok: true, target: { ref: 'r1', selector: '#e0' } });
+  });
+
+  it('renews the TTL of a handle a read shows again, and drops the oldest past 400 in a scope', () => {
+    const { handles, advance } = setup();
+    const scope = { session: S, tab: T1, pageKey: 'c#1' };
+    handles.mint(scope, 'elements', 'el', targets(2));
+    advance(HANDLE_TTL_MS - 1000);
+    handles.mint(scope, 'elements', 'el', targets(1));
+    advance(2000);
+    expect(handles.resolve(S, T1, h('el1')).ok).toBe(true);
+    expect(handles.resolve(S, T1, h('el2'))).toMatchObject({ code: 'ELEMENT_HANDLE_NOT_FOUND' });
+    const page = (from: number) =>
+      Array.from({ length: 200 }, (_, i) => ({ ref: `r${from + i}`, selector: `#x${from + i}` }));
+    handles.mint(scope, 'elements', 'el', page(100));
+    handles.mint(scope, 'elements', 'el', page(300));
+    handles.mint(scope, 'elements', 'el', page(500));
+    expect(handles.size).toBe(HANDLE_SCOPE_KEEP);
+    // el1 (r1) was the oldest: dropped; the first of the last read is live.
+    expect(handles.resolve(S, T1, h('el1'))).toMatchObject({ code: 'ELEMENT_HANDLE_NOT_FOUND' });
+    expect(handles.resolve(S, T1, h('el403'))).toEqual({
+      ok: true,
+      target: { ref: 'r500', selector: '#x500' },
+    });
+  });
+
+  it('starts a scope over on another page: the same ref there is not the same node', () => {
+    const { handles } = setup();
+    const scope = { session: S, tab: T1, pageKey: 'c#1' };
+    handles.mint(scope, 'elements', 'el', targets(1));
+    handles.onNavigation('c#1', 'http://a/');
+    expect(handles.mint(scope, 'elements', 'el', targets(1))).toEqual(['el2']);
+    expect(handles.resolve(S, T1, h('el1'))).toMatchObject({ code: 'ELEMENT_HANDLE_NOT_FOUND' });
   });
 
   it('goes stale on navigation, and after the driver disconnected', () => {

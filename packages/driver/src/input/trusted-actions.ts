@@ -64,7 +64,18 @@ async function focus(page: TrustedPage, target: ElementTarget, caretToEnd: boole
 
 function clickSteps(page: TrustedPage, params: ForwardedParams<'click'>): TrustedSteps {
   const target = requireTarget(params.target, 'click');
-  const options = { button: params.button ?? 'left', clickCount: params.clickCount ?? 1 } as const;
+  return clickTarget(page, target, { button: params.button ?? 'left', clickCount: params.clickCount ?? 1 });
+}
+
+/** A click on `target` as a person makes it (upload opens a file chooser this way too). */
+export function clickTarget(
+  page: TrustedPage,
+  target: ElementTarget,
+  options: { readonly button: 'left' | 'middle' | 'right'; readonly clickCount: number } = {
+    button: 'left',
+    clickCount: 1,
+  },
+): TrustedSteps {
   let point: PathPoint | undefined;
   return {
     async prepare() {

@@ -103,6 +103,7 @@ export function startWorker(options: WorkerOptions): Worker {
     pairing: daemon.pairing,
     connection: daemon.connection,
     share: daemon.share,
+    startDaemon: () => host.pairing.startDaemon(),
     isDriven: (tabId) => driver.tabs.has(tabId),
     status,
     wake,

@@ -11,6 +11,8 @@ export const PopupMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('unpair') }),
   /** The user shares one of their open tabs with agents (the popup's "Share this tab"). */
   z.strictObject({ type: z.literal('share'), tabId: z.number().int().min(0) }),
+  /** The user's Start bproxy: the native host starts the daemon (it reconnects by itself after). */
+  z.strictObject({ type: z.literal('start_daemon') }),
 ]);
 export type PopupMessage = z.infer<typeof PopupMessageSchema>;
 

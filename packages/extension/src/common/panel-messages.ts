@@ -40,6 +40,8 @@ export const PanelToWorkerSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('chat.watch'), chatIds: z.array(ChatIdSchema).max(100) }),
   /** A message for the native host (chat, settings, terminal). */
   z.strictObject({ type: z.literal('host'), message: ExtensionToHostSchema }),
+  /** The user's Start bproxy: the native host starts the daemon, the link connects to it. */
+  z.strictObject({ type: z.literal('start_daemon') }),
 ]);
 export type PanelToWorker = z.infer<typeof PanelToWorkerSchema>;
 
@@ -61,10 +63,21 @@ export const WorkerToPanelSchema = z.discriminatedUnion('type', [
      */
     problem: z.string().max(2000).optional(),
   }),
-  z.strictObject({ type: z.literal('sessions'), sessions: z.array(BrowserSessionSchema) }),
+  z.strictObject({
+    type: z.literal('sessions'),
+    sessions: z.array(BrowserSessionSchema),
+    /** Tabs the user shared whose session the daemon lost (it restarted): "session lost — Share again". */
+    lost: z.array(z.number().int().min(0)).max(1000).optional(),
+  }),
   z.strictObject({ type: z.literal('activity'), entry: ActivityEntrySchema }),
   z.strictObject({ type: z.literal('replay'), entries: z.array(ActivityEntrySchema), gap: z.boolean() }),
   z.strictObject({ type: z.literal('answer'), requestId: z.string(), answer: PanelAnswerSchema }),
   z.strictObject({ type: z.literal('host'), message: HostToExtensionSchema }),
+  /** How the user's Start bproxy went (to the panel that asked). */
+  z.strictObject({
+    type: z.literal('daemon_start'),
+    ok: z.boolean(),
+    reason: z.string().max(2000).optional(),
+  }),
 ]);
 export type WorkerToPanel = z.infer<typeof WorkerToPanelSchema>;

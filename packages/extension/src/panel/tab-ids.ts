@@ -50,3 +50,10 @@ const TERMINAL: TabIdKind = {
 export function terminalIdFor(storage: SessionStorage, tabId: number): Promise<string> {
   return idForTab(storage, TERMINAL, tabId);
 }
+
+/** The tab's terminal id when the panel ever opened one for it (none is made here). */
+export async function storedTerminalId(storage: SessionStorage, tabId: number): Promise<string | null> {
+  const key = TERMINAL.key(tabId);
+  const stored = (await storage.get(key))[key];
+  return typeof stored === 'string' && TERMINAL.valid.test(stored) ? stored : null;
+}

@@ -13,7 +13,7 @@ import type { HostToExtension, SessionId } from '@bproxy/protocol';
 import { byId } from './dom';
 import type { PanelLink } from './link';
 import { TerminalAttachment } from './terminal-attachment';
-import { terminalIdFor, type SessionStorage } from './tab-ids';
+import { storedTerminalId, terminalIdFor, type SessionStorage } from './tab-ids';
 
 export interface TerminalViewOptions {
   readonly link: PanelLink;
@@ -67,11 +67,28 @@ export class TerminalView {
     if (this.attachment.termId === null || this.tabId !== this.options.currentTab()) void this.attach();
   }
 
-  /** The panel follows another tab. */
+  /**
+   * The panel serves a tab (it opened, or follows another tab). A tab that has a terminal is attached
+   * whichever view shows, so that the host's detach window stops for it: a panel reopened on Activity
+   * keeps the shell the user came back for. A tab that never had one is attached when the view shows.
+   */
   tabChanged(): void {
-    if (!this.visible) return;
-    this.attachment.release();
-    void this.attach();
+    if (this.visible) {
+      this.attachment.release();
+      void this.attach();
+      return;
+    }
+    const tabId = this.options.currentTab();
+    if (tabId === null) return;
+    void storedTerminalId(this.options.storage, tabId).then((termId) => {
+      if (this.options.currentTab() !== tabId || this.visible) return;
+      if (termId === null) {
+        this.attachment.release();
+        return;
+      }
+      if (this.attachment.termId === termId) return;
+      void this.attach();
+    });
   }
 
   private screen(): Terminal {
@@ -184,10 +201,13 @@ export class TerminalView {
       this.started = true;
       this.term.write(message.data);
     } else if (message.type === 'pty.exit') {
+      this.hint.hidden = true;
       const how =
-        message.signal !== null
-          ? `ended by ${message.signal}`
-          : `exited with code ${message.exitCode ?? '?'}`;
+        message.reason === 'detach_expired'
+          ? 'was ended: no side panel showed it for a minute'
+          : message.signal !== null
+            ? `ended by ${message.signal}`
+            : `exited with code ${message.exitCode ?? '?'}`;
       this.term.writeln(`\r\n${DIM}[the program ${how} — press any key to start again]${RESET}`);
     } else if (message.type === 'error') {
       if (this.attachment.hostError(message)) return;

@@ -129,17 +129,22 @@ view.copyButton.addEventListener('click', () => {
   );
 });
 // sidePanel.open() needs the user's gesture: it is called in the click itself, with the window known
-// beforehand (an await before it would lose the gesture). Until the query answers, a click is asked
-// to try again; a browser without chrome.sidePanel is told it needs a newer one.
+// beforehand (an await before it would lose the gesture). The button is enabled once the query
+// answers (popup.html starts it disabled); a browser without chrome.sidePanel is told it needs a newer one.
 let frontWindow: number | 'unknown' | 'none' = 'unknown';
-platform.tabs.query({ active: true, lastFocusedWindow: true }).then(
-  ([front]) => {
-    frontWindow = front?.windowId ?? 'none';
-  },
-  () => {
-    frontWindow = 'none';
-  },
-);
+platform.tabs
+  .query({ active: true, lastFocusedWindow: true })
+  .then(
+    ([front]) => {
+      frontWindow = front?.windowId ?? 'none';
+    },
+    () => {
+      frontWindow = 'none';
+    },
+  )
+  .finally(() => {
+    view.openPanel.disabled = false;
+  });
 view.openPanel.addEventListener('click', () => {
   const side = platform.sidePanel;
   if (!side) {
@@ -158,6 +163,18 @@ view.openPanel.addEventListener('click', () => {
     () => window.close(),
     (error: unknown) => view.say(`Could not open the side panel: ${String(error)}`, 'bad'),
   );
+});
+view.startDaemon.addEventListener('click', () => {
+  view.startDaemon.disabled = true;
+  view.startDaemon.textContent = 'Starting bproxy…';
+  void ask<PairAnswer>({ type: 'start_daemon' }).then((answer) => {
+    view.startDaemon.disabled = false;
+    view.startDaemon.textContent = 'Start bproxy';
+    if (!answer) view.say('The extension worker did not answer; reload the extension and try again.', 'bad');
+    else if (!answer.ok) view.say(`Could not start bproxy: ${answer.reason}.`, 'bad');
+    else view.say('', '');
+    void refresh();
+  });
 });
 view.form.addEventListener('submit', (event) => void pair(event));
 view.port.addEventListener('input', () => {

@@ -21,6 +21,7 @@ export class PopupView {
   readonly unpairButton = element<HTMLButtonElement>('unpair');
   readonly shareButton = element<HTMLButtonElement>('share-button');
   readonly openPanel = element<HTMLButtonElement>('open-panel');
+  readonly startDaemon = element<HTMLButtonElement>('start-daemon');
   readonly copyButton = element<HTMLButtonElement>('copy-line');
   private readonly shareSection = element('share');
   private readonly shared = element('shared');
@@ -50,13 +51,19 @@ export class PopupView {
     const [text, tone] = connectionText(status);
     this.set(this.connection, text, tone);
     this.tabs.textContent = `${status.drivenTabs}${status.inFlight > 0 ? ` (${status.inFlight} action${status.inFlight > 1 ? 's' : ''} running)` : ''}`;
-    const problem =
-      status.stopReason ?? (status.state === 'waiting' ? explain(status.lastError, reachable) : null);
+    // The daemon is down and the native host can start it: that is the remedy, not a new pairing.
+    const startable = status.state === 'waiting' && reachable === false && status.host.state === 'connected';
+    this.startDaemon.hidden = !startable;
+    const problem = startable
+      ? 'bproxy is not running.'
+      : (status.stopReason ?? (status.state === 'waiting' ? explain(status.lastError, reachable) : null));
     this.problem.hidden = problem === null;
     this.problem.textContent = problem ?? '';
+    // A pairing the native host made it keeps by itself: no form, no Re-pair, no Forget to trip over.
+    this.form.hidden = status.paired && status.pairedVia === 'host' && status.host.state === 'connected';
     this.title.textContent = status.paired ? 'Pair again' : 'Pair with bproxy';
     this.pairButton.textContent = status.paired ? 'Re-pair' : 'Pair';
-    this.unpairButton.hidden = !status.paired;
+    this.unpairButton.hidden = !status.paired || this.form.hidden;
     this.showDaemon(reachable);
   }
 

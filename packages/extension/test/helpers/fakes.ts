@@ -73,11 +73,17 @@ export function fakeChrome(): ChromeApi & { local: MemoryStorage; session: Memor
       reload: unexpected('tabs.reload'),
       captureVisibleTab: unexpected('tabs.captureVisibleTab'),
       onRemoved: new FakeEvent(),
+      query: async () => [],
       group: unexpected('tabs.group'),
       ungroup: unexpected('tabs.ungroup'),
     },
     windows: { update: unexpected('windows.update') },
-    tabGroups: { update: unexpected('tabGroups.update') },
+    tabGroups: {
+      query: async () => [],
+      onCreated: new FakeEvent(),
+      onUpdated: new FakeEvent(),
+      update: unexpected('tabGroups.update'),
+    },
     action: {
       setBadgeText: async () => undefined,
       setBadgeBackgroundColor: async () => undefined,

@@ -8,7 +8,7 @@
  * protocol's rule: a daemon that does not work with this host is refused, naming the older part and
  * its fix, instead of pairing an extension to it.
  */
-import { DaemonClient, type Env } from '@bproxy/client';
+import { ClientError, DaemonClient, type Env } from '@bproxy/client';
 import { isLifecycleError } from '@bproxy/client/lifecycle';
 import { daemonStatus } from '@bproxy/client/service';
 import { BPROXY_VERSION, actionDef, versionSkew } from '@bproxy/protocol';
@@ -97,7 +97,23 @@ export function createDaemonAccess(options: DaemonAccessOptions): DaemonAccess {
       const { started } = await locate(true);
       const client = new DaemonClient({ env });
       try {
-        const status = await client.call('debug.status', {}, { timeoutMs: options.timeoutMs ?? 10_000 });
+        const status = await client
+          .call('debug.status', {}, { timeoutMs: options.timeoutMs ?? 10_000 })
+          .catch((error: unknown) => {
+            // The client refuses a daemon of a version it does not work with before sending anything;
+            // the host words it as every part does, for the popup (the daemon is old: restart it).
+            if (error instanceof ClientError && error.code === 'VERSION_MISMATCH') {
+              const skew =
+                error.daemonVersion === null
+                  ? null
+                  : versionSkew(
+                      { part: 'daemon', version: error.daemonVersion },
+                      { part: 'native host', version: options.version ?? BPROXY_VERSION },
+                    );
+              throw new HostFailure('VERSION_MISMATCH', skew?.message ?? error.message);
+            }
+            throw error;
+          });
         if (!status.ok) throw new HostFailure(status.error.code, status.error.message);
         const daemon = actionDef('debug.status').result.safeParse(status.data);
         if (!daemon.success)

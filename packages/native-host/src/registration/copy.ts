@@ -43,6 +43,29 @@ export interface HostCopy {
   readonly files: readonly string[];
   /** The links written into dir/node_modules: package name → the absolute folder it names. */
   readonly modules: readonly { readonly name: string; readonly target: string }[];
+  /**
+   * The link dir/extension → the installing package's built extension (absolute), so that `bproxy
+   * setup` and `bproxy extension path` run from the copy (in the Terminal) find the folder to load;
+   * absent when the installing package had none.
+   */
+  readonly extension?: string;
+}
+
+/** The link to the packaged extension in the copy. */
+export const EXTENSION_LINK = 'extension';
+
+/**
+ * The built extension beside the installing bundles, as the CLI looks for it (dist/extension in the
+ * package, or a clone's packages/extension/dist/unpacked), resolved to its real folder: a copy
+ * installing itself again follows its own link to the package's.
+ */
+export function findExtensionBeside(source: string): string | null {
+  for (const candidate of [
+    join(source, EXTENSION_LINK),
+    join(source, '..', '..', 'extension', 'dist', 'unpacked'),
+  ])
+    if (existsSync(join(candidate, 'manifest.json'))) return realpathSync(candidate);
+  return null;
 }
 
 export function copyFolder(hostDir: string, version: string): string {
@@ -120,6 +143,7 @@ export function writeHostCopy(bundle: string, dir: string, version: string): Hos
     const target = findPackage(source, name);
     return target === null ? [] : [{ name, target }];
   });
+  const extension = findExtensionBeside(source);
   ensureFolder(dirname(dir), 0o700);
   ensureFolder(dir, 0o700);
   if (files.some((name) => name.startsWith(`${AGENT_CHUNKS}/`))) ensureFolder(join(dir, AGENT_CHUNKS), 0o700);
@@ -129,7 +153,8 @@ export function writeHostCopy(bundle: string, dir: string, version: string): Hos
     ensureFolder(dirname(link), 0o700);
     placeLink(link, target);
   }
-  return { dir, version, files, modules };
+  if (extension !== null) placeLink(join(dir, EXTENSION_LINK), extension);
+  return { dir, version, files, modules, ...(extension === null ? {} : { extension }) };
 }
 
 function removeEmptyFolder(dir: string): void {
@@ -162,16 +187,26 @@ export function removeHostCopy(copy: HostCopy, hostDir: string, keep?: HostCopy)
   for (const { name } of copy.modules) {
     if (!safe(name) || keptModules.has(name)) continue;
     const link = join(copy.dir, 'node_modules', ...name.split('/'));
-    let isLink = false;
-    try {
-      isLink = lstatSync(link).isSymbolicLink();
-    } catch {
-      isLink = false;
-    }
-    if (isLink && removeFile(link)) removed.push(link);
+    if (removeLink(link)) removed.push(link);
     if (name.includes('/')) removeEmptyFolder(dirname(link));
   }
   removeEmptyFolder(join(copy.dir, 'node_modules'));
+  // The extension link, when recorded and still a link (never a folder of someone else's).
+  if (copy.extension !== undefined && (keep?.dir !== copy.dir || keep.extension === undefined)) {
+    const link = join(copy.dir, EXTENSION_LINK);
+    if (removeLink(link)) removed.push(link);
+  }
   removeEmptyFolder(copy.dir);
   return removed;
+}
+
+/** Removes `path` when it is a symbolic link (never a file or folder put there by someone else); true when it did. */
+function removeLink(path: string): boolean {
+  let isLink = false;
+  try {
+    isLink = lstatSync(path).isSymbolicLink();
+  } catch {
+    isLink = false;
+  }
+  return isLink && removeFile(path);
 }

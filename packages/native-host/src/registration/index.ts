@@ -28,3 +28,10 @@ export {
   type UninstallReport,
 } from './uninstall';
 export { systemRegistry, type RegistryResult, type RegistryRunner } from './windows-registry';
+// The side panel Terminal's choice of program, for `bproxy doctor` (read only).
+export {
+  TERMINAL_COMMAND_VAR,
+  isExecutableFile,
+  onPath,
+  terminalCommand,
+} from '../terminal/terminal-command';

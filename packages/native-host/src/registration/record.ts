@@ -43,7 +43,13 @@ function readCopy(value: unknown): HostCopy | null {
     if (!isString(name) || !isString(target)) return null;
     modules.push({ name, target });
   }
-  return { dir: copy.dir, version: copy.version, files: copy.files, modules };
+  return {
+    dir: copy.dir,
+    version: copy.version,
+    files: copy.files,
+    modules,
+    ...(isString(copy.extension) ? { extension: copy.extension } : {}),
+  };
 }
 
 function readEntry(value: unknown): RecordEntry | null {

@@ -13,8 +13,19 @@ import path from 'node:path';
 import type { Env } from '@bproxy/client';
 
 export const TERMINAL_COMMAND_VAR = 'BPROXY_TERMINAL_COMMAND';
+/** How long a terminal no panel shows lives, in ms (default 60 s); for tests that prove it lives on. */
+export const TERMINAL_DETACH_VAR = 'BPROXY_TERMINAL_DETACH_MS';
 
-function executable(file: string): boolean {
+/** BPROXY_TERMINAL_DETACH_MS when it is a whole number of ms from 1 s to 10 min, else undefined. */
+export function detachMsOf(env: Env): number | undefined {
+  const raw = env[TERMINAL_DETACH_VAR];
+  if (raw === undefined || !/^[0-9]{4,6}$/.test(raw)) return undefined;
+  const ms = Number(raw);
+  return ms >= 1_000 && ms <= 600_000 ? ms : undefined;
+}
+
+/** Whether `file` is there and this user may run it. */
+export function isExecutableFile(file: string): boolean {
   try {
     accessSync(file, constants.X_OK);
     return true;
@@ -29,7 +40,7 @@ export interface HostPlatform {
   readonly isExecutable: (file: string) => boolean;
 }
 
-const THIS_PLATFORM: HostPlatform = { platform: process.platform, isExecutable: executable };
+const THIS_PLATFORM: HostPlatform = { platform: process.platform, isExecutable: isExecutableFile };
 
 /** The path module of `platform` (Windows paths, ';' between PATH entries). */
 const pathOf = (platform: NodeJS.Platform): path.PlatformPath =>

@@ -45,12 +45,16 @@ interface Terminal {
 
 /** At most this many terminals per host (one per tab is the panel's use). */
 const MAX_TERMINALS = 32;
+/** How many ended terminals the host remembers, to tell a returning view why its program is gone. */
+const MAX_ENDED = 64;
 
 /** Between SIGHUP and SIGKILL: under the 2 s Chrome leaves a host whose port closed. */
 export const KILL_GRACE_MS = 1_000;
 
 export class TerminalHandler implements PortHandler<TerminalMessage> {
   private readonly terminals = new Map<string, Terminal>();
+  /** Terminals the host ended itself, with how: said to the view that opens them again. */
+  private readonly ended = new Map<string, Extract<HostToExtension, { type: 'pty.exit' }>>();
   private readonly ending = new Set<Promise<void>>();
   private closed = false;
 
@@ -85,6 +89,7 @@ export class TerminalHandler implements PortHandler<TerminalMessage> {
         if (terminal === undefined || terminal.detachTimer !== null) return;
         terminal.detachTimer = setTimeout(() => {
           this.context.log.info('terminal_detach_expired', { termId: terminal.termId });
+          if (terminal.process !== null) this.remember(terminal);
           this.end(terminal);
         }, this.options.detachMs ?? 60_000);
         return;
@@ -123,6 +128,10 @@ export class TerminalHandler implements PortHandler<TerminalMessage> {
         detachTimer: null,
         emit,
       });
+      // The view came back for a program the host ended meanwhile: it is told why.
+      const gone = this.ended.get(message.termId);
+      this.ended.delete(message.termId);
+      if (gone !== undefined) emit(gone);
       return;
     }
     // A view (re)attached: it hears from now on, and first what it missed.
@@ -137,6 +146,22 @@ export class TerminalHandler implements PortHandler<TerminalMessage> {
     const missed = existing.ring.text();
     if (missed !== '') emit({ type: 'pty.output', termId: existing.termId, data: missed, replay: true });
     if (existing.exit !== null) emit(existing.exit);
+  }
+
+  /** Notes that the host ends `terminal`'s running program for a returning view to hear it. */
+  private remember(terminal: Terminal): void {
+    this.ended.delete(terminal.termId);
+    this.ended.set(terminal.termId, {
+      type: 'pty.exit',
+      termId: terminal.termId,
+      exitCode: null,
+      signal: 'SIGHUP',
+      reason: 'detach_expired',
+    });
+    for (const oldest of this.ended.keys()) {
+      if (this.ended.size <= MAX_ENDED) break;
+      this.ended.delete(oldest);
+    }
   }
 
   private known(termId: string, emit: Emit): Terminal {

@@ -56,10 +56,16 @@ describe('a detached terminal', () => {
     });
     expect(alive(shell)).toBe(false);
 
-    // Reopening the view finds a fresh terminal that has not started.
+    // Reopening the view finds a fresh terminal that has not started, and hears why the old one ended.
     const before = sent.length;
     await terminals.handle({ type: 'pty.open', termId: 't1', cols: 80, rows: 24 }, emit);
-    expect(sent.slice(before)).toEqual([]);
+    expect(sent.slice(before)).toEqual([
+      { type: 'pty.exit', termId: 't1', exitCode: null, signal: 'SIGHUP', reason: 'detach_expired' },
+    ]);
+    // Once: the terminal is a new one now.
+    const after = sent.length;
+    await terminals.handle({ type: 'pty.open', termId: 't1', cols: 80, rows: 24 }, emit);
+    expect(sent.slice(after)).toEqual([]);
     await terminals.close();
   }, 15_000);
 

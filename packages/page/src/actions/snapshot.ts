@@ -14,10 +14,11 @@ import {
 } from '@bproxy/protocol/plain';
 import { FrameReport } from '../dom/flat-tree';
 import { readRoot } from '../dom/resolve';
+import { inView } from './annotate';
 import { buildSelector } from '../dom/selector';
 import { UnseenText } from '../dom/unseen';
 import type { PageContext } from '../context';
-import { optNumber, optString, optTarget, type Params } from '../params';
+import { optBoolean, optNumber, optString, optTarget, type Params } from '../params';
 import { buildOutline, placeholder, type OutlineLine } from '../render/outline';
 
 const DEFAULT_MAX_CHARS = 12_000;
@@ -40,6 +41,7 @@ function filterLines(lines: OutlineLine[], needle: string): OutlineLine[] {
 }
 
 export function snapshot(ctx: PageContext, p: Params): SnapshotDriverResult {
+  if (optBoolean(p, 'inView') === true) return inView(ctx);
   const maxChars = optNumber(p, 'maxChars') ?? DEFAULT_MAX_CHARS;
   const offset = optNumber(p, 'offset') ?? 0;
   const contains = optString(p, 'contains');
@@ -47,7 +49,9 @@ export function snapshot(ctx: PageContext, p: Params): SnapshotDriverResult {
   const frames = new FrameReport();
   // Asked for one subtree or for matching lines, the agent wants the words too: prose is kept.
   const prose = contains !== undefined || target !== undefined;
-  const outline = buildOutline(readRoot(target, ctx.registry), frames, { prose }, new UnseenText());
+  // For a diff the daemon also wants the long runs left out: new text is news whatever its length.
+  const longText = optBoolean(p, 'diff') === true;
+  const outline = buildOutline(readRoot(target, ctx.registry), frames, { prose, longText }, new UnseenText());
   const lines = contains ? filterLines(outline.lines, contains) : outline.lines;
 
   const rendered = lines.map(render);
@@ -115,6 +119,7 @@ export function snapshot(ctx: PageContext, p: Params): SnapshotDriverResult {
   };
   if (last < rendered.length) result.nextOffset = starts[last] ?? total;
   if (outline.hiddenBlocks > 0) result.hiddenBlocks = outline.hiddenBlocks;
+  if (longText && outline.longText.length > 0) result.longText = outline.longText;
   const notices: string[] = [];
   if (truncated)
     notices.push(notice(first, last, rendered.length, starts, total, result.nextOffset, contains));

@@ -1,5 +1,6 @@
 /**
- * `wait`: until text appears or an element reaches a state (visible, hidden, attached, detached).
+ * `wait`: until text appears or goes, or an element reaches a state (visible, hidden, attached,
+ * detached) — the conditions the page answers (WAIT_CONDITIONS); the driver answers the others.
  * Re-checks on DOM mutations (coalesced to one check per task) and on a slow poll for changes no
  * mutation reports (animations, layout); background tabs throttle timers, so no rAF is relied on.
  */
@@ -16,18 +17,23 @@ const DEFAULT_TIMEOUT_MS = 5000;
 const POLL_MS = 100;
 type State = 'visible' | 'hidden' | 'attached' | 'detached';
 
+/** Whether the page's visible text holds `text` (whitespace and case aside). */
+function showsText(text: string): () => boolean {
+  const needle = text.replace(/\s+/g, ' ').trim().toLowerCase();
+  return () =>
+    visibleText(document.body ?? document.documentElement, new FrameReport())
+      .replace(/\s+/g, ' ')
+      .toLowerCase()
+      .includes(needle);
+}
+
 function condition(ctx: PageContext, p: Params): { check: () => boolean; what: string } {
   const text = optString(p, 'text');
-  if (text !== undefined) {
-    const needle = text.replace(/\s+/g, ' ').trim().toLowerCase();
-    return {
-      check: () =>
-        visibleText(document.body ?? document.documentElement, new FrameReport())
-          .replace(/\s+/g, ' ')
-          .toLowerCase()
-          .includes(needle),
-      what: `text ${JSON.stringify(text)} to appear`,
-    };
+  if (text !== undefined) return { check: showsText(text), what: `text ${JSON.stringify(text)} to appear` };
+  const gone = optString(p, 'textGone');
+  if (gone !== undefined) {
+    const shows = showsText(gone);
+    return { check: () => !shows(), what: `text ${JSON.stringify(gone)} to go` };
   }
   const state = (optString(p, 'state') ?? 'visible') as State;
   if (!['visible', 'hidden', 'attached', 'detached'].includes(state))
@@ -35,7 +41,7 @@ function condition(ctx: PageContext, p: Params): { check: () => boolean; what: s
   const selector = optString(p, 'selector');
   const target = optTarget(p);
   if (selector === undefined && target === undefined)
-    throw new PageError('BAD_REQUEST', 'give exactly one of text, selector or target');
+    throw new PageError('BAD_REQUEST', 'give exactly one of text, textGone, selector or target');
   const find = (): Element | null => {
     if (selector !== undefined) return querySelectorDeep(selector);
     if (target === undefined) return null;

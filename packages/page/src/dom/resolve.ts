@@ -1,5 +1,6 @@
 /**
- * Turning an ElementTarget into an element: the ref first (if still connected), else the selector.
+ * Turning an ElementTarget into an element: by its ref when it has one (the very node a read saw, or
+ * ELEMENT_HANDLE_STALE), else by its selector.
  * Selectors pierce open shadow roots and same-origin frames with ` >>> `; a plain selector that matches
  * nothing in the document is also tried inside every nested root, as an agent would expect.
  */
@@ -62,14 +63,15 @@ export function resolveTarget(target: ElementTarget, registry: ElementRegistry):
   if (target.ref !== undefined) {
     const el = registry.lookup(target.ref);
     if (el) return el;
-    // A ref this document never issued comes from a page that is gone: never fall back to the
-    // selector there, it could match an unrelated element of the new page.
-    if (target.selector === undefined || !registry.issued(target.ref)) {
-      throw new PageError(
-        'ELEMENT_HANDLE_STALE',
-        `element ref ${target.ref} is not part of this page any more (it navigated or re-rendered)`,
-      );
-    }
+    // The node the ref named is gone: removed, or replaced by a re-render (an equal-looking new node
+    // is another node), or the page itself is another document. Never fall back to the selector: it
+    // could match a look-alike (the next row of a re-rendered list) and act on the wrong element.
+    throw new PageError(
+      'ELEMENT_HANDLE_STALE',
+      registry.issued(target.ref)
+        ? `element ref ${target.ref} is gone: the page removed or replaced that element (read again)`
+        : `element ref ${target.ref} is not part of this page any more (it navigated)`,
+    );
   }
   const selector = target.selector ?? '';
   const el = querySelectorDeep(selector);

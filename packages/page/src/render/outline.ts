@@ -5,6 +5,7 @@
  * each actionable element stays addressable. Actionable lines carry a placeholder for their index in
  * `refs`. What is kept and why: outline-rules.ts and docs/snapshot.md.
  */
+import { LONG_TEXT_MAX, LONG_TEXT_RUNS } from '@bproxy/protocol/plain';
 import { clip, collapse, headingLevel, nameOf, roleOf, subtreeText } from '../dom/aria';
 import { clipOf, isEmpty } from '../dom/clip';
 import { SNAPSHOT_FRAME_CLOSE, SNAPSHOT_FRAME_OPEN } from '@bproxy/protocol/plain';
@@ -50,6 +51,8 @@ export interface Outline {
   refs: OutlineRef[];
   /** Long text runs left out (options.prose false): how many, and their characters. */
   omitted: { runs: number; chars: number };
+  /** The long runs left out, when options.longText asked for them (at most LONG_TEXT_RUNS). */
+  longText: string[];
   /** Runs of text left out because a person could not see them (see UnseenText). */
   hiddenBlocks: number;
 }
@@ -65,12 +68,15 @@ export interface OutlineOptions {
    * it back.
    */
   prose: boolean;
+  /** Also collect the long runs left out, whole up to LONG_TEXT_MAX, in `longText` (for a diff's new text). */
+  longText?: boolean;
 }
 
 class OutlineBuilder {
   readonly lines: OutlineLine[] = [];
   readonly refs: OutlineRef[] = [];
   readonly omitted = { runs: 0, chars: 0 };
+  readonly longText: string[] = [];
   private run: Segment[] = [];
   /** Inside a dialog, alert or status region, where long text is kept. */
   private speaking = 0;
@@ -111,6 +117,8 @@ class OutlineBuilder {
     if (weight(plain) > PROSE_MIN && !this.options.prose && this.speaking === 0) {
       this.omitted.runs++;
       this.omitted.chars += plain.length;
+      if (this.options.longText === true && this.longText.length < LONG_TEXT_RUNS)
+        this.longText.push(clip(plain, LONG_TEXT_MAX));
       this.linkLines(links, depth, parent);
       return;
     }
@@ -315,6 +323,7 @@ export function buildOutline(
     lines: mergeLinkRuns(builder.lines),
     refs: builder.refs,
     omitted: builder.omitted,
+    longText: builder.longText,
     hiddenBlocks: unseen.blocks,
   };
 }

@@ -211,6 +211,11 @@ export const PtyExitSchema = z.strictObject({
   termId: TermIdSchema,
   exitCode: z.number().int().nullable(),
   signal: z.string().max(16).nullable(),
+  /**
+   * Set when the host ended the program itself, told to the view that comes back for it:
+   * `detach_expired` — no panel showed the terminal for the host's detach window.
+   */
+  reason: z.enum(['detach_expired']).optional(),
 });
 
 /** A failure, tied to the request (`id`) or chat it answers when there is one. */

@@ -35,6 +35,20 @@ export const ProofAnswerSchema = z.union([
 export type ProofAnswer = z.infer<typeof ProofAnswerSchema>;
 
 /**
+ * What POST /client/proof answers: the proof, and the daemon's product version, which a client (the
+ * CLI, the MCP server) checks against its own before it sends its token or a request
+ * (`daemonVersionProblem` in compatibility.ts).
+ */
+export const ClientProofAnswerDataSchema = ProofAnswerDataSchema.extend({
+  daemonVersion: z.string().min(1).max(80),
+});
+export const ClientProofAnswerSchema = z.union([
+  z.strictObject({ ok: z.literal(true), data: ClientProofAnswerDataSchema }),
+  BproxyErrorResponseSchema,
+]);
+export type ClientProofAnswer = z.infer<typeof ClientProofAnswerSchema>;
+
+/**
  * The seed's WebSocket credential: `auth.` + base64url of the extension token string exactly as
  * /pair/claim returned it. The extension presents it only to a daemon that passed the proof.
  */

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { ElementTargetSchema, TargetInputSchema } from '../targets';
 import { DriverEffectsSchema, EffectsSchema, ScopeSchema } from './common';
+import { DiffParamShape } from './diff';
 
 // --- interaction -------------------------------------------------------------------------------------
 
@@ -9,6 +10,7 @@ export const ClickParams = z.strictObject({
   target: TargetInputSchema,
   button: z.enum(['left', 'middle', 'right']).optional(),
   clickCount: z.number().int().min(1).max(3).optional(),
+  ...DiffParamShape,
 });
 export const HoverParams = z.strictObject({ target: TargetInputSchema });
 /** A point in an element, in CSS pixels from its top-left corner (its centre when absent). */
@@ -23,8 +25,16 @@ export const DragForwarded = z.strictObject({
   to: ElementTargetSchema,
   at: AtSchema.optional(),
 });
-export const FillParams = z.strictObject({ target: TargetInputSchema, value: z.string().max(100_000) });
-export const TypeParams = z.strictObject({ text: z.string().min(1).max(10_000), target: ScopeSchema });
+export const FillParams = z.strictObject({
+  target: TargetInputSchema,
+  value: z.string().max(100_000),
+  ...DiffParamShape,
+});
+export const TypeParams = z.strictObject({
+  text: z.string().min(1).max(10_000),
+  target: ScopeSchema,
+  ...DiffParamShape,
+});
 export const PressParams = z.strictObject({
   key: z
     .string()
@@ -32,10 +42,12 @@ export const PressParams = z.strictObject({
     .max(64)
     .regex(/^((Control|Shift|Alt|Meta)\+)*[^+]+$|^\+$/, 'expected a key like Enter, a or Control+A'),
   target: ScopeSchema,
+  ...DiffParamShape,
 });
 export const SelectParams = z.strictObject({
   target: TargetInputSchema,
   values: z.array(z.string().max(1000)).min(1).max(100),
+  ...DiffParamShape,
 });
 export const SelectResult = EffectsSchema.extend({ selected: z.array(z.string()) });
 export const SelectDriverResult = DriverEffectsSchema.extend({ selected: z.array(z.string()) });
@@ -53,31 +65,6 @@ export const ScrollResult = z.strictObject({
   atTop: z.boolean(),
   atBottom: z.boolean(),
 });
-
-export const WaitParams = z
-  .strictObject({
-    text: z.string().min(1).max(1000).optional(),
-    selector: z.string().min(1).max(2000).optional(),
-    target: TargetInputSchema.optional(),
-    navigation: z.boolean().optional(),
-    state: z.enum(['visible', 'hidden', 'attached', 'detached']).optional(),
-    timeoutMs: z.number().int().min(0).max(300_000).optional(),
-  })
-  .refine(
-    (p) =>
-      [p.text, p.selector, p.target, p.navigation === true ? true : undefined].filter((v) => v !== undefined)
-        .length === 1,
-    'give exactly one of text, selector, target or navigation',
-  );
-export const ForwardedWaitParams = z.strictObject({
-  text: z.string().optional(),
-  selector: z.string().optional(),
-  target: ElementTargetSchema.optional(),
-  navigation: z.boolean().optional(),
-  state: z.enum(['visible', 'hidden', 'attached', 'detached']).optional(),
-  timeoutMs: z.number().int().min(0).max(300_000).optional(),
-});
-export const WaitResult = z.strictObject({ url: z.string(), title: z.string(), waitedMs: z.number() });
 
 export const DialogParams = z.strictObject({
   accept: z.boolean(),

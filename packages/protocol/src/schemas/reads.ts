@@ -2,7 +2,10 @@
 import { z } from 'zod';
 import { ElementHandleSchema } from '../ids';
 import { TargetInputSchema } from '../targets';
-import { ScopeSchema, LIMIT, MAX_CHARS, OFFSET, CrossOriginFramesSchema } from './common';
+import { ScopeSchema, ForwardedScope, LIMIT, MAX_CHARS, OFFSET, CrossOriginFramesSchema } from './common';
+import { AnnotationsSchema, DriverAnnotationsSchema, MAX_WIDTH, ScreenshotLabelsSchema } from './annotate';
+import { DiffParamShape, SnapshotDiffKindSchema } from './diff';
+import { LONG_TEXT_MAX, LONG_TEXT_RUNS } from '../snapshot-refs';
 
 // --- reads -------------------------------------------------------------------------------------------
 
@@ -106,6 +109,7 @@ export const SnapshotParams = z.strictObject({
   maxChars: MAX_CHARS.optional(),
   offset: OFFSET.optional(),
   contains: z.string().max(200).optional(),
+  ...DiffParamShape,
 });
 export const SnapshotDriverResult = z.strictObject({
   url: z.string(),
@@ -119,6 +123,8 @@ export const SnapshotDriverResult = z.strictObject({
   /** Runs of text left out because a person could not see them (off the page, clipped, tiny, transparent, covered); absent when none. */
   hiddenBlocks: z.number().int().min(1).optional(),
   crossOriginFrames: CrossOriginFramesSchema.optional(),
+  /** With `diff`: the long text runs the outline left out (see LONG_TEXT_RUNS). */
+  longText: z.array(z.string().max(LONG_TEXT_MAX)).max(LONG_TEXT_RUNS).optional(),
 });
 export const SnapshotResult = z.strictObject({
   url: z.string(),
@@ -131,17 +137,44 @@ export const SnapshotResult = z.strictObject({
   /** Runs of text left out because a person could not see them (off the page, clipped, tiny, transparent, covered); absent when none. */
   hiddenBlocks: z.number().int().min(1).optional(),
   crossOriginFrames: CrossOriginFramesSchema.optional(),
+  /** With `diff`: whether `snapshot` holds the whole outline (first, navigated) or only the changed lines. */
+  diff: SnapshotDiffKindSchema.optional(),
 });
 
-export const ScreenshotParams = z.strictObject({
-  target: ScopeSchema,
+export const ScreenshotParams = z
+  .strictObject({
+    target: ScopeSchema,
+    fullPage: z.boolean().optional(),
+    format: z.enum(['png', 'jpeg']).optional(),
+    quality: z.number().int().min(1).max(100).optional(),
+    maxWidth: MAX_WIDTH.optional(),
+    annotate: z.boolean().optional(),
+  })
+  .refine(
+    (p) => p.annotate !== true || (p.target === undefined && p.fullPage !== true),
+    'annotate labels the viewport: give neither target nor fullPage with it',
+  );
+/** What a driver gets: the daemon turned `annotate` into the labels to draw. */
+export const ForwardedScreenshotParams = z.strictObject({
+  target: ForwardedScope,
   fullPage: z.boolean().optional(),
   format: z.enum(['png', 'jpeg']).optional(),
   quality: z.number().int().min(1).max(100).optional(),
+  maxWidth: MAX_WIDTH.optional(),
+  labels: ScreenshotLabelsSchema.optional(),
 });
-export const ScreenshotResult = z.strictObject({
+const imageShape = {
   mimeType: z.enum(['image/png', 'image/jpeg']),
   data: z.string(),
   width: z.number().int(),
   height: z.number().int(),
+};
+export const ScreenshotDriverResult = z.strictObject({
+  ...imageShape,
+  annotations: DriverAnnotationsSchema.optional(),
+});
+export const ScreenshotResult = z.strictObject({
+  ...imageShape,
+  /** With `annotate`: the elements labelled, by handle, with their boxes in image pixels. */
+  annotations: AnnotationsSchema.optional(),
 });

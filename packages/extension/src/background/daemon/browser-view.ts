@@ -4,6 +4,12 @@
  * named after it and marked while it is paused, the toolbar badge (how many sessions, `!` when one
  * waits for the human), and activity entries relayed to every open side panel. Best effort against
  * the browser: a tab that cannot be grouped (a pinned tab, another window) stays where it is.
+ *
+ * A group's title starts with GROUP_PREFIX, so that bproxy knows its own: Chrome saves tab groups, and
+ * one alive when the browser quit comes back around a tab no session holds. Such a ghost — a group
+ * titled as ours that no live session holds — is ungrouped after the first sessions the daemon pushes
+ * (the worker started), whenever the daemon link is down (no session can be known live), and when
+ * Chrome creates or retitles a group (a saved group reopened).
  */
 import type { ActivityEntry, BrowserSession } from '@bproxy/protocol';
 import type { ChromeApi } from '../../chrome-api';
@@ -12,11 +18,22 @@ import { messageOf } from '../driver/errors';
 import type { WorkerLog } from '../log';
 
 export interface BrowserViewListener {
-  sessions(sessions: BrowserSession[]): void;
+  /** The sessions holding this browser's tabs, and the tabs the user shared whose session was lost. */
+  sessions(sessions: BrowserSession[], lost: number[]): void;
   activity(entry: ActivityEntry): void;
 }
 
-export const PAUSED_MARK = '⏸';
+/** How every bproxy group's title starts. */
+export const GROUP_PREFIX = 'bproxy · ';
+/** The paused mark, in words: a symbol would need an emoji font the user may not have. */
+export const PAUSED_MARK = 'paused · ';
+
+/** A group's title: ours by its prefix, then paused or not, then what tells sessions apart. */
+export function groupTitle(name: string, paused: boolean): string {
+  return `${GROUP_PREFIX}${paused ? PAUSED_MARK : ''}${name}`;
+}
+
+export const isOurGroup = (title: string | undefined): boolean => title?.startsWith(GROUP_PREFIX) === true;
 
 export class BrowserView {
   private current: BrowserSession[] = [];
@@ -25,19 +42,76 @@ export class BrowserView {
   private readonly grouped = new Map<string, number[]>();
   private readonly listeners = new Set<BrowserViewListener>();
   private syncing: Promise<void> = Promise.resolve();
+  /** No sessions pushed since the worker started: the first push also sweeps the ghosts. */
+  private swept = false;
+  /** Tabs the user shared, as the sessions pushed last said. */
+  private readonly shared = new Set<number>();
+  /** Tabs the user shared that no session holds since the daemon came back without them. */
+  private readonly lostTabs = new Set<number>();
+  /** The link was down since the last sessions: the next push says what the daemon still holds. */
+  private reconnecting = false;
+  /** Told, after the daemon came back, of the tabs bproxy drives that no session holds any more. */
+  onOrphans: (held: ReadonlySet<number>) => void = () => undefined;
 
   constructor(
     private readonly chrome: Pick<ChromeApi, 'tabs' | 'tabGroups' | 'action'>,
     private readonly log: WorkerLog,
   ) {}
 
+  /** Wires Chrome's group events; call in the worker's first turn. */
+  install(): void {
+    const check = (group: { id: number; title?: string }): void => {
+      if (!isOurGroup(group.title) || this.isLive(group.id)) return;
+      this.syncing = this.syncing.then(() => this.sweep());
+    };
+    this.chrome.tabGroups.onCreated.addListener(check);
+    this.chrome.tabGroups.onUpdated.addListener(check);
+  }
+
+  /**
+   * The daemon link is down: no session can be known live, so bproxy's groups go (they come back with
+   * the sessions the daemon pushes once the link is up again).
+   */
+  linkDown(): void {
+    this.reconnecting = true;
+    this.syncing = this.syncing.then(async () => {
+      this.groups.clear();
+      this.grouped.clear();
+      await this.sweep();
+    });
+  }
+
+  private isLive(groupId: number): boolean {
+    return [...this.groups.values()].includes(groupId);
+  }
+
+  /** Ungroups every group titled as ours that no live session holds. */
+  private async sweep(): Promise<void> {
+    try {
+      for (const group of await this.chrome.tabGroups.query({})) {
+        if (!isOurGroup(group.title) || this.isLive(group.id)) continue;
+        const tabIds = (await this.chrome.tabs.query({ groupId: group.id }))
+          .map((t) => t.id)
+          .filter((id): id is number => id !== undefined);
+        if (tabIds.length > 0) await this.chrome.tabs.ungroup(tabIds);
+        this.log.info('tab_group_ghost_removed', { groupId: group.id, tabs: tabIds.length });
+      }
+    } catch (error) {
+      this.log.debug('tab_group_sweep_failed', { error: messageOf(error) });
+    }
+  }
+
   get sessions(): BrowserSession[] {
     return this.current;
   }
 
+  get lost(): number[] {
+    return [...this.lostTabs];
+  }
+
   listen(listener: BrowserViewListener): () => void {
     this.listeners.add(listener);
-    listener.sessions(this.current);
+    listener.sessions(this.current, this.lost);
     return () => this.listeners.delete(listener);
   }
 
@@ -48,7 +122,19 @@ export class BrowserView {
     }
     if (message.type !== 'sessions') return;
     this.current = message.sessions;
-    for (const listener of [...this.listeners]) listener.sessions(this.current);
+    const held = new Set(message.sessions.flatMap((s) => s.tabs.map((t) => t.tabId)));
+    if (this.reconnecting) {
+      // The first sessions since the link came back: a tab the user shared that no session holds now
+      // lost its session (the daemon restarted), and what bproxy drives outside every session is let go.
+      this.reconnecting = false;
+      for (const tabId of this.shared) if (!held.has(tabId)) this.lostTabs.add(tabId);
+      this.onOrphans(held);
+    }
+    for (const tabId of held) this.lostTabs.delete(tabId);
+    this.shared.clear();
+    for (const s of message.sessions) for (const t of s.tabs) if (t.shared) this.shared.add(t.tabId);
+    for (const tabId of this.lostTabs) if (!this.shared.has(tabId)) this.shared.add(tabId);
+    for (const listener of [...this.listeners]) listener.sessions(this.current, this.lost);
     // One sync at a time, in order: groups created by one are reused by the next.
     this.syncing = this.syncing.then(() => this.sync(message.sessions));
   }
@@ -68,6 +154,10 @@ export class BrowserView {
         );
     }
     for (const session of sessions) await this.group(session);
+    if (!this.swept) {
+      this.swept = true;
+      await this.sweep();
+    }
   }
 
   private async badge(sessions: BrowserSession[]): Promise<void> {
@@ -91,9 +181,9 @@ export class BrowserView {
 
   private async group(session: BrowserSession): Promise<void> {
     const { info } = session;
-    const title = `${info.paused ? `${PAUSED_MARK} ` : ''}${info.label ?? info.session}`;
     const tabIds = session.tabs.map((t) => t.tabId);
     if (tabIds.length === 0) return;
+    const title = groupTitle(await this.nameOf(session), info.paused);
     this.grouped.set(info.session, tabIds);
     try {
       const groupId = await this.joinGroup(info.session, tabIds);
@@ -104,6 +194,31 @@ export class BrowserView {
       this.groups.delete(info.session);
       this.log.debug('tab_group_failed', { session: info.session, error: messageOf(error) });
     }
+  }
+
+  /**
+   * What tells a session's group apart from the others: an agent's label or its session id; for a tab
+   * the user shared (whose id is a capability, never shown in the tab strip, and whose label says only
+   * "shared by the user"), the site of its first tab.
+   */
+  private async nameOf(session: BrowserSession): Promise<string> {
+    const { info } = session;
+    if (info.sharedByUser !== true) return info.label ?? info.session;
+    const first = session.tabs[0];
+    const url =
+      first === undefined
+        ? undefined
+        : await this.chrome.tabs.get(first.tabId).then(
+            (tab) => tab.url ?? tab.pendingUrl,
+            () => undefined,
+          );
+    let host = '';
+    try {
+      host = url === undefined ? '' : new URL(url).hostname;
+    } catch {
+      host = '';
+    }
+    return host === '' ? 'shared tab' : `shared: ${host}`;
   }
 
   /**

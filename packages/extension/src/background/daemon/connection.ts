@@ -47,6 +47,11 @@ export interface ConnectionOptions {
   onPush: (message: DaemonPush) => void;
   /** The server on the paired port did not prove itself (the native host may know better). */
   onProofFailed: (outcome: Extract<ProofOutcome, { ok: false }>) => void;
+  /**
+   * The link is down — it dropped, an attempt failed, it stopped, or nothing is paired: no session the
+   * daemon held can be known live now (the browser view lets go of their tab groups).
+   */
+  onDown?: () => void;
   now?: () => number;
   pingIntervalMs?: number;
   pongTimeoutMs?: number;
@@ -97,6 +102,8 @@ export class Connection {
   });
   private readonly now: () => number;
   private readonly opts: Required<Omit<ConnectionOptions, 'now'>>;
+  /** Who waits for the next welcome (whenConnected). */
+  private readonly connectedWaiters = new Set<() => void>();
 
   constructor(options: ConnectionOptions) {
     this.now = options.now ?? Date.now;
@@ -106,6 +113,7 @@ export class Connection {
       helloTimeoutMs: 10_000,
       stableAfterMs: 2_000,
       minWakeGapMs: 1_000,
+      onDown: () => undefined,
       ...options,
     };
     this.backoff = new Backoff({ ...DEFAULT_BACKOFF, random: options.random });
@@ -149,6 +157,21 @@ export class Connection {
    * Something says the daemon is there now (the native host saw it start): try at once, whatever the
    * backoff says. A live or opening connection is left alone.
    */
+  /** Resolves true once the link is connected (at once if it is), false after `timeoutMs`. */
+  whenConnected(timeoutMs: number): Promise<boolean> {
+    if (this.state === 'connected') return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (ok: boolean): void => {
+        clearTimeout(timer);
+        this.connectedWaiters.delete(welcomed);
+        resolve(ok);
+      };
+      const welcomed = (): void => done(true);
+      const timer = setTimeout(() => done(false), timeoutMs);
+      this.connectedWaiters.add(welcomed);
+    });
+  }
+
   retryNow(): void {
     if (this.state !== 'waiting' && this.state !== 'idle') return;
     this.clearRetry();
@@ -204,6 +227,7 @@ export class Connection {
     if (!pairing) {
       this.wsUrl = null;
       this.state = 'unpaired';
+      this.opts.onDown();
       return;
     }
     this.wsUrl = pairing.wsUrl;
@@ -329,6 +353,7 @@ export class Connection {
     this.opts.log.info('ws_connected', { clientName });
     for (const message of this.outbox.splice(0)) socket.send(JSON.stringify(message));
     this.pingTimer = setInterval(() => this.ping(socket), this.opts.pingIntervalMs);
+    for (const welcomed of [...this.connectedWaiters]) welcomed();
   }
 
   private ping(socket: SocketLike): void {
@@ -366,11 +391,13 @@ export class Connection {
     if (code === WS_CLOSE.protocolMismatch) {
       this.stopReason = `protocol mismatch${reason ? `: ${reason}` : ''} — update bproxy or the extension so both match`;
       this.state = 'stopped';
+      this.opts.onDown();
       return;
     }
     if (code === WS_CLOSE.tokenRevoked) {
       this.stopReason = 'the daemon revoked this extension token (another pairing replaced it): pair again';
       this.state = 'stopped';
+      this.opts.onDown();
       return;
     }
     if (lasted >= this.opts.stableAfterMs) this.backoff.reset();
@@ -399,11 +426,13 @@ export class Connection {
     socket.close(1000, 'stopping');
     this.stopReason = why;
     this.state = 'stopped';
+    this.opts.onDown();
   }
 
   private fail(why: string): void {
     this.lastError = why;
     this.state = 'waiting';
+    this.opts.onDown();
     const delay = this.backoff.next();
     this.opts.log.debug('ws_retry', { delayMs: delay });
     this.clearRetry();

@@ -46,6 +46,14 @@ export function createDaemonLink(opts: DaemonLinkOptions): DaemonLink {
   const { chrome, log, now, driver } = opts;
   const pairing = new PairingStore(chrome.storage.local, randomInstanceId);
   const view = new BrowserView(chrome, log);
+  // After the daemon came back, the debugger leaves the tabs no session holds any more.
+  view.onOrphans = (held) => {
+    for (const tabId of driver.tabs.list()) {
+      if (held.has(tabId)) continue;
+      log.info('tab_orphaned', { tabId });
+      driver.release(tabId);
+    }
+  };
   const connection = new Connection({
     socketFactory: opts.socketFactory,
     prove: (wsUrl, token) => proveDaemon(opts.fetch, wsUrl, token, PROOF_TIMEOUT_MS),
@@ -65,6 +73,7 @@ export function createDaemonLink(opts: DaemonLinkOptions): DaemonLink {
       });
     },
     onProofFailed: (outcome) => opts.onProofFailed(outcome),
+    onDown: () => view.linkDown(),
     onPush: (message) => {
       if (message.type === 'tab_released') {
         log.info('tab_released', { tabId: message.tabId });
@@ -79,6 +88,9 @@ export function createDaemonLink(opts: DaemonLinkOptions): DaemonLink {
     pairing,
     view,
     share,
-    install: () => installPushes(chrome, driver.tabs, connection, now),
+    install: () => {
+      installPushes(chrome, driver.tabs, connection, now);
+      view.install();
+    },
   };
 }

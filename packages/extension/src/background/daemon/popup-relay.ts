@@ -23,6 +23,8 @@ export interface PopupRelayOptions {
   pairing: Pick<PairingStore, 'accept' | 'forget'>;
   connection: Pick<Connection, 'restart'>;
   share: ShareFn;
+  /** Starts the daemon through the native host and waits for the link (the host link's). */
+  startDaemon(): Promise<PairAnswer>;
   isDriven(tabId: number): boolean;
   status(): WorkerStatus;
   /** Every message from the popup is a wake-up too. */
@@ -49,6 +51,9 @@ export function installPopupRelay(opts: PopupRelayOptions): void {
         return undefined;
       case 'share':
         void opts.share(msg.tabId).then((answer) => sendResponse(shareAnswer(answer)));
+        return true;
+      case 'start_daemon':
+        void opts.startDaemon().then(sendResponse);
         return true;
       case 'unpair':
         void opts.pairing.forget().then(() => {

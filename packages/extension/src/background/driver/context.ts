@@ -8,6 +8,7 @@ import type {
   HandlerCall,
   HandlerTable as KitHandlerTable,
   PointerRest,
+  TabObserver,
 } from '@bproxy/driver';
 import type { ForwardedAction } from '@bproxy/protocol';
 import type { ChromeApi, StorageArea } from '../../chrome-api';
@@ -28,6 +29,8 @@ export interface DriverContext {
   tabs: DrivenTabs;
   /** Tabs the pages of driven tabs opened. */
   opened: OpenedTabs;
+  /** The console and network logs of the driven tabs. */
+  observer: TabObserver;
   /** Where the trusted pointer rests in each tab (top-viewport CSS pixels); lost with the worker. */
   pointers: Map<number, PointerRest>;
   now: () => number;

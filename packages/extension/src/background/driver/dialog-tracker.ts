@@ -35,6 +35,8 @@ export class DialogTracker {
   private readonly open = new Map<number, OpenDialog>();
   private readonly listeners = new Set<(tabId: number, dialog: OpenDialog) => void>();
   private readonly loaded: Promise<void>;
+  /** Runs once the debugger is on a tab (the console and network log starts there). */
+  afterAttach: (tabId: number) => Promise<void> = () => Promise.resolve();
 
   constructor(
     private readonly chrome: ChromeApi,
@@ -101,6 +103,9 @@ export class DialogTracker {
       return { ok: false, reason: messageOf(error) };
     }
     this.attached.add(tabId);
+    await this.afterAttach(tabId).catch((error: unknown) =>
+      this.log.debug('debugger_observe_failed', { tabId, error: messageOf(error) }),
+    );
     // As the CDP driver does: keys and clipboard writes reach a tab that is not in front. Without it
     // input still works in the tab the user looks at.
     await this.chrome.debugger

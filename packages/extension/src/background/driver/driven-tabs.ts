@@ -36,6 +36,11 @@ export class DrivenTabs {
     return this.ids.has(tabId);
   }
 
+  /** Every tab driven now. */
+  list(): number[] {
+    return [...this.ids];
+  }
+
   get size(): number {
     return this.ids.size;
   }

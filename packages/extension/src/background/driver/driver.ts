@@ -3,6 +3,7 @@
  * over the handler table. It runs what the daemon link hands it and answers; of the links it knows only
  * the push target it is given (lint keeps background/daemon and background/host out of this folder).
  */
+import { TabObserver } from '@bproxy/driver';
 import type { ChromeApi } from '../../chrome-api';
 import type { WorkerLog } from '../log';
 import type { DriverContext } from './context';
@@ -12,6 +13,7 @@ import { messageOf } from './errors';
 import { DEFAULT_TABLE_OPTIONS, ExecutedTable } from './executed-table';
 import { Executor } from './executor';
 import { NavigationTracker } from './navigation-tracker';
+import { installObserver, observeAttached } from './observe-actions';
 import { OpenedTabs } from './opened-tabs';
 import { PageRunner } from './page-runner';
 
@@ -39,6 +41,8 @@ export function createDriver({ chrome, log, now, imageSize }: DriverOptions): Dr
   const dialogs = new DialogTracker(chrome, chrome.storage.session, log);
   const tabs = new DrivenTabs(chrome.storage.session, log);
   const opened = new OpenedTabs(tabs);
+  const observer = new TabObserver(undefined, now);
+  dialogs.afterAttach = (tabId) => observeAttached(chrome, observer, tabId);
   const ctx: DriverContext = {
     chrome,
     session: chrome.storage.session,
@@ -48,6 +52,7 @@ export function createDriver({ chrome, log, now, imageSize }: DriverOptions): Dr
     page: new PageRunner(chrome),
     tabs,
     opened,
+    observer,
     pointers: new Map(),
     now,
     imageSize,
@@ -64,9 +69,11 @@ export function createDriver({ chrome, log, now, imageSize }: DriverOptions): Dr
       nav.install(chrome);
       dialogs.install();
       opened.install(chrome, daemon);
+      installObserver(chrome, tabs, observer);
     },
     release(tabId) {
       tabs.delete(tabId);
+      observer.release(tabId);
       void dialogs.detach(tabId);
     },
   };

@@ -5,6 +5,7 @@
  * the action name alone, from a table that covers every forwarded action.
  */
 import {
+  aroundAction,
   answerOnce,
   checkCall,
   checkResult,
@@ -23,10 +24,20 @@ import {
   type DriverResponseMessage,
 } from '@bproxy/protocol';
 import type { DriverContext, HandlerTable } from './context';
+import { FILES_ACTIONS } from './files-actions';
 import { dialog, debugLog } from './misc-actions';
 import { NAVIGATION_ACTIONS } from './navigation-actions';
+import { withNetworkIdleWait } from './network-idle-wait';
+import {
+  consoleRead,
+  networkGetRead,
+  networkHarRead,
+  networkRead,
+  withConsoleErrorWait,
+} from './observe-actions';
 import { PAGE_ACTIONS } from './page-actions';
 import { screenshot } from './screenshot';
+import { STATE_ACTIONS } from './state-actions';
 import { TAB_ACTIONS } from './tab-actions';
 import { TRUSTED_ACTIONS } from './trusted-actions';
 
@@ -35,8 +46,15 @@ export const HANDLERS: HandlerTable = {
   ...NAVIGATION_ACTIONS,
   ...PAGE_ACTIONS,
   ...TRUSTED_ACTIONS,
+  ...FILES_ACTIONS,
+  ...STATE_ACTIONS,
+  wait: withNetworkIdleWait(withConsoleErrorWait(PAGE_ACTIONS.wait)),
   screenshot,
   dialog,
+  console: consoleRead,
+  network: networkRead,
+  'network.get': networkGetRead,
+  'network.har': networkHarRead,
   'debug.log': debugLog,
 };
 
@@ -74,7 +92,13 @@ export class Executor {
     const started = this.ctx.now();
     const { id, action } = request;
     const response = await this.execute(request, resumed).then(
-      (data): DriverResponseMessage => ({ type: 'response', id, ok: true, data }),
+      ({ data, news }): DriverResponseMessage => ({
+        type: 'response',
+        id,
+        ok: true,
+        data,
+        ...(news === undefined ? {} : { news }),
+      }),
       (error: unknown) => errorResponse(id, this.toWireError(error, action)),
     );
     this.ctx.log.info('request_done', {
@@ -88,16 +112,28 @@ export class Executor {
     return response;
   }
 
-  private async execute(request: BproxyForwardedRequest, resumed: boolean): Promise<unknown> {
+  private async execute(
+    request: BproxyForwardedRequest,
+    resumed: boolean,
+  ): Promise<{ data: unknown; news?: string }> {
     const call = checkCall(request, resumed);
     if (call.tabId !== null) this.ctx.tabs.add(call.tabId);
-    const data = await withDeadline(
-      runHandler(this.handlers, this.ctx, call),
+    // An action on the page answers with the console errors and failed requests it caused.
+    const log =
+      call.tabId !== null && this.ctx.observer.has(call.tabId) ? this.ctx.observer.log(call.tabId) : null;
+    const { data, news } = await withDeadline(
+      aroundAction(
+        log,
+        call.action,
+        call.deadline,
+        () => runHandler(this.handlers, this.ctx, call),
+        this.ctx.now,
+      ),
       call.deadline,
       call.action,
       this.ctx.now,
     );
-    return checkResult(call.action, data);
+    return { data: checkResult(call.action, data), ...(news === undefined ? {} : { news }) };
   }
 
   private toWireError(error: unknown, action: string): BproxyError {

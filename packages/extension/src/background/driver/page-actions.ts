@@ -16,6 +16,7 @@ import { type ActionCall, type ActionHandler, type DriverContext, tabIdOf } from
 import { DriverFailure, fail } from './errors';
 import type { OpenDialog } from './dialog-tracker';
 import { assertNoDialog, assertNoHuman, dialogOpenError, pageState, waitForLoad } from './tab-state';
+import { browserWait, isBrowserWait } from './wait-conditions';
 
 /** The page actions of the protocol: their driver flags (ledger, effects, navigation) say how each runs. */
 type PageActionName = Extract<PageAction, ForwardedAction>;
@@ -170,6 +171,7 @@ const waitInPage = pageAction<'wait'>();
 /** `wait --navigation` is answered by the browser: the page cannot outlive the navigation it waits for. */
 const wait: ActionHandler<'wait'> = {
   async run(ctx, params, call) {
+    if (isBrowserWait(params)) return browserWait(ctx, params, call, tabIdOf(call));
     if (params.navigation !== true) return waitInPage.run(ctx, params, call);
     const tabId = tabIdOf(call);
     const started = ctx.now();

@@ -49,7 +49,7 @@ function markOf(data: unknown): DocumentMark | null {
 }
 
 /** One tab as the kit's TrustedPage: input through chrome.debugger, the page through the page runner. */
-class DebuggerPage implements TrustedPage {
+export class DebuggerPage implements TrustedPage {
   readonly input: InputSender;
   readonly rest: PointerRest;
   /** The page's ledger held this request already: a previous life of the worker got this far. */
@@ -194,7 +194,7 @@ async function closedUnder(ctx: DriverContext, tabId: number, error: unknown): P
   return true;
 }
 
-async function act(
+export async function act(
   ctx: DriverContext,
   call: ActionCall,
   tabId: number,

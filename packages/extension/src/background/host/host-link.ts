@@ -48,6 +48,7 @@ export function createHostLink(opts: HostLinkOptions): HostLink {
     host,
     view: daemon.view,
     share: daemon.share,
+    startDaemon: () => pairing.startDaemon(),
     isDriven: (tabId) => opts.isDriven(tabId),
   });
   return {

@@ -12,6 +12,7 @@
  */
 import { PAIRING_DIRECT_CODE_PATTERN, type HostToExtension } from '@bproxy/protocol';
 import { claimPairing } from '../../common/pair-client';
+import { setupCommand } from '../../common/user-commands';
 import type { AutoPairState } from '../../common/worker-status';
 import type { Connection } from '../daemon/connection';
 import type { FetchLike, ProofOutcome } from '../daemon/daemon-proof';
@@ -59,6 +60,24 @@ export class HostPairing {
     if (!(await this.opts.host.ensure())) return;
     const answer = await this.opts.host.request({ type: 'daemon.locate', start: false });
     if (answer.type === 'daemon.location') await this.located(answer);
+  }
+
+  /**
+   * Starts the daemon through the host — the user asked for it (Start bproxy, or Share and Terminal
+   * while it is down), as a chat message does — and waits until the link is connected to it.
+   */
+  async startDaemon(timeoutMs = 15_000): Promise<{ ok: true } | { ok: false; reason: string }> {
+    if (!(await this.opts.host.ensure()))
+      return { ok: false, reason: `the native host is not available: run \`${setupCommand()}\`` };
+    const answer = await this.opts.host.request({ type: 'daemon.locate', start: true });
+    if (answer.type !== 'daemon.location')
+      return { ok: false, reason: answer.type === 'error' ? answer.message : `unexpected ${answer.type}` };
+    if (!answer.running) return { ok: false, reason: 'bproxy did not start' };
+    this.opts.log.info('daemon_started_for_user', { port: answer.port, started: answer.started });
+    await this.located(answer);
+    return (await this.opts.connection.whenConnected(timeoutMs))
+      ? { ok: true }
+      : { ok: false, reason: 'bproxy started, but this browser could not connect to it' };
   }
 
   /** The connection's proof failed: a daemon that lost its pairing is re-paired through the host. */

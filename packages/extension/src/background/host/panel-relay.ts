@@ -34,6 +34,8 @@ export interface PanelRelayOptions {
   host: Pick<NativeHost, 'onMessage' | 'request' | 'send' | 'status' | 'ensure' | 'connected'>;
   view: Pick<BrowserView, 'listen'>;
   share: ShareFn;
+  /** Starts the daemon through the native host and waits for the link (HostPairing.startDaemon). */
+  startDaemon(): Promise<{ ok: true } | { ok: false; reason: string }>;
   /** Whether bproxy drives this tab: a panel page loaded inside such a tab is refused. */
   isDriven(tabId: number): boolean;
 }
@@ -113,7 +115,7 @@ export class PanelRelay {
 
   private attach(port: PortLike): void {
     const unlisten = this.opts.view.listen({
-      sessions: (sessions) => this.post(port, { type: 'sessions', sessions }),
+      sessions: (sessions, lost) => this.post(port, { type: 'sessions', sessions, lost }),
       activity: (entry) => this.post(port, { type: 'activity', entry }),
     });
     this.panels.set(port, unlisten);
@@ -186,8 +188,11 @@ export class PanelRelay {
       case 'user': {
         const { request, requestId } = message;
         let answer: PanelAnswer;
-        if (request.kind === 'share_tab') answer = await this.opts.share(request.tabId);
-        else {
+        if (request.kind === 'share_tab') {
+          // Sharing while the daemon is down starts it, as a chat message does.
+          const started = await this.daemonUp();
+          answer = started.ok ? await this.opts.share(request.tabId) : started;
+        } else {
           const got = await connection.userRequest(request);
           answer = got.ok ? { ok: true, result: got.result } : { ok: false, reason: got.reason };
         }
@@ -201,9 +206,25 @@ export class PanelRelay {
       }
       case 'chat.watch':
         return;
+      case 'start_daemon': {
+        const started = await this.daemonUp();
+        post({ type: 'daemon_start', ...started });
+        return;
+      }
       case 'host':
         return this.toHost(message.message, post);
     }
+  }
+
+  /** The daemon link, connected: at once when it is, else the daemon started through the host. */
+  private async daemonUp(): Promise<{ ok: true } | { ok: false; reason: string }> {
+    const { state } = this.opts.connection.status();
+    if (state === 'connected') return { ok: true };
+    if (state === 'unpaired' || state === 'stopped') {
+      const { stopReason } = this.opts.connection.status();
+      return { ok: false, reason: stopReason ?? 'this browser is not paired with bproxy' };
+    }
+    return this.opts.startDaemon();
   }
 
   /** A panel's message for the native host: a request is answered under its id, the rest is sent on. */

@@ -1,3 +1,4 @@
+import { TabObserver } from '@bproxy/driver';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ActionHandler, DriverContext, HandlerTable } from '../../../src/background/driver/context';
 import { DialogTracker } from '../../../src/background/driver/dialog-tracker';
@@ -27,6 +28,7 @@ function setup(handlers: Partial<HandlerTable>) {
     now: Date.now,
     imageSize: async () => ({ width: 1, height: 1 }),
     navigationGraceMs: 0,
+    observer: new TabObserver(),
   };
   const table = new ExecutedTable(chrome.session);
   return { executor: new Executor(ctx, table, { ...HANDLERS, ...handlers }), chrome, table };

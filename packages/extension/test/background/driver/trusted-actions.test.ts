@@ -4,7 +4,7 @@
  * when it does not, and no second input for a request a previous worker life had started.
  */
 import { describe, expect, it } from 'vitest';
-import { callPageApi, focusAtPoint } from '@bproxy/driver';
+import { callPageApi, focusAtPoint, TabObserver } from '@bproxy/driver';
 import type { DriverContext } from '../../../src/background/driver/context';
 import type { DebuggeeTarget, NavTargetDetails, ScriptInjection } from '../../../src/chrome-api';
 import { DialogTracker } from '../../../src/background/driver/dialog-tracker';
@@ -69,6 +69,7 @@ function setup(options: { attach?: () => Promise<void>; pageLedger?: Set<string>
     now: Date.now,
     imageSize: async () => ({ width: 1, height: 1 }),
     navigationGraceMs: 0,
+    observer: new TabObserver(),
   };
   ctx.dialogs.install();
   const pushes: unknown[] = [];

@@ -1,3 +1,4 @@
+import { TabObserver } from '@bproxy/driver';
 /**
  * The extension's own check of the URLs it gives chrome.tabs, against a faked chrome.*: whatever the
  * daemon sent, navigate and tab.open refuse every URL but http:, https: and about:blank with
@@ -46,6 +47,7 @@ function setup() {
     now: Date.now,
     imageSize: async () => ({ width: 1, height: 1 }),
     navigationGraceMs: 0,
+    observer: new TabObserver(),
   };
   ctx.dialogs.install();
   const executor = new Executor(ctx, new ExecutedTable(chrome.session));

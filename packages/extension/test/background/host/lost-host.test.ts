@@ -50,6 +50,7 @@ function setup() {
     host,
     view: { listen: () => () => undefined },
     share: async () => ({ ok: false, reason: 'not in this test' }),
+    startDaemon: async () => ({ ok: false, reason: 'not in this test' }),
     isDriven: () => false,
   });
   relay.install();

@@ -103,6 +103,7 @@ function setup({
     host,
     view: { listen: () => () => void unlistened.push(1) },
     share: async () => ({ ok: false, reason: 'not in this test' }),
+    startDaemon: async () => ({ ok: false, reason: 'not in this test' }),
     isDriven: (tabId) => tabId === DRIVEN_TAB,
   });
   relay.install();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PageAction } from '@bproxy/page';
-import { fail, framedRead, parseFrameRef, readWithFrames, type FramePages } from '../src/index';
+import { fail, framedRead, parseFrameRef, readWithFrames, type FramePages } from '../../src/index';
 
 const SLOT = (n: number): string => `\uE002${n}\uE003`;
 const REF = (n: number): string => `\uE000${n}\uE001`;
