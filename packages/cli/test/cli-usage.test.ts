@@ -45,6 +45,7 @@ const COMMAND_OF: Record<(typeof ACTION_NAMES)[number], string[]> = {
   wait: ['wait'],
   dialog: ['dialog'],
   upload: ['upload'],
+  drop: ['drag'],
   pdf: ['pdf'],
   'state.save': ['state', 'save'],
   'state.load': ['state', 'load'],

@@ -42,8 +42,6 @@ import {
 import {
   ClickParams,
   HoverParams,
-  DragParams,
-  DragForwarded,
   FillParams,
   TypeParams,
   PressParams,
@@ -89,6 +87,14 @@ import {
   PdfResult,
   PdfDriverResult,
 } from './schemas/files';
+import {
+  DragForwarded,
+  DragParams,
+  DropDriverResult,
+  DropForwarded,
+  DropParams,
+  DropResult,
+} from './schemas/drag';
 import {
   CookiesClearParams,
   CookiesClearResult,
@@ -338,7 +344,7 @@ const SCHEMAS = {
   },
   drag: {
     params: DragParams,
-    result: noted(InputEffectsSchema),
+    result: diffed(InputEffectsSchema),
     forwarded: DragForwarded,
     driverResult: DriverInputEffectsSchema,
   },
@@ -387,6 +393,12 @@ const SCHEMAS = {
     result: noted(UploadResult),
     forwarded: UploadForwarded,
     driverResult: UploadDriverResult,
+  },
+  drop: {
+    params: DropParams,
+    result: noted(DropResult),
+    forwarded: DropForwarded,
+    driverResult: DropDriverResult,
   },
   pdf: {
     params: PdfParams,

@@ -3,7 +3,7 @@
  * 'client'. The type makes a missing or extra entry a compile error.
  */
 import type { HandlerTable } from './context';
-import { click, drag, fill, hover, press, scroll, select, type } from './interaction-actions';
+import { click, drag, drop, fill, hover, press, scroll, select, type } from './interaction-actions';
 import { pdf, upload } from './files-actions';
 import { debugLog, dialog, wait } from './misc-actions';
 import { withNetworkIdleWait } from './network-idle-wait';
@@ -38,6 +38,7 @@ export const HANDLERS: HandlerTable = {
   click,
   hover,
   drag,
+  drop,
   fill,
   type,
   press,

@@ -24,6 +24,7 @@ async function trusted(ctx: ActionContext, call: TrustedCall): Promise<DriverRes
 export const click: HandlerDef<'click'> = { run: (ctx, params) => trusted(ctx, { action: 'click', params }) };
 export const hover: HandlerDef<'hover'> = { run: (ctx, params) => trusted(ctx, { action: 'hover', params }) };
 export const drag: HandlerDef<'drag'> = { run: (ctx, params) => trusted(ctx, { action: 'drag', params }) };
+export const drop: HandlerDef<'drop'> = { run: (ctx, params) => trusted(ctx, { action: 'drop', params }) };
 export const type: HandlerDef<'type'> = { run: (ctx, params) => trusted(ctx, { action: 'type', params }) };
 export const press: HandlerDef<'press'> = { run: (ctx, params) => trusted(ctx, { action: 'press', params }) };
 

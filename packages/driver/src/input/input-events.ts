@@ -46,44 +46,27 @@ export interface InputSender {
   send<M extends keyof InputCommands>(method: M, params: InputCommands[M]): Promise<unknown>;
   /**
    * Starts watching for Input.dragIntercepted (an HTML5 drag the browser handed us, with its drag
-   * data): `data()` answers it once seen, else null; `stop()` ends the watch. Absent: no HTML5 drags.
+   * data): `data()` answers it once seen, else null; `stop()` ends the watch.
    */
   watchDrags?(): DragWatch;
 }
 
 /** A watch for an HTML5 drag the browser intercepted. */
 export interface DragWatch {
-  /** The drag's data if the browser intercepted one by now (or within a short grace), else null. */
-  settled(): Promise<Record<string, unknown> | null>;
+  /** The drag's data if the browser has intercepted one by now, else null. */
+  data(): Record<string, unknown> | null;
   stop(): void;
 }
-
-/** How long a drag gesture waits for the browser to say it intercepted an HTML5 drag. */
-export const DRAG_GRACE_MS = 300;
 
 /** A DragWatch over a driver's event subscription: `subscribe` calls back with each intercepted drag's data. */
 export function dragWatch(
   subscribe: (seen: (data: Record<string, unknown>) => void) => () => void,
 ): DragWatch {
   let data: Record<string, unknown> | null = null;
-  let wake: (() => void) | null = null;
   const stop = subscribe((d) => {
     data = d;
-    wake?.();
   });
-  return {
-    settled: () =>
-      data !== null
-        ? Promise.resolve(data)
-        : new Promise((resolve) => {
-            const timer = setTimeout(() => resolve(data), DRAG_GRACE_MS);
-            wake = () => {
-              clearTimeout(timer);
-              resolve(data);
-            };
-          }),
-    stop,
-  };
+  return { data: () => data, stop };
 }
 
 /** The pointer's resting place, kept per tab by the driver and updated here after every move. */

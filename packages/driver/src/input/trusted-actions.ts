@@ -17,9 +17,9 @@ import {
   type PointerRest,
 } from './input-events';
 import { parseCombo } from './keys';
-import { dragGesture, type DragEnds } from './drag';
+import { dragGesture, dropFiles, type DragEnds } from './drag';
 
-export type TrustedAction = 'click' | 'hover' | 'type' | 'press' | 'drag';
+export type TrustedAction = 'click' | 'hover' | 'type' | 'press' | 'drag' | 'drop';
 
 /** One of the four actions with its forwarded params. */
 export type TrustedCall = {
@@ -146,6 +146,20 @@ function dragSteps(page: TrustedPage, params: ForwardedParams<'drag'>): TrustedS
   };
 }
 
+function dropSteps(page: TrustedPage, params: ForwardedParams<'drop'>): TrustedSteps {
+  const onto = requireTarget(params.target, 'drop');
+  const paths = params.files.map((f) => f.path);
+  let point: PathPoint | undefined;
+  return {
+    async prepare() {
+      point = await page.locate(onto, false, params.at);
+    },
+    async act() {
+      await dropFiles(page.input, page.rest, point ?? (await page.locate(onto, false, params.at)), paths);
+    },
+  };
+}
+
 /** The steps of one trusted action; throws BAD_REQUEST at once for params no input could carry out. */
 export function trustedSteps(page: TrustedPage, call: TrustedCall): TrustedSteps {
   switch (call.action) {
@@ -159,5 +173,7 @@ export function trustedSteps(page: TrustedPage, call: TrustedCall): TrustedSteps
       return pressSteps(page, call.params);
     case 'drag':
       return dragSteps(page, call.params);
+    case 'drop':
+      return dropSteps(page, call.params);
   }
 }

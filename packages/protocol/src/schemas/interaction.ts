@@ -1,6 +1,6 @@
 /** Interaction actions: click, hover, fill, type, press, select, scroll, wait, dialog. */
 import { z } from 'zod';
-import { ElementTargetSchema, TargetInputSchema } from '../targets';
+import { TargetInputSchema } from '../targets';
 import { DriverEffectsSchema, EffectsSchema, ScopeSchema } from './common';
 import { DiffParamShape } from './diff';
 
@@ -13,18 +13,6 @@ export const ClickParams = z.strictObject({
   ...DiffParamShape,
 });
 export const HoverParams = z.strictObject({ target: TargetInputSchema });
-/** A point in an element, in CSS pixels from its top-left corner (its centre when absent). */
-const AtSchema = z.strictObject({ x: z.number().min(0).max(100_000), y: z.number().min(0).max(100_000) });
-export const DragParams = z.strictObject({
-  target: TargetInputSchema,
-  to: TargetInputSchema,
-  at: AtSchema.optional(),
-});
-export const DragForwarded = z.strictObject({
-  target: ElementTargetSchema,
-  to: ElementTargetSchema,
-  at: AtSchema.optional(),
-});
 export const FillParams = z.strictObject({
   target: TargetInputSchema,
   value: z.string().max(100_000),

@@ -282,4 +282,10 @@ export const TRUSTED_ACTIONS = {
         fail('UNSUPPORTED_ACTION', 'drag needs trusted input, which this tab refuses (another debugger?)'),
       ),
   },
+  drop: {
+    run: (ctx, params, call) =>
+      trusted(ctx, call, { action: 'drop', params }, () =>
+        fail('UNSUPPORTED_ACTION', 'drop needs trusted input, which this tab refuses (another debugger?)'),
+      ),
+  },
 } satisfies { [A in TrustedCall['action']]: ActionHandler<A> };
