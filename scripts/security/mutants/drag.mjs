@@ -30,6 +30,20 @@ export const MUTANTS = [
     ],
   },
   {
+    id: 'agent-no-drop',
+    protects: 'the in-browser agent is not offered drop',
+    edits: [
+      {
+        file: 'packages/agent/src/tools/browser-tools.ts',
+        find: "  'drop',\n  'batch',",
+        replace: "  'batch',",
+      },
+    ],
+    kills: [
+      'packages/agent/test/tools/browser-tools.test.ts › the browser tools of the in-browser agent › does not offer drop (files onto a drop zone), and a call naming it reaches no daemon',
+    ],
+  },
+  {
     id: 'drop-not-remote',
     protects: 'a remote or farm browser is never handed a path of this machine to drop',
     edits: [
