@@ -41,10 +41,16 @@ export async function checkHuman(tab: PageTab, timeoutMs: number): Promise<void>
 }
 
 /** `tab` as the kit's TrustedPage; every call is bounded by `remaining()`, the request's time left. */
-export function trustedPage(tab: PageTab, remaining: () => number): TrustedPage {
+export function trustedPage(
+  tab: PageTab,
+  remaining: () => number,
+  options: { readonly headless?: boolean } = {},
+): TrustedPage {
   const input: InputSender = {
     send: (method, params) => tab.session.send(method, params, remaining()),
     watchDrags: () => dragWatch((seen) => tab.session.on('Input.dragIntercepted', (e) => seen(e.data))),
+    // Headless Chromium hands dispatched drag events to no page (Input.dispatchDragEvent).
+    ...(options.headless === true ? { dragEvents: false } : {}),
   };
   return {
     input,

@@ -80,6 +80,8 @@ export class DebuggerPage implements TrustedPage {
           return fail('DRIVER_ERROR', `the browser stopped taking input in this tab mid-${call.action}`);
         }
       },
+      // Headless Chromium (tests) hands dispatched drag events to no page: refused there, not faked.
+      ...(globalThis.navigator?.userAgent.includes('HeadlessChrome') === true ? { dragEvents: false } : {}),
       watchDrags: () =>
         dragWatch((seen) => {
           const listener = (source: { tabId?: number }, method: string, params?: unknown): void => {
