@@ -14,6 +14,7 @@ import { MUTANTS as BATCH } from './batch.mjs';
 import { MUTANTS as BRIDGE } from './bridge.mjs';
 import { MUTANTS as CHAT_MARKDOWN } from './chat-markdown.mjs';
 import { MUTANTS as DAEMON_PROOF } from './daemon-proof.mjs';
+import { MUTANTS as DRAG } from './drag.mjs';
 import { MUTANTS as FAULTS } from './faults.mjs';
 import { MUTANTS as FILES } from './files.mjs';
 import { MUTANTS as FRAMES } from './frames.mjs';
@@ -59,4 +60,5 @@ export const MUTANTS = [
   ...BATCH,
   ...FRAMES,
   ...TAB_GROUPS,
+  ...DRAG,
 ];

@@ -8,6 +8,7 @@
 import { batch } from './batch';
 import { DEBUG, call } from './debug';
 import type { ActionCommand, ActionGroup } from './grammar';
+import { drag } from './drag';
 import { FILES } from './files';
 import { INTERACTION } from './interaction';
 import { NAVIGATION } from './navigation';
@@ -39,7 +40,7 @@ export const SECTIONS: readonly Section[] = [
   { heading: 'Sessions and tabs:', entries: [SESSION, TAB] },
   { heading: 'Navigation:', entries: NAVIGATION },
   { heading: 'Reading the page (mints handles like el3, ln2):', entries: READS },
-  { heading: 'Acting on the page:', entries: [...INTERACTION, ...WAITING, batch] },
+  { heading: 'Acting on the page:', entries: [...INTERACTION, drag, ...WAITING, batch] },
   { heading: 'Files:', entries: FILES },
   { heading: 'Logins and emulation:', entries: [STATE, COOKIES, emulate] },
   { heading: 'Console and network:', entries: OBSERVE },

@@ -1,5 +1,5 @@
 /**
- * `diff: true` on an acting action (click, fill, type, press, select): after the action answered, the
+ * `diff: true` on an acting action (click, fill, type, press, select, drag): after the action answered, the
  * daemon reads a snapshot diff of the whole page in the same tab (the scope of a plain `snapshot
  * --diff`) and adds it to the answer as `diff`, saving the read an agent makes next. The snapshot goes
  * through the same forwarded path (admission, the tab's queue, the deadline) as a read of its own.
@@ -11,7 +11,7 @@ import { forward, type ForwardTarget } from './dispatch';
 import { mintFromResult } from './minting';
 import type { CommandContext, CommandRouteDeps } from './types';
 
-const DIFF_ACTIONS: ReadonlySet<ActionName> = new Set(['click', 'fill', 'type', 'press', 'select']);
+const DIFF_ACTIONS: ReadonlySet<ActionName> = new Set(['click', 'fill', 'type', 'press', 'select', 'drag']);
 
 /** Whether the request asks for the diff its action causes; its `diff` param never reaches a driver. */
 export function wantsActionDiff(action: ActionName, params: Record<string, unknown>): boolean {

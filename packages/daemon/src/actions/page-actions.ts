@@ -96,6 +96,12 @@ export async function runTabAction(
   }
   // Files are checked against the allowed folders before the request goes anywhere.
   const upload = action === 'upload' ? checkUpload(deps, session, params, first.client) : null;
+  // A file drop goes through the same door.
+  const drop = action === 'drop' ? checkUpload(deps, session, params, first.client, 'drop') : null;
+  if (drop !== null) {
+    if ('ok' in drop) return drop;
+    forwardedParams = drop.params;
+  }
   if (upload !== null) {
     if ('ok' in upload) return upload;
     forwardedParams = upload.params;
@@ -140,6 +146,7 @@ export async function runTabAction(
   const answered = afterAnswer(deps, ctx, session, tab, outcome);
   if (pdf !== null) return pdf.answer(answered);
   if (upload !== null) return uploadAnswer(answered, upload.files);
+  if (drop !== null) return uploadAnswer(answered, drop.files);
   if (isStateAction(action)) return finishStateAction(action, statePath, answered);
   const finished = finishNetworkRead(deps, session, action, answered, prepared.harPath);
   return diff ? addActionDiff(deps, ctx, session, tab, resolveTarget, finished) : finished;
