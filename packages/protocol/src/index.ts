@@ -29,3 +29,4 @@ export * from './validate';
 export * from './json-schema';
 export * from './transport';
 export * from './url-policy';
+export * from './site-policy';

@@ -32,6 +32,7 @@ import { MUTANTS as TABS_AND_INPUT } from './tabs-and-input.mjs';
 import { MUTANTS as URLS } from './urls.mjs';
 import { MUTANTS as USER_CONTROLS } from './user-controls.mjs';
 import { MUTANTS as TAB_GROUPS } from './tab-groups.mjs';
+import { MUTANTS as SITE_POLICY } from './site-policy.mjs';
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
@@ -61,4 +62,5 @@ export const MUTANTS = [
   ...FRAMES,
   ...TAB_GROUPS,
   ...DRAG,
+  ...SITE_POLICY,
 ];

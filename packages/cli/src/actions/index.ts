@@ -22,7 +22,7 @@ import { WAITING } from './waiting';
 
 /** The commands that are not one protocol action each; commands/ builds each with commander. */
 export type CustomName =
-  'service' | 'mcp' | 'agent' | 'help' | 'bridge' | 'setup' | 'host' | 'extension' | 'doctor';
+  'service' | 'mcp' | 'agent' | 'help' | 'bridge' | 'setup' | 'host' | 'extension' | 'doctor' | 'policy';
 
 export interface CustomEntry {
   readonly custom: CustomName;
@@ -49,7 +49,13 @@ export const SECTIONS: readonly Section[] = [
   { heading: 'CDP tools:', entries: [{ custom: 'bridge' }] },
   {
     heading: 'Browser setup:',
-    entries: [{ custom: 'setup' }, { custom: 'host' }, { custom: 'extension' }, { custom: 'doctor' }],
+    entries: [
+      { custom: 'setup' },
+      { custom: 'host' },
+      { custom: 'extension' },
+      { custom: 'doctor' },
+      { custom: 'policy' },
+    ],
   },
 ];
 
