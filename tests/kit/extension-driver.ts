@@ -23,8 +23,15 @@ export interface PairedExtension {
   close(): Promise<void>;
 }
 
-/** `homePrefix` names the daemon's temporary home; `startArgs` are added to `service start --browser none`. */
-export function pairedExtension(homePrefix: string, startArgs: readonly string[] = []): PairedExtension {
+/**
+ * `homePrefix` names the daemon's temporary home; `startArgs` are added to `service start --browser
+ * none`; `env` to the environment of the CLI and the daemon it starts (BPROXY_LOG_LEVEL, …).
+ */
+export function pairedExtension(
+  homePrefix: string,
+  startArgs: readonly string[] = [],
+  env: Record<string, string> = {},
+): PairedExtension {
   let cli: Cli | undefined;
   let pages: FixtureServer | undefined;
   let browser: ExtensionBrowser | undefined;
@@ -33,6 +40,7 @@ export function pairedExtension(homePrefix: string, startArgs: readonly string[]
   const startOnce = async (): Promise<SuiteEnv> => {
     pages = await serveFixtures();
     const c = new Cli(homePrefix);
+    c.setEnv(env);
     cli = c;
     const started = await c.start(['--browser', 'none', ...startArgs]);
     browser = await launchWithExtension();

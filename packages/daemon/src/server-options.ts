@@ -1,6 +1,7 @@
 import type { DaemonMessage, DriverMessage, MessageTransport } from '@bproxy/protocol';
 import type { Logger } from './logs/logger';
 import type { NetworkSettings } from './observe/network-settings';
+import type { SecretReader } from './actions/secret-fill';
 
 /** The daemon's end of a driver connection (WebSocket or in-process). */
 export type DriverLink = MessageTransport<DriverMessage, DaemonMessage>;
@@ -84,6 +85,8 @@ export interface ServerOptions {
   uploadMaxBytes?: number;
   /** The user's settings for the network read (BPROXY_HOME/network.json); default: redacted, session folder only. */
   networkSettings?: NetworkSettings;
+  /** Reads a secret of the user's store for `fill --secret` (BPROXY_HOME/secrets.json); absent: none. */
+  secrets?: SecretReader;
   /** Called after a pairing code was consumed (the lifecycle removes pairing.json). */
   onPairingConsumed?: () => void;
   /** Browsers started on first use when no extension is connected (the embedded headless one first). */

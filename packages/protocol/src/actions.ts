@@ -43,6 +43,7 @@ import {
   ClickParams,
   HoverParams,
   FillParams,
+  ForwardedFillParams,
   TypeParams,
   PressParams,
   SelectParams,
@@ -337,7 +338,7 @@ const SCHEMAS = {
   fill: {
     params: FillParams,
     result: diffed(EffectsSchema),
-    forwarded: withForwardedTarget(FillParams.shape, false),
+    forwarded: ForwardedFillParams,
     driverResult: DriverEffectsSchema,
   },
   type: {

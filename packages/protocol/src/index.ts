@@ -28,3 +28,4 @@ export * from './validate';
 export * from './json-schema';
 export * from './transport';
 export * from './url-policy';
+export * from './secrets';

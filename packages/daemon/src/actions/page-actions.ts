@@ -29,6 +29,7 @@ import { finishStateAction, isStateAction, prepareStateAction } from './state-do
 import { finishNetworkRead, noteNews, prepareNetworkRead } from '../observe/network-actions';
 import { addActionDiff, wantsActionDiff, withoutDiff } from './action-diff';
 import { annotatedScreenshot } from './annotate';
+import { secretFillParams } from './secret-fill';
 
 /**
  * The tab actions that name their tab themselves (`tab` in their params: tab.close, tab.pin, tab.unpin),
@@ -106,6 +107,13 @@ export async function runTabAction(
   if (pdf !== null) {
     if ('ok' in pdf) return pdf;
     forwardedParams = pdf.params;
+  }
+
+  // A secret is looked up here and handed to the driver with the origin it may only go to.
+  const secret = action === 'fill' ? secretFillParams(deps.secrets, forwardedParams) : null;
+  if (secret !== null) {
+    if ('ok' in secret) return secret;
+    forwardedParams = secret.params;
   }
 
   let statePath: string | undefined;

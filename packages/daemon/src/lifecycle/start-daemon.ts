@@ -16,6 +16,7 @@ import {
   ensureStateHome,
   extensionsFileStamp,
   readFilesConfig,
+  readSecret,
   errnoCode,
   LifecycleError,
   liveTrustedExtensionIds,
@@ -112,6 +113,7 @@ export async function startDaemon(config: DaemonConfig, deps: StartDeps): Promis
       networkSettings: readNetworkSettings(paths.home, (why) =>
         logger.warn({ event: 'network_settings_ignored', why }),
       ),
+      secrets: (name) => readSecret(paths.home, name),
       onPairingConsumed: () => {
         removeStateFileQuietly(paths.pairing);
         logger.info({ event: 'pairing_file_removed' });
