@@ -237,3 +237,22 @@ export function secretKeyPlace(home: string): { place: KeyPlace; count: number }
   const store = readStore(secretPaths(home));
   return store === null ? null : { place: store.key, count: Object.keys(store.secrets).length };
 }
+
+/**
+ * For doctor: where the key is and whether every secret opens with it (the values are opened and
+ * dropped, never returned); null when there is no store. Throws SecretStoreError on the first problem.
+ */
+export function checkSecretStore(
+  home: string,
+  options: SecretStoreOptions = {},
+): { place: KeyPlace; count: number } | null {
+  const paths = secretPaths(home);
+  const store = readStore(paths);
+  if (store === null) return null;
+  const entries = Object.entries(store.secrets);
+  if (entries.length > 0) {
+    const key = loadKey(paths, store.key, options, home);
+    for (const [name, sealed] of entries) open(key, name, sealed);
+  }
+  return { place: store.key, count: entries.length };
+}
