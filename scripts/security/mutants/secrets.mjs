@@ -173,6 +173,7 @@ export const MUTANTS = [
     kills: [
       `${PAGE} › refuses a field of another origin before writing anything`,
       `${SUITE} › refuses the secret on a look-alike origin (another port) and in a cross-origin frame of the bank’s page, and an unknown name`,
+      `${SUITE} › fills it through MCP by name: the reply and the next snapshot never show it, a look-alike is refused`,
     ],
     run: BOTH_DRIVERS,
   },
@@ -189,7 +190,6 @@ export const MUTANTS = [
     ],
     kills: [
       `${SUITE} › fills a secret by name into the bank’s form: the bank receives it, the answers and the next snapshot never show it`,
-      `${SUITE} › fills it through MCP by name: the reply and the next snapshot never show it, a look-alike is refused`,
     ],
     run: BOTH_DRIVERS,
   },
