@@ -3,7 +3,7 @@
 
 const STORE = 'packages/client/test/lifecycle/secret-store.test.ts › the secret store';
 const DAEMON = 'packages/daemon/test/actions/secret-fill.test.ts › fill --secret in the daemon';
-const PAGE = 'packages/page/test/fill-secret.browser.test.ts › fill with a secret in the page';
+const PAGE = 'packages/page/test/actions/fill-secret.browser.test.ts › fill with a secret in the page';
 const SUITE = 'tests/kit/suites/secrets.ts';
 const BOTH_DRIVERS = ['tests/e2e/secrets-cdp.test.ts', 'tests/e2e/secrets-extension.test.ts'];
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SECRET_MASK } from '@bproxy/protocol';
-import { fails, ok, open, usePageFixtures } from './harness';
+import { fails, ok, open, usePageFixtures } from '../harness';
 
 const env = usePageFixtures();
 const VALUE = 'p4ss-W0rd-xyz';
