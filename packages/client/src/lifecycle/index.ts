@@ -20,3 +20,4 @@ export * from './process-identity';
 export * from './secure-file';
 export * from './start-report';
 export * from './state-home';
+export * from './terminal-session';

@@ -43,8 +43,6 @@ export class ChatView {
   constructor(
     private readonly link: PanelLink,
     private readonly currentTab: () => number | null,
-    /** The session holding a tab, when one does. */
-    private readonly sessionOfTab: (tab: number) => SessionId | undefined,
     private readonly storage: SessionStorage,
   ) {
     this.calls = new HostCalls(link);
@@ -163,14 +161,18 @@ export class ChatView {
     chat.unconfirmed.push(bubble);
     this.scrollDown();
     // The tab captured above, not the one in front now: the user may have switched tabs meanwhile.
-    const session = this.sessionOfTab(tab) ?? (await this.shareTab(tab, chat, bubble));
+    // Asked each time, not remembered: after a daemon restart the tab has another session.
+    const session = await this.shareTab(tab, chat, bubble);
     if (session === undefined) return;
     const choice = ModelChoiceSchema.safeParse(this.model.value);
     const model: ModelChoice = choice.success ? choice.data : 'auto';
     this.link.send({ type: 'host', message: { type: 'user', chatId: chat.chatId, text, session, model } });
   }
 
-  /** The first message in a tab no session holds: the user shares it, as with "Share this tab". */
+  /**
+   * The session holding the tab now, from the daemon (started when it is down): the one that holds it,
+   * else a new one — the first message in a tab no session holds shares it, as "Share this tab" does.
+   */
   private async shareTab(tab: number, chat: TabChat, bubble: HTMLElement): Promise<SessionId | undefined> {
     const answer = await this.link.user({ kind: 'share_tab', tabId: tab });
     if (answer.ok && answer.result.kind === 'share_tab') return answer.result.shared.session;

@@ -83,6 +83,15 @@ export function createDaemonLink(opts: DaemonLinkOptions): DaemonLink {
     },
   });
   const share = shareTab({ chrome, connection, tabs: driver.tabs, log });
+  // What the user had shared is shared again when the daemon comes back without it: the tab keeps an
+  // agent's session (a new one) instead of saying it lost it. One that cannot be shared stays lost.
+  view.onLost = (tabIds) => {
+    for (const tabId of tabIds)
+      void share(tabId).then((answer) => {
+        if (!answer.ok) log.info('tab_reshare_failed', { tabId, reason: answer.reason.slice(0, 200) });
+        else log.info('tab_reshared', { tabId });
+      });
+  };
   return {
     connection,
     pairing,
