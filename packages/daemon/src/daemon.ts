@@ -9,6 +9,7 @@ import { BrowserState } from './browsers/browser-state';
 import { ClientRegistry } from './browsers/clients';
 import { systemClock, type Clock } from './clock';
 import { DriverConnections } from './browsers/drivers';
+import { forgetRestartedBrowser } from './actions/browser-restart';
 import { ElementHandles } from './sessions/element-handles';
 import { IdleExit } from './idle-exit';
 import { Launchers } from './browsers/launchers';
@@ -115,5 +116,6 @@ export function createDaemon(opts: ServerOptions): Daemon {
     issuePairingCode: (kind) => codes.issue(kind),
   };
   browsers.drivers.userRequests = userRequestHandler(deps);
+  browsers.drivers.browserRestarted = (record) => forgetRestartedBrowser(deps, record);
   return { deps, codes, state };
 }

@@ -98,6 +98,40 @@ describe('sharing a tab from the browser', () => {
   });
 });
 
+describe('a browser that restarted', () => {
+  it('closes the sessions the user shared in its last run, and keeps them across a reconnect of the same run', async () => {
+    const browser = new FakeExtension(daemon, 'restartingbrowser', 'restarting');
+    await browser.connect({ run: 'run-one-1234' });
+    const shared = sharedSession(
+      await ask({ kind: 'share_tab', tabId: 41, url: 'https://a.example/', title: 'A' }, 'rs1', browser),
+    );
+    const sharedIds = () =>
+      daemon.server.deps.sessions
+        .all()
+        .filter((s) => s.sharedByUser === true)
+        .map((s) => s.id);
+    expect(sharedIds()).toEqual([shared]);
+
+    // The worker reconnecting in the same run of the browser: the tab is still there.
+    await browser.drop();
+    await browser.connect({ run: 'run-one-1234' });
+    expect(sharedIds()).toEqual([shared]);
+    okData(await daemon.call('text', {}, shared));
+
+    // The browser restarted: the tab of its last run is gone, and so is the session that held it.
+    await browser.drop();
+    await browser.connect({ run: 'run-two-5678' });
+    expect(sharedIds()).toEqual([]);
+    const refused = await daemon.call('text', {}, shared);
+    expect(refused.ok).toBe(false);
+    await until(
+      () => browser.messages.some((m) => m.type === 'sessions' && m.sessions.length === 0),
+      'the sessions push without it',
+    );
+    await browser.drop();
+  });
+});
+
 /** Every session-id-shaped string in an answer another agent can get without naming a session. */
 function idsIn(value: unknown): string[] {
   return [...JSON.stringify(value).matchAll(/"([a-z2-7]{6}|[a-z2-7]{26})"/g)].flatMap((m) =>

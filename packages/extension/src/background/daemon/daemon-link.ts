@@ -8,6 +8,7 @@ import type { ChromeApi } from '../../chrome-api';
 import type { Driver } from '../driver/driver';
 import type { WorkerLog } from '../log';
 import { BrowserView } from './browser-view';
+import { browserRun } from './browser-run';
 import { Connection } from './connection';
 import { proveDaemon, type FetchLike, type ProofOutcome } from './daemon-proof';
 import { PairingStore, randomInstanceId } from './pairing-state';
@@ -61,12 +62,16 @@ export function createDaemonLink(opts: DaemonLinkOptions): DaemonLink {
     log,
     random: opts.random,
     now,
-    clientInfo: async () => ({
-      kind: 'extension' as const,
-      name: opts.clientName(),
-      version: opts.version,
-      ...(opts.userAgent ? { userAgent: opts.userAgent.slice(0, 512) } : {}),
-    }),
+    clientInfo: async () => {
+      const run = await browserRun(chrome.storage.session);
+      return {
+        kind: 'extension' as const,
+        name: opts.clientName(),
+        version: opts.version,
+        ...(opts.userAgent ? { userAgent: opts.userAgent.slice(0, 512) } : {}),
+        ...(run === undefined ? {} : { run }),
+      };
+    },
     onRequest: (request, reply) => {
       void driver.executor.handle(request).then((response) => {
         if (response) reply(response);
