@@ -174,10 +174,18 @@ export const ChatQueueSchema = z.strictObject({
   chatId: ChatIdSchema,
   running: z.boolean(),
   queued: z.number().int().min(0),
+  /** Set by Stop: how many waiting messages it dropped (never sent to the model). */
+  dropped: z.number().int().min(1).optional(),
 });
 
 export const TranscriptEntrySchema = z.discriminatedUnion('role', [
-  z.strictObject({ role: z.literal('user'), text: Text, at: z.number() }),
+  z.strictObject({
+    role: z.literal('user'),
+    text: Text,
+    at: z.number(),
+    /** A message that waited behind a running answer and was dropped by Stop: never sent to the model. */
+    dropped: z.literal(true).optional(),
+  }),
   z.strictObject({ role: z.literal('assistant'), text: Text, at: z.number(), model: z.string().optional() }),
   z.strictObject({
     role: z.literal('tool'),
