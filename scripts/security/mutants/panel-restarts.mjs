@@ -77,6 +77,7 @@ export const MUTANTS = [
   },
   {
     id: 'browser-restart-ends-shared-sessions',
+    build: true,
     protects: 'a browser that restarted (another run) loses the sessions the user shared in its last run',
     edits: [
       {
@@ -88,6 +89,7 @@ export const MUTANTS = [
     ],
     kills: [
       'packages/daemon/test/actions/user-requests.test.ts › a browser that restarted › closes the sessions the user shared in its last run, and keeps them across a reconnect of the same run',
+      'tests/headed/browser-restart.test.ts › a browser restart under the real side panel › closes the session of the tab the user shared, and the browser comes back free of it',
     ],
   },
 ];

@@ -6,7 +6,7 @@
  * onto this channel, and a browser cannot touch a session that holds none of its tabs.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DaemonMessage } from '@bproxy/protocol';
+import type { DaemonMessage, SessionId } from '@bproxy/protocol';
 import { FakeExtension, okData, startDaemon, until, type TestDaemon } from '../harness';
 
 let daemon: TestDaemon;
@@ -118,7 +118,19 @@ describe('a browser that restarted', () => {
     expect(sharedIds()).toEqual([shared]);
     okData(await daemon.call('text', {}, shared));
 
-    // The browser restarted: the tab of its last run is gone, and so is the session that held it.
+    // A second shared tab is closed as the browser quits (Chrome closes its tabs first): its session
+    // is left with no tab until the browser comes back.
+    const closing = sharedSession(
+      await ask({ kind: 'share_tab', tabId: 42, url: 'https://b.example/', title: 'B' }, 'rs2', browser),
+    );
+    browser.send({ type: 'tab_closed', tabId: 42 });
+    await until(
+      () => daemon.server.deps.sessions.get(closing as SessionId)?.tabs.size === 0,
+      'the closed tab to be forgotten',
+    );
+    expect(sharedIds().sort()).toEqual([shared, closing].sort());
+
+    // The browser restarted: the tab of its last run is gone, and so are the sessions it shared.
     await browser.drop();
     await browser.connect({ run: 'run-two-5678' });
     expect(sharedIds()).toEqual([]);
