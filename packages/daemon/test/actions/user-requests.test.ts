@@ -6,7 +6,7 @@
  * onto this channel, and a browser cannot touch a session that holds none of its tabs.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DaemonMessage, SessionId } from '@bproxy/protocol';
+import { SHARED_SESSION_GONE_HINT, type DaemonMessage, type SessionId } from '@bproxy/protocol';
 import { FakeExtension, okData, startDaemon, until, type TestDaemon } from '../harness';
 
 let daemon: TestDaemon;
@@ -80,6 +80,20 @@ describe('sharing a tab from the browser', () => {
     expect(ext.received.some((r) => r.action === 'tab.close')).toBe(false);
     await until(() => ext.messages.some((m) => m.type === 'tab_released'), 'the release');
     expect(ext.messages.find((m) => m.type === 'tab_released')).toEqual({ type: 'tab_released', tabId: 78 });
+  });
+
+  it('tells an agent whose shared tab’s session is gone to ask the user, not to create a session', async () => {
+    const session = sharedSession(await share(79));
+    okData(await daemon.call('session.close', {}, session));
+    const gone = await daemon.call('text', {}, session);
+    expect(gone).toMatchObject({
+      ok: false,
+      error: { code: 'SESSION_NOT_FOUND', hint: SHARED_SESSION_GONE_HINT },
+    });
+    // An agent's own session id keeps the catalogue's hint.
+    const own = await daemon.call('text', {}, 'm4q7z2');
+    expect(own).toMatchObject({ ok: false, error: { code: 'SESSION_NOT_FOUND' } });
+    expect(JSON.stringify(own)).not.toContain(SHARED_SESSION_GONE_HINT);
   });
 
   it('refuses a share that does not come from an extension', async () => {
