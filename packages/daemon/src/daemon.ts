@@ -4,6 +4,8 @@
  * (actions/). Pure: no environment, no files, no listener; http/server.ts puts the HTTP shell around it.
  */
 import { DEFAULT_UPLOAD_MAX_BYTES } from './files/allowed-folders';
+import { SitePolicyGate, memoryPolicy } from './policy/site-policy';
+import { watchNavigation } from './policy/enforce';
 import { ActivityLog } from './logs/activity';
 import { BrowserState } from './browsers/browser-state';
 import { ClientRegistry } from './browsers/clients';
@@ -73,6 +75,7 @@ function browserGraph(opts: ServerOptions, clock: Clock, sessions: SessionRegist
     logger,
     graceMs,
     browserState,
+    debuggerIdleMs: opts.debuggerIdleMs ?? null,
   });
   const launchers = new Launchers(opts.launchers ?? [], {
     clients,
@@ -110,6 +113,7 @@ export function createDaemon(opts: ServerOptions): Daemon {
       uploadMaxBytes: opts.uploadMaxBytes ?? DEFAULT_UPLOAD_MAX_BYTES,
     },
     networkSettings: opts.networkSettings ?? DEFAULT_NETWORK_SETTINGS,
+    policy: new SitePolicyGate(opts.sitePolicy ?? memoryPolicy()),
     startedMono: clock.monotonic(),
     port: () => state.port,
     paired: () => opts.extensionTokens.get() !== null,
@@ -117,5 +121,6 @@ export function createDaemon(opts: ServerOptions): Daemon {
   };
   browsers.drivers.userRequests = userRequestHandler(deps);
   browsers.drivers.browserRestarted = (record) => forgetRestartedBrowser(deps, record);
+  browsers.drivers.tabMoved = (tab) => watchNavigation(deps, tab);
   return { deps, codes, state };
 }
