@@ -20,7 +20,7 @@ import {
 } from '@bproxy/client';
 import type { ActionCall } from './actions/grammar';
 import { fromClientError } from './cli-error';
-import type { GlobalOptions } from './global-options';
+import { sessionNow, type GlobalOptions } from './global-options';
 import { ProtocolFailure, printJson, writeLine } from './output';
 
 /** Where a screenshot taken without --out goes: a new file in BPROXY_HOME/screenshots (see below). */
@@ -96,15 +96,14 @@ function render(call: ActionCall, data: Record<string, unknown>, pretty: boolean
 
 async function send(globals: GlobalOptions, call: ActionCall, env: Env): Promise<Record<string, unknown>> {
   const client = new DaemonClient({ env });
-  const options = {
-    timeoutMs: globals.timeoutMs,
-    ...(globals.session === undefined ? {} : { session: globals.session }),
-  };
   try {
+    const session = sessionNow(globals.session, env);
+    const options = { timeoutMs: globals.timeoutMs, ...(session === undefined ? {} : { session }) };
     const answer = await client.call(call.action, call.params, options);
     if (!answer.ok) throw new ProtocolFailure(answer);
     return answer.data;
   } catch (error) {
+    if (isLifecycleError(error)) throw fromClientError(new ClientError('UNSAFE_STATE_FILE', error.message));
     throw isClientError(error) ? fromClientError(error) : error;
   } finally {
     client.close();

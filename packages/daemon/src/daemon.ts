@@ -11,6 +11,7 @@ import { BrowserState } from './browsers/browser-state';
 import { ClientRegistry } from './browsers/clients';
 import { systemClock, type Clock } from './clock';
 import { DriverConnections } from './browsers/drivers';
+import { forgetRestartedBrowser } from './actions/browser-restart';
 import { ElementHandles } from './sessions/element-handles';
 import { IdleExit } from './idle-exit';
 import { Launchers } from './browsers/launchers';
@@ -121,6 +122,7 @@ export function createDaemon(opts: ServerOptions): Daemon {
     secrets: { read: opts.secrets ?? NO_SECRETS, used: [] },
   };
   browsers.drivers.userRequests = userRequestHandler(deps);
+  browsers.drivers.browserRestarted = (record) => forgetRestartedBrowser(deps, record);
   browsers.drivers.tabMoved = (tab) => watchNavigation(deps, tab);
   return { deps, codes, state };
 }

@@ -18,6 +18,14 @@ export const HelloMessageSchema = z.strictObject({
     name: z.string().min(1).max(64).optional(),
     version: z.string().max(32).optional(),
     userAgent: z.string().max(512).optional(),
+    /**
+     * Which run of the browser this is (the extension keeps it in session storage, which a browser
+     * restart empties): a reconnect with another run means the tabs of the last one are gone.
+     */
+    run: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{8,64}$/)
+      .optional(),
   }),
 });
 export const PingMessageSchema = z.strictObject({ type: z.literal('ping'), ts: z.number() });

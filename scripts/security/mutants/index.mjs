@@ -33,6 +33,7 @@ import { MUTANTS as TABS_AND_INPUT } from './tabs-and-input.mjs';
 import { MUTANTS as URLS } from './urls.mjs';
 import { MUTANTS as USER_CONTROLS } from './user-controls.mjs';
 import { MUTANTS as TAB_GROUPS } from './tab-groups.mjs';
+import { MUTANTS as PANEL_RESTARTS } from './panel-restarts.mjs';
 import { MUTANTS as SITE_POLICY } from './site-policy.mjs';
 
 /** @type {import('./index.d.mts').Mutant[]} */
@@ -62,6 +63,7 @@ export const MUTANTS = [
   ...BATCH,
   ...FRAMES,
   ...TAB_GROUPS,
+  ...PANEL_RESTARTS,
   ...DRAG,
   ...SITE_POLICY,
   ...SECRETS,

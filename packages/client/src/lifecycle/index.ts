@@ -23,3 +23,4 @@ export * from './start-report';
 export * from './state-home';
 export * from './secret-keychain';
 export * from './secret-store';
+export * from './terminal-session';

@@ -75,6 +75,11 @@ export class DriverConnections {
   private readonly graceTimers = new Map<string, NodeJS.Timeout>();
   /** Set once the command graph exists (daemon.ts); until then user requests are refused. */
   userRequests: UserRequestHandler | null = null;
+  /**
+   * Told when a browser came back after a restart (its hello names another run): its tabs of the last
+   * run are gone. Set with the command graph (daemon.ts), which forgets them and their shared sessions.
+   */
+  browserRestarted: ((record: ClientRecord) => void) | null = null;
   /** Told when a session's tab committed a navigation or was opened by its page (the site policy). */
   tabMoved: ((tab: TabRecord) => void) | null = null;
 
@@ -182,10 +187,15 @@ export class DriverConnections {
       transport.close('protocol_mismatch');
       return null;
     }
-    const { record, displaced } = deps.clients.attach(hello, transport, {
+    const { record, displaced, restarted } = deps.clients.attach(hello, transport, {
       ...(meta.launcher === undefined ? {} : { launcher: meta.launcher }),
       ...(meta.session === undefined ? {} : { session: meta.session }),
     });
+    if (restarted) {
+      deps.logger.info({ event: 'browser_restarted', ws_client: record.label });
+      deps.handles.forgetPages(record.key);
+      this.browserRestarted?.(record);
+    }
     const grace = this.graceTimers.get(record.key);
     if (grace) clearTimeout(grace);
     this.graceTimers.delete(record.key);

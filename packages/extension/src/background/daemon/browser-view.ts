@@ -52,6 +52,11 @@ export class BrowserView {
   private reconnecting = false;
   /** Told, after the daemon came back, of the tabs bproxy drives that no session holds any more. */
   onOrphans: (held: ReadonlySet<number>) => void = () => undefined;
+  /**
+   * Told, after the daemon came back, of the tabs the user had shared that no session holds: the
+   * worker shares them again. A tab it cannot share again stays lost ("Session lost — Share again").
+   */
+  onLost: (tabIds: readonly number[]) => void = () => undefined;
 
   constructor(
     private readonly chrome: Pick<ChromeApi, 'tabs' | 'tabGroups' | 'action'>,
@@ -129,6 +134,7 @@ export class BrowserView {
       this.reconnecting = false;
       for (const tabId of this.shared) if (!held.has(tabId)) this.lostTabs.add(tabId);
       this.onOrphans(held);
+      if (this.lostTabs.size > 0) this.onLost([...this.lostTabs]);
     }
     for (const tabId of held) this.lostTabs.delete(tabId);
     this.shared.clear();

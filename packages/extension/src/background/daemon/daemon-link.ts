@@ -8,6 +8,7 @@ import type { ChromeApi } from '../../chrome-api';
 import type { Driver } from '../driver/driver';
 import type { WorkerLog } from '../log';
 import { BrowserView } from './browser-view';
+import { browserRun } from './browser-run';
 import { Connection } from './connection';
 import { proveDaemon, type FetchLike, type ProofOutcome } from './daemon-proof';
 import { PairingStore, randomInstanceId } from './pairing-state';
@@ -61,12 +62,16 @@ export function createDaemonLink(opts: DaemonLinkOptions): DaemonLink {
     log,
     random: opts.random,
     now,
-    clientInfo: async () => ({
-      kind: 'extension' as const,
-      name: opts.clientName(),
-      version: opts.version,
-      ...(opts.userAgent ? { userAgent: opts.userAgent.slice(0, 512) } : {}),
-    }),
+    clientInfo: async () => {
+      const run = await browserRun(chrome.storage.session);
+      return {
+        kind: 'extension' as const,
+        name: opts.clientName(),
+        version: opts.version,
+        ...(opts.userAgent ? { userAgent: opts.userAgent.slice(0, 512) } : {}),
+        ...(run === undefined ? {} : { run }),
+      };
+    },
     onRequest: (request, reply) => {
       void driver.executor.handle(request).then((response) => {
         if (response) reply(response);
@@ -84,6 +89,15 @@ export function createDaemonLink(opts: DaemonLinkOptions): DaemonLink {
     },
   });
   const share = shareTab({ chrome, connection, tabs: driver.tabs, log });
+  // What the user had shared is shared again when the daemon comes back without it: the tab keeps an
+  // agent's session (a new one) instead of saying it lost it. One that cannot be shared stays lost.
+  view.onLost = (tabIds) => {
+    for (const tabId of tabIds)
+      void share(tabId).then((answer) => {
+        if (!answer.ok) log.info('tab_reshare_failed', { tabId, reason: answer.reason.slice(0, 200) });
+        else log.info('tab_reshared', { tabId });
+      });
+  };
   return {
     connection,
     pairing,

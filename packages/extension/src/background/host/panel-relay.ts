@@ -52,6 +52,7 @@ const PANEL_HOST_TYPES: ReadonlySet<ExtensionToHost['type']> = new Set([
   'pty.resize',
   'pty.detach',
   'pty.close',
+  'pty.session',
 ]);
 
 /**
