@@ -14,6 +14,7 @@ export * from './actions';
 export * from './schemas/files';
 export * from './schemas/diff';
 export * from './schemas/annotate';
+export * from './request-agent';
 export * from './envelope';
 export * from './human';
 export * from './activity';
