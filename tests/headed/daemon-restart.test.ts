@@ -88,6 +88,7 @@ describe('a daemon restart under the real side panel', () => {
     });
     expect(second).not.toBe(first);
     await panel.click('#close-session');
+    await panel.click('#close-confirm-yes');
     await until(
       'the tab to be free',
       async () => (await text(panel, 'tab-free-text')) === 'No agent is working in this tab.',

@@ -81,6 +81,7 @@ describe('the real side panel’s layout and hand-off lines', () => {
     await panel.click('#share');
     await until('held again', () => shown(panel, 'tab-session'));
     await panel.click('#close-session');
+    await panel.click('#close-confirm-yes');
     await until('closed', async () => (await message(panel)) === 'Session closed.');
     await still('closed');
     expect(positions).toEqual(positions.map((p) => `${p.split(':')[0]}: ${at}`));
