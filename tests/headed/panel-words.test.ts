@@ -15,7 +15,7 @@ let pages: FixtureServer;
 
 beforeAll(async () => {
   pages = await serveFixtures();
-  machine = await launchHeaded('bproxy-headed-words-');
+  machine = await launchHeaded('bproxy-headed-words-', { BPROXY_TERMINAL_COMMAND: '/bin/sh' });
   await machine.connected();
 }, 120_000);
 
@@ -72,14 +72,36 @@ describe('the real side panel’s words and layout', () => {
     await panel.click('#tab-chat');
     expect(await smallText(panel)).toEqual([]);
     await panel.click('#tab-terminal');
-    await until('the terminal drawn', () =>
-      panel.evaluate<boolean>("!!document.querySelector('#terminal-screen .xterm-screen')"),
+    await panel.click('#terminal-screen');
+    await panel.type('echo "ready=$((6*7))"\n');
+    await until('the shell running', () =>
+      panel.evaluate<boolean>(
+        "(document.querySelector('#terminal-screen .xterm-rows')?.textContent ?? '').includes('ready=42')",
+      ),
     );
     expect(await smallText(panel)).toEqual([]);
-    const sideways = await panel.evaluate<number[]>(
-      "[document.documentElement, document.querySelector('main'), document.getElementById('view-terminal')].map((e) => e.scrollWidth - e.clientWidth)",
-    );
-    expect(sideways).toEqual([0, 0, 0]);
+    // At any width the person drags the panel to, nothing scrolls sideways or reaches past the edge.
+    const overflow = async (): Promise<string> =>
+      panel.evaluate<string>(
+        "[document.documentElement, document.body, document.querySelector('main'), document.getElementById('view-terminal')].map((e) => e.scrollWidth - e.clientWidth).join(',') + ' ' + Math.max(0, Math.ceil(Math.max(...[...document.querySelectorAll('#view-terminal *')].filter((e) => e.getClientRects().length > 0).map((e) => e.getBoundingClientRect().right)) - document.documentElement.clientWidth))",
+      );
+    const widths: string[] = [];
+    for (const width of [320, 333, 347, 360, 381, 402, 437, 480]) {
+      await panel.send('Emulation.setDeviceMetricsOverride', {
+        width,
+        height: 700,
+        deviceScaleFactor: 1,
+        mobile: false,
+      });
+      await until(`the panel at ${width} px`, () =>
+        panel.evaluate<boolean>(`document.documentElement.clientWidth === ${width}`),
+      );
+      // xterm refits on its resize observer's next frame.
+      await panel.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+      widths.push(`${width}: ${await overflow()}`);
+    }
+    await panel.send('Emulation.clearDeviceMetricsOverride');
+    expect(widths).toEqual(widths.map((w) => `${w.split(':')[0]}: 0,0,0,0 0`));
 
     await panel.click('#tab-activity');
     await panel.click('#close-session');
