@@ -72,6 +72,8 @@ try {
   await panel.click('#share');
   await until('shared', async () => (await text(panel, 'session-id')) !== '');
   const session = await text(panel, 'session-id');
+  // The one-time note on Chrome's debugging bar, read and put away, as a person does.
+  await panel.click('#debug-note-ok');
   const read = await machine.cli.ok<{ snapshot: string }>(['snapshot', '-s', session]);
   await machine.cli.ok(['click', handleOf(read.snapshot, /Add mug to cart/), '-s', session]);
   await machine.cli.ok(['click', handleOf(read.snapshot, /Add teapot to cart/), '-s', session]);
@@ -139,7 +141,7 @@ try {
       ),
     30_000,
   );
-  await panel.type('clear; bproxy text | head -c 300\n');
+  await panel.type('clear; bproxy text --pretty\n');
   await until(
     'the page’s text',
     () =>
