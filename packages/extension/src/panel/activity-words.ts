@@ -5,7 +5,7 @@
  * (el4), tab handles (t1), session ids or error codes: those are for agents. The element's name is
  * the one the agent's read gave it (`role "name"`), shown apart so the view can set it in bold.
  */
-import type { ActivityEntry, RequestAgent } from '@bproxy/protocol';
+import { TAKE_OVER_REASON, type ActivityEntry, type RequestAgent } from '@bproxy/protocol';
 
 /** A sentence in parts: plain text, and the element's name (set in bold). */
 export type Words = readonly (string | { name: string })[];
@@ -118,7 +118,11 @@ export function entryWords(entry: ActivityEntry): { what: Words; detail: string 
   const who = agentWords(entry.agent);
   switch (entry.kind) {
     case 'pause':
-      return { what: ['Paused: waiting for you'], detail: entry.reason ?? '' };
+      // The take-over's reason is written for agents; the person reads what they did.
+      return {
+        what: ['Paused: waiting for you'],
+        detail: entry.reason === TAKE_OVER_REASON ? 'You took over this tab.' : (entry.reason ?? ''),
+      };
     case 'resume':
       return { what: ['Resumed'], detail: '' };
     case 'close':

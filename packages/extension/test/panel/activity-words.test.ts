@@ -3,7 +3,7 @@
  * which kind of agent acted, an attempt refused while paused, a failure with the handles in its message
  * put in words — never el4, t1 or a pacing figure's jargon.
  */
-import type { ActivityEntry } from '@bproxy/protocol';
+import { TAKE_OVER_REASON, type ActivityEntry } from '@bproxy/protocol';
 import { describe, expect, it } from 'vitest';
 import { agentWords, entryWords, type Words } from '../../src/panel/activity-words';
 
@@ -51,6 +51,12 @@ describe('activity in words', () => {
       error: { code: 'HUMAN_REQUIRED', message: 'session abcdefghijklmnopqrstuvwxyz is paused' },
     });
     expect(flat(refused.what)).toBe('CLI is waiting: click on **Pay** refused, paused');
+  });
+
+  it('says a take-over in words for the person', () => {
+    expect(entryWords({ ...base, kind: 'pause', reason: TAKE_OVER_REASON }).detail).toBe(
+      'You took over this tab.',
+    );
   });
 
   it('puts a failure’s handles in words', () => {
