@@ -72,6 +72,7 @@ function browserGraph(opts: ServerOptions, clock: Clock, sessions: SessionRegist
     logger,
     graceMs,
     browserState,
+    debuggerIdleMs: opts.debuggerIdleMs ?? null,
   });
   const launchers = new Launchers(opts.launchers ?? [], {
     clients,

@@ -90,6 +90,8 @@ export interface ServerOptions {
   launchers?: BrowserLauncher[];
   /** How long a browser the daemon opened may have no tab before it is closed; default null (never). */
   browserIdleMs?: number | null;
+  /** Told to extensions in their welcome: the debugger leaves a tab idle this long (null/absent: never). */
+  debuggerIdleMs?: number | null;
   /**
    * Present for an implicitly started daemon: `onIdle` is called once no agent request has arrived or
    * been in flight for `afterMs` (null: never); the lifecycle then stops the daemon as `service stop`

@@ -110,6 +110,11 @@ export const WelcomeMessageSchema = z.strictObject({
   type: z.literal('welcome'),
   protocolVersion: z.number().int(),
   clientName: z.string(),
+  /**
+   * How long a driven tab may go without an action before the extension takes the debugger off it
+   * (its "being debugged" bar goes); the next action attaches again. Absent: kept attached.
+   */
+  debuggerIdleMs: z.number().int().min(100).max(604_800_000).optional(),
 });
 export const PongMessageSchema = z.strictObject({ type: z.literal('pong'), ts: z.number() });
 export const RequestMessageSchema = z.strictObject({

@@ -9,6 +9,7 @@
 import { MUTANTS as AGENT } from './agent.mjs';
 import { MUTANTS as CLIENT_CONFIG } from './client-config.mjs';
 import { MUTANTS as CLIENT_PROOF } from './client-proof.mjs';
+import { MUTANTS as BACKGROUND } from './background.mjs';
 import { MUTANTS as BATCH } from './batch.mjs';
 import { MUTANTS as BRIDGE } from './bridge.mjs';
 import { MUTANTS as CHAT_MARKDOWN } from './chat-markdown.mjs';
@@ -35,6 +36,7 @@ import { MUTANTS as ACTIVITY_AGENT } from './activity-agent.mjs';
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
   ...GATE_AND_STATE,
+  ...BACKGROUND,
   ...PRIVATE_FILES,
   ...PAGE_AND_HANDLES,
   ...TABS_AND_INPUT,

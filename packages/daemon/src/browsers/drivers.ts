@@ -50,6 +50,8 @@ export interface DriverDeps {
   logger: Logger;
   graceMs: number;
   helloTimeoutMs?: number;
+  /** Told to extensions: how long a driven tab keeps the debugger with no action (null: for ever). */
+  debuggerIdleMs?: number | null;
 }
 
 /** Where a driver connection comes from: a socket's peer, or a launcher of the daemon (for a session). */
@@ -186,7 +188,13 @@ export class DriverConnections {
     if (grace) clearTimeout(grace);
     this.graceTimers.delete(record.key);
     if (displaced && displaced !== transport) displaced.close('replaced');
-    transport.send({ type: 'welcome', protocolVersion: PROTOCOL_VERSION, clientName: record.name });
+    const idle = deps.debuggerIdleMs ?? null;
+    transport.send({
+      type: 'welcome',
+      protocolVersion: PROTOCOL_VERSION,
+      clientName: record.name,
+      ...(record.kind === 'extension' && idle !== null ? { debuggerIdleMs: idle } : {}),
+    });
     deps.browserState?.welcomed(record.key);
     deps.logger.info({
       event: 'ws_connect',

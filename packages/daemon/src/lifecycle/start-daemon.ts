@@ -109,6 +109,7 @@ export async function startDaemon(config: DaemonConfig, deps: StartDeps): Promis
       logger,
       tmpRoot: paths.tmp,
       allowedFolders,
+      debuggerIdleMs: config.debuggerIdleMs,
       networkSettings: readNetworkSettings(paths.home, (why) =>
         logger.warn({ event: 'network_settings_ignored', why }),
       ),

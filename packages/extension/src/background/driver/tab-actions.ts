@@ -51,9 +51,11 @@ async function createTab(
 const open: ActionHandler<'tab.open'> = {
   async run(ctx, params, call) {
     const url = params.url;
-    const active = params.active !== false;
+    // In the user's Chrome an agent's tab opens behind the one the user looks at, unless it asks.
+    const active = params.active === true;
     const existing = call.resumed ? await findOpened(ctx, call.request.id) : null;
     const tabId = existing ?? (await createTab(ctx, call, url, active));
+    ctx.idle.touch(tabId);
     return driverTab(await getTab(ctx, tabId, 'tab.open'), tabId);
   },
 };

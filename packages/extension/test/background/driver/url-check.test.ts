@@ -8,6 +8,7 @@ import { TabObserver } from '@bproxy/driver';
 import { describe, expect, it } from 'vitest';
 import type { DriverContext } from '../../../src/background/driver/context';
 import { DialogTracker } from '../../../src/background/driver/dialog-tracker';
+import { IdleDebugger } from '../../../src/background/driver/idle-debugger';
 import { DrivenTabs } from '../../../src/background/driver/driven-tabs';
 import { ExecutedTable } from '../../../src/background/driver/executed-table';
 import { Executor } from '../../../src/background/driver/executor';
@@ -34,12 +35,13 @@ function setup() {
     asked.push(`create ${String(props.url)}`);
     throw new Error('stop here: the URL was let through');
   };
+  const dialogs = new DialogTracker(chrome, chrome.session, log);
   const ctx: DriverContext = {
     chrome,
     session: chrome.session,
     log,
     nav: new NavigationTracker(),
-    dialogs: new DialogTracker(chrome, chrome.session, log),
+    dialogs,
     page: new PageRunner(chrome),
     tabs,
     opened: new OpenedTabs(tabs),
@@ -48,6 +50,7 @@ function setup() {
     imageSize: async () => ({ width: 1, height: 1 }),
     navigationGraceMs: 0,
     observer: new TabObserver(),
+    idle: new IdleDebugger(dialogs, () => true, log),
   };
   ctx.dialogs.install();
   const executor = new Executor(ctx, new ExecutedTable(chrome.session));
