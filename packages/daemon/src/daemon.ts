@@ -4,6 +4,8 @@
  * (actions/). Pure: no environment, no files, no listener; http/server.ts puts the HTTP shell around it.
  */
 import { DEFAULT_UPLOAD_MAX_BYTES } from './files/allowed-folders';
+import { SitePolicyGate, memoryPolicy } from './policy/site-policy';
+import { watchNavigation } from './policy/enforce';
 import { ActivityLog } from './logs/activity';
 import { BrowserState } from './browsers/browser-state';
 import { ClientRegistry } from './browsers/clients';
@@ -110,11 +112,13 @@ export function createDaemon(opts: ServerOptions): Daemon {
       uploadMaxBytes: opts.uploadMaxBytes ?? DEFAULT_UPLOAD_MAX_BYTES,
     },
     networkSettings: opts.networkSettings ?? DEFAULT_NETWORK_SETTINGS,
+    policy: new SitePolicyGate(opts.sitePolicy ?? memoryPolicy()),
     startedMono: clock.monotonic(),
     port: () => state.port,
     paired: () => opts.extensionTokens.get() !== null,
     issuePairingCode: (kind) => codes.issue(kind),
   };
   browsers.drivers.userRequests = userRequestHandler(deps);
+  browsers.drivers.tabMoved = (tab) => watchNavigation(deps, tab);
   return { deps, codes, state };
 }

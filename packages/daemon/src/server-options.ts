@@ -1,6 +1,7 @@
 import type { DaemonMessage, DriverMessage, MessageTransport } from '@bproxy/protocol';
 import type { Logger } from './logs/logger';
 import type { NetworkSettings } from './observe/network-settings';
+import type { PolicySource } from './policy/site-policy';
 
 /** The daemon's end of a driver connection (WebSocket or in-process). */
 export type DriverLink = MessageTransport<DriverMessage, DaemonMessage>;
@@ -84,6 +85,8 @@ export interface ServerOptions {
   uploadMaxBytes?: number;
   /** The user's settings for the network read (BPROXY_HOME/network.json); default: redacted, session folder only. */
   networkSettings?: NetworkSettings;
+  /** The site policy (BPROXY_HOME/policy.json, read again when it changes); absent: every origin allowed. */
+  sitePolicy?: PolicySource;
   /** Called after a pairing code was consumed (the lifecycle removes pairing.json). */
   onPairingConsumed?: () => void;
   /** Browsers started on first use when no extension is connected (the embedded headless one first). */

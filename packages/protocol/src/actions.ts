@@ -88,6 +88,14 @@ import {
   PdfDriverResult,
 } from './schemas/files';
 import {
+  DragForwarded,
+  DragParams,
+  DropDriverResult,
+  DropForwarded,
+  DropParams,
+  DropResult,
+} from './schemas/drag';
+import {
   CookiesClearParams,
   CookiesClearResult,
   CookiesListResult,
@@ -334,6 +342,12 @@ const SCHEMAS = {
     forwarded: withForwardedTarget(HoverParams.shape, false),
     driverResult: DriverInputEffectsSchema,
   },
+  drag: {
+    params: DragParams,
+    result: diffed(InputEffectsSchema),
+    forwarded: DragForwarded,
+    driverResult: DriverInputEffectsSchema,
+  },
   fill: {
     params: FillParams,
     result: diffed(EffectsSchema),
@@ -379,6 +393,12 @@ const SCHEMAS = {
     result: noted(UploadResult),
     forwarded: UploadForwarded,
     driverResult: UploadDriverResult,
+  },
+  drop: {
+    params: DropParams,
+    result: noted(DropResult),
+    forwarded: DropForwarded,
+    driverResult: DropDriverResult,
   },
   pdf: {
     params: PdfParams,

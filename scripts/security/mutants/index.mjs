@@ -14,6 +14,7 @@ import { MUTANTS as BATCH } from './batch.mjs';
 import { MUTANTS as BRIDGE } from './bridge.mjs';
 import { MUTANTS as CHAT_MARKDOWN } from './chat-markdown.mjs';
 import { MUTANTS as DAEMON_PROOF } from './daemon-proof.mjs';
+import { MUTANTS as DRAG } from './drag.mjs';
 import { MUTANTS as FAULTS } from './faults.mjs';
 import { MUTANTS as FILES } from './files.mjs';
 import { MUTANTS as FRAMES } from './frames.mjs';
@@ -32,6 +33,7 @@ import { MUTANTS as URLS } from './urls.mjs';
 import { MUTANTS as USER_CONTROLS } from './user-controls.mjs';
 import { MUTANTS as TAB_GROUPS } from './tab-groups.mjs';
 import { MUTANTS as ACTIVITY_AGENT } from './activity-agent.mjs';
+import { MUTANTS as SITE_POLICY } from './site-policy.mjs';
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
@@ -61,4 +63,6 @@ export const MUTANTS = [
   ...FRAMES,
   ...TAB_GROUPS,
   ...ACTIVITY_AGENT,
+  ...DRAG,
+  ...SITE_POLICY,
 ];

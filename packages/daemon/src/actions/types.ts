@@ -14,6 +14,7 @@ import type { ForwardedRequests } from '../browsers/forwarded-requests';
 import type { SessionRegistry, TabRecord } from '../sessions/sessions';
 import type { TabQueues } from '../sessions/tab-queues';
 import type { TraceRing } from '../logs/traces';
+import type { SitePolicyGate } from '../policy/site-policy';
 
 export interface CommandRouteDeps {
   sessions: SessionRegistry;
@@ -44,6 +45,8 @@ export interface CommandRouteDeps {
   activity: ActivityLog;
   /** Pushes each extension the sessions holding its tabs when they change. */
   browserState: BrowserState;
+  /** The site policy every navigation is judged by (policy/enforce.ts). */
+  policy: SitePolicyGate;
 }
 
 /** One request on its way through the daemon. */

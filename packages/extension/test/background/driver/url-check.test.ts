@@ -88,9 +88,17 @@ describe('URLs the extension gives chrome.tabs', () => {
     expect(asked).toEqual([]);
   });
 
-  it('hands chrome.tabs an http URL as it was parsed', async () => {
-    const { asked, request } = setup();
+  it('hands chrome.tabs an http URL as it was parsed (a blank tab first, then the page)', async () => {
+    const { asked, chrome, request } = setup();
+    chrome.tabs.create = async (props) => {
+      asked.push(`create ${String(props.url)}`);
+      return { id: 9, windowId: 1, url: String(props.url), title: '', pinned: false, active: true };
+    };
+    chrome.tabs.update = async (_tabId, props) => {
+      asked.push(`update ${String(props.url)}`);
+      throw new Error('stop here: the URL was let through');
+    };
     await request('tab.open', { url: 'HTTPS://Example.ORG' }, false);
-    expect(asked).toEqual(['create https://example.org/']);
+    expect(asked).toEqual(['create about:blank', 'update https://example.org/']);
   });
 });
