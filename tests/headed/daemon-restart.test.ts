@@ -178,6 +178,7 @@ describe('a daemon restart under the real side panel', () => {
     expect(third).not.toBe(first);
 
     await panel.click('#close-session');
+    await panel.click('#close-confirm-yes');
     await until(
       'the tab to be free',
       async () => (await text(panel, 'tab-free-text')) === 'No agent is working in this tab.',

@@ -18,6 +18,7 @@ import {
   writeNewPrivateFile,
   type Env,
 } from '@bproxy/client';
+import { TERMINAL_AGENT_VAR } from '@bproxy/protocol/plain';
 import type { ActionCall } from './actions/grammar';
 import { fromClientError } from './cli-error';
 import { sessionNow, type GlobalOptions } from './global-options';
@@ -95,7 +96,11 @@ function render(call: ActionCall, data: Record<string, unknown>, pretty: boolean
 }
 
 async function send(globals: GlobalOptions, call: ActionCall, env: Env): Promise<Record<string, unknown>> {
-  const client = new DaemonClient({ env });
+  // In the side panel's Terminal the native host says so (TERMINAL_AGENT_VAR): the Activity tells them apart.
+  const client = new DaemonClient({
+    env,
+    agent: { kind: env[TERMINAL_AGENT_VAR] === 'terminal' ? 'terminal' : 'cli' },
+  });
   try {
     const session = sessionNow(globals.session, env);
     const options = { timeoutMs: globals.timeoutMs, ...(session === undefined ? {} : { session }) };

@@ -9,7 +9,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { DaemonClient } from '@bproxy/client';
-import { BPROXY_VERSION, type CapabilityGroup } from '@bproxy/protocol';
+import { BPROXY_VERSION, agentName, type CapabilityGroup } from '@bproxy/protocol';
 import {
   buildTools,
   CAPABILITIES_TOOL,
@@ -70,6 +70,11 @@ export class BproxyMcpServer {
       { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
     );
     this.link = new DaemonLink(options.client);
+    // Every request says it comes from an MCP client, named as it named itself once it has.
+    options.client.identify(() => {
+      const name = agentName(this.server.getClientVersion()?.name ?? '');
+      return name === '' ? { kind: 'mcp' } : { kind: 'mcp', name };
+    });
     this.session = new ConnectionSession(
       this.link,
       options.pacing,

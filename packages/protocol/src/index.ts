@@ -15,6 +15,7 @@ export * from './schemas/files';
 export * from './schemas/drag';
 export * from './schemas/diff';
 export * from './schemas/annotate';
+export * from './request-agent';
 export * from './envelope';
 export * from './human';
 export * from './activity';

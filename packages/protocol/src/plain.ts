@@ -9,6 +9,7 @@ export * from './compatibility';
 export * from './devices';
 export * from './errors-catalogue';
 export * from './native/native-chunks';
+export * from './request-agent';
 export * from './pairing/proof-crypto';
 export * from './secret-mask';
 export * from './snapshot-refs';

@@ -34,6 +34,7 @@ import { MUTANTS as URLS } from './urls.mjs';
 import { MUTANTS as USER_CONTROLS } from './user-controls.mjs';
 import { MUTANTS as TAB_GROUPS } from './tab-groups.mjs';
 import { MUTANTS as PANEL_RESTARTS } from './panel-restarts.mjs';
+import { MUTANTS as ACTIVITY_AGENT } from './activity-agent.mjs';
 import { MUTANTS as SITE_POLICY } from './site-policy.mjs';
 
 /** @type {import('./index.d.mts').Mutant[]} */
@@ -64,6 +65,7 @@ export const MUTANTS = [
   ...FRAMES,
   ...TAB_GROUPS,
   ...PANEL_RESTARTS,
+  ...ACTIVITY_AGENT,
   ...DRAG,
   ...SITE_POLICY,
   ...SECRETS,

@@ -11,6 +11,7 @@ import { ElementHandles } from '../sessions/element-handles';
 import type { SessionRecord, TabRecord } from '../sessions/sessions';
 import type { CommandRouteDeps } from './types';
 import { diffSnapshot } from './snapshot-diff';
+import { snapshotNames } from './snapshot-names';
 
 const target = (item: { ref: string; selector: string }) => ({ ref: item.ref, selector: item.selector });
 
@@ -141,6 +142,7 @@ function mintSnapshot(
   result: SnapshotDriverResult,
 ): Record<string, unknown> {
   const names = new Map<number, ElementHandle>();
+  const called = snapshotNames(result.snapshot);
   for (const kind of ['el', 'ln'] as const) {
     const items = result.refs.map((r, i) => ({ r, i })).filter((x) => x.r.kind === kind);
     const minted = deps.handles.mint(
@@ -148,6 +150,7 @@ function mintSnapshot(
       'snapshot',
       kind,
       items.map((x) => target(x.r)),
+      items.map((x) => called.get(x.i)),
     );
     minted.forEach((handle, j) => {
       const item = items[j];

@@ -358,4 +358,55 @@ describe('what the daemon pushes to the browser', () => {
       throw new Error('no replay');
     expect(replay.result.entries.map((e) => e.action)).toEqual(['tab.open', 'elements', 'click', 'click']);
   });
+
+  it('names an element a snapshot minted, says which agent acted, and records a click refused while paused', async () => {
+    const session = sharedSession(await share(90));
+    ext.behaviour = (req) =>
+      req.action === 'snapshot'
+        ? {
+            ok: true,
+            data: {
+              url: 'http://x/',
+              title: 'Shop',
+              snapshot: `heading "Shop"\n  button "Add Mug to cart" \uE0000\uE001`,
+              refs: [{ ref: 'r9', selector: '#mug', kind: 'el' }],
+              totalChars: 40,
+              truncated: false,
+            },
+          }
+        : ext.defaultAnswer(req);
+    const send = async (action: string, params: Record<string, unknown>, agent?: unknown) =>
+      (
+        await daemon.post({
+          id: `a${++asked}`,
+          action,
+          session,
+          params,
+          deadline: Date.now() + 5_000,
+          ...(agent === undefined ? {} : { agent }),
+        })
+      ).body;
+    const read = okData<{ snapshot: string }>(await send('snapshot', {}, { kind: 'cli' }));
+    const handle = /\[(el\d+)\]/.exec(read.snapshot)?.[1] ?? '';
+    okData(await send('click', { target: handle }, { kind: 'mcp', name: 'Claude Desktop' }));
+    await ask({ kind: 'take_over', session });
+    const refused = await send('click', { target: handle }, { kind: 'cli' });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'HUMAN_REQUIRED' } });
+    const clicks = () =>
+      ext.messages.flatMap((m) => (m.type === 'activity' && m.entry.action === 'click' ? [m.entry] : []));
+    await until(() => clicks().length === 2, 'the click and the refusal');
+    expect(clicks()[0]).toMatchObject({
+      target: { ref: handle, name: 'button "Add Mug to cart"' },
+      agent: { kind: 'mcp', name: 'Claude Desktop' },
+    });
+    expect(clicks()[1]).toMatchObject({
+      tabId: 90,
+      target: { ref: handle, name: 'button "Add Mug to cart"' },
+      agent: { kind: 'cli' },
+      error: { code: 'HUMAN_REQUIRED' },
+    });
+    // A label, checked like every field of the envelope: an unknown kind or an overlong name is refused.
+    for (const agent of [{ kind: 'root' }, { kind: 'mcp', name: 'x'.repeat(65) }])
+      expect(await send('text', {}, agent)).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
+  });
 });

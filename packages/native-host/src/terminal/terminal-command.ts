@@ -12,6 +12,7 @@
 import { accessSync, chmodSync, constants, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TERMINAL_VAR, type Env } from '@bproxy/client';
+import { TERMINAL_AGENT_VAR } from '@bproxy/protocol/plain';
 
 export const TERMINAL_COMMAND_VAR = 'BPROXY_TERMINAL_COMMAND';
 /** How long a terminal no panel shows lives, in ms (default 60 s); for tests that prove it lives on. */
@@ -179,6 +180,8 @@ export function terminalEnv(options: TerminalEnvOptions): Record<string, string>
   delete out[TERMINAL_VAR];
   delete out[TERMINAL_COMMAND_VAR];
   out.BPROXY_HOME = options.home;
+  // `bproxy` run here says it is the side panel's Terminal (the Activity names it so).
+  out[TERMINAL_AGENT_VAR] = 'terminal';
   if (options.session !== undefined) out.BPROXY_SESSION = options.session;
   if (options.termId !== undefined) out[TERMINAL_VAR] = options.termId;
   out.TERM = 'xterm-256color';

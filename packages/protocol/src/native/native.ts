@@ -69,6 +69,20 @@ export const SettingsSetSchema = z.strictObject({
     .strictObject({ fast: z.string().max(128), strong: z.string().max(128) })
     .partial()
     .optional(),
+  /**
+   * What the panel showed for each field it changes: when a field is no longer that (`bproxy agent
+   * config` changed it meanwhile), nothing is saved and the answer says so — stale fields never
+   * overwrite newer settings.
+   */
+  base: z
+    .strictObject({
+      tools: z.record(z.string().max(64), z.boolean()).optional(),
+      models: z
+        .strictObject({ fast: z.string().max(128), strong: z.string().max(128) })
+        .partial()
+        .optional(),
+    })
+    .optional(),
 });
 
 export const PtyOpenSchema = z.strictObject({
@@ -128,6 +142,11 @@ export const NativeWelcomeSchema = z.strictObject({
   type: z.literal('welcome'),
   protocolVersion: z.number().int(),
   hostVersion: z.string().max(32),
+  /**
+   * The absolute path of a launcher that runs this installation's CLI (BPROXY_HOME/host/bin/bproxy):
+   * the command line the popup hands out runs where `bproxy` is not on PATH.
+   */
+  cli: z.string().min(1).max(4096).optional(),
 });
 export const DaemonLocationSchema = z.strictObject({
   type: z.literal('daemon.location'),

@@ -292,6 +292,7 @@ export class PanelRelay {
               : 'down',
       host: hostState === 'connected' ? 'connected' : hostState === 'missing' ? 'missing' : 'unavailable',
       ...(problem === null ? {} : { problem: problem.slice(0, 2000) }),
+      ...(host.cli === undefined ? {} : { cli: host.cli }),
     };
   }
 }
