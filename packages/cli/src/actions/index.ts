@@ -22,7 +22,17 @@ import { WAITING } from './waiting';
 
 /** The commands that are not one protocol action each; commands/ builds each with commander. */
 export type CustomName =
-  'service' | 'mcp' | 'agent' | 'help' | 'bridge' | 'setup' | 'host' | 'extension' | 'doctor' | 'policy' | 'secret';
+  | 'service'
+  | 'mcp'
+  | 'agent'
+  | 'help'
+  | 'bridge'
+  | 'setup'
+  | 'host'
+  | 'extension'
+  | 'doctor'
+  | 'policy'
+  | 'secret';
 
 export interface CustomEntry {
   readonly custom: CustomName;
