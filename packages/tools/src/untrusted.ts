@@ -68,6 +68,7 @@ const PAGE_FIELDS: Readonly<Record<string, readonly string[]>> = {
   'network.get': ['record', 'postData', 'body'],
   screenshot: ['annotations'],
   'cookies.list': ['cookies'],
+  batch: ['steps'],
   'tab.pin': ['title'],
   'tab.unpin': ['title'],
 };
