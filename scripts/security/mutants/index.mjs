@@ -30,6 +30,7 @@ import { MUTANTS as TABS_AND_INPUT } from './tabs-and-input.mjs';
 import { MUTANTS as URLS } from './urls.mjs';
 import { MUTANTS as USER_CONTROLS } from './user-controls.mjs';
 import { MUTANTS as TAB_GROUPS } from './tab-groups.mjs';
+import { MUTANTS as UNTRUSTED } from './untrusted.mjs';
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
@@ -57,4 +58,5 @@ export const MUTANTS = [
   ...BATCH,
   ...FRAMES,
   ...TAB_GROUPS,
+  ...UNTRUSTED,
 ];
