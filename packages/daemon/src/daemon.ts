@@ -4,6 +4,8 @@
  * (actions/). Pure: no environment, no files, no listener; http/server.ts puts the HTTP shell around it.
  */
 import { DEFAULT_UPLOAD_MAX_BYTES } from './files/allowed-folders';
+import { SitePolicyGate, memoryPolicy } from './policy/site-policy';
+import { watchNavigation } from './policy/enforce';
 import { ActivityLog } from './logs/activity';
 import { BrowserState } from './browsers/browser-state';
 import { ClientRegistry } from './browsers/clients';
@@ -22,6 +24,7 @@ import { SessionRegistry } from './sessions/sessions';
 import { TabQueues } from './sessions/tab-queues';
 import { TraceRing } from './logs/traces';
 import { DEFAULT_NETWORK_SETTINGS } from './observe/network-settings';
+import { NO_SECRETS } from './actions/secret-fill';
 
 /** What the HTTP shell shares with the graph: the port actually bound, and whether it is stopping. */
 export interface DaemonState {
@@ -72,6 +75,7 @@ function browserGraph(opts: ServerOptions, clock: Clock, sessions: SessionRegist
     logger,
     graceMs,
     browserState,
+    debuggerIdleMs: opts.debuggerIdleMs ?? null,
   });
   const launchers = new Launchers(opts.launchers ?? [], {
     clients,
@@ -109,11 +113,14 @@ export function createDaemon(opts: ServerOptions): Daemon {
       uploadMaxBytes: opts.uploadMaxBytes ?? DEFAULT_UPLOAD_MAX_BYTES,
     },
     networkSettings: opts.networkSettings ?? DEFAULT_NETWORK_SETTINGS,
+    policy: new SitePolicyGate(opts.sitePolicy ?? memoryPolicy()),
     startedMono: clock.monotonic(),
     port: () => state.port,
     paired: () => opts.extensionTokens.get() !== null,
     issuePairingCode: (kind) => codes.issue(kind),
+    secrets: { read: opts.secrets ?? NO_SECRETS, used: [] },
   };
   browsers.drivers.userRequests = userRequestHandler(deps);
+  browsers.drivers.tabMoved = (tab) => watchNavigation(deps, tab);
   return { deps, codes, state };
 }

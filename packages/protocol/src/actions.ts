@@ -43,6 +43,7 @@ import {
   ClickParams,
   HoverParams,
   FillParams,
+  ForwardedFillParams,
   TypeParams,
   PressParams,
   SelectParams,
@@ -87,6 +88,14 @@ import {
   PdfResult,
   PdfDriverResult,
 } from './schemas/files';
+import {
+  DragForwarded,
+  DragParams,
+  DropDriverResult,
+  DropForwarded,
+  DropParams,
+  DropResult,
+} from './schemas/drag';
 import {
   CookiesClearParams,
   CookiesClearResult,
@@ -334,10 +343,16 @@ const SCHEMAS = {
     forwarded: withForwardedTarget(HoverParams.shape, false),
     driverResult: DriverInputEffectsSchema,
   },
+  drag: {
+    params: DragParams,
+    result: diffed(InputEffectsSchema),
+    forwarded: DragForwarded,
+    driverResult: DriverInputEffectsSchema,
+  },
   fill: {
     params: FillParams,
     result: diffed(EffectsSchema),
-    forwarded: withForwardedTarget(FillParams.shape, false),
+    forwarded: ForwardedFillParams,
     driverResult: DriverEffectsSchema,
   },
   type: {
@@ -379,6 +394,12 @@ const SCHEMAS = {
     result: noted(UploadResult),
     forwarded: UploadForwarded,
     driverResult: UploadDriverResult,
+  },
+  drop: {
+    params: DropParams,
+    result: noted(DropResult),
+    forwarded: DropForwarded,
+    driverResult: DropDriverResult,
   },
   pdf: {
     params: PdfParams,

@@ -57,6 +57,8 @@ const PAGE_FIELDS: Readonly<Record<string, readonly string[]>> = {
   inspect: ['name', 'text', 'attributes', 'value'],
   click: ['title', 'dialog', 'openedTabs', 'diff'],
   hover: ['title', 'dialog', 'openedTabs', 'diff'],
+  drag: ['title', 'dialog', 'openedTabs', 'diff'],
+  drop: ['title', 'dialog', 'openedTabs', 'diff'],
   fill: ['title', 'dialog', 'openedTabs', 'diff'],
   type: ['title', 'dialog', 'openedTabs', 'diff'],
   press: ['title', 'dialog', 'openedTabs', 'diff'],

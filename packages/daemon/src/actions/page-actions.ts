@@ -29,6 +29,8 @@ import { finishStateAction, isStateAction, prepareStateAction } from './state-do
 import { finishNetworkRead, noteNews, prepareNetworkRead } from '../observe/network-actions';
 import { addActionDiff, wantsActionDiff, withoutDiff } from './action-diff';
 import { annotatedScreenshot } from './annotate';
+import { checkLanding, refuseDestination, refuseOnPage } from '../policy/enforce';
+import { secretFillParams } from './secret-fill';
 
 /**
  * The tab actions that name their tab themselves (`tab` in their params: tab.close, tab.pin, tab.unpin),
@@ -89,13 +91,24 @@ export async function runTabAction(
   if ('ok' in first) return first;
   const tab = first.tab;
   if (!tab) return failed('INTERNAL_ERROR', 'tab action without a tab');
+  // The site policy: no action on a page of a refused origin but leaving it.
+  const onRefusedPage = refuseOnPage(deps, action, tab);
+  if (onRefusedPage) return onRefusedPage;
   if (action === 'navigate' && typeof params.url === 'string') {
     const checked = urlForClient(deps, first.client, params.url);
     if ('ok' in checked) return checked;
+    const refused = refuseDestination(deps, session, checked.url);
+    if (refused) return refused;
     forwardedParams = { ...params, url: checked.url };
   }
   // Files are checked against the allowed folders before the request goes anywhere.
   const upload = action === 'upload' ? checkUpload(deps, session, params, first.client) : null;
+  // A file drop goes through the same door.
+  const drop = action === 'drop' ? checkUpload(deps, session, params, first.client, 'drop') : null;
+  if (drop !== null) {
+    if ('ok' in drop) return drop;
+    forwardedParams = drop.params;
+  }
   if (upload !== null) {
     if ('ok' in upload) return upload;
     forwardedParams = upload.params;
@@ -106,6 +119,13 @@ export async function runTabAction(
   if (pdf !== null) {
     if ('ok' in pdf) return pdf;
     forwardedParams = pdf.params;
+  }
+
+  // A secret is looked up here and handed to the driver with the origin it may only go to.
+  const secret = action === 'fill' ? secretFillParams(deps.secrets, forwardedParams) : null;
+  if (secret !== null) {
+    if ('ok' in secret) return secret;
+    forwardedParams = secret.params;
   }
 
   let statePath: string | undefined;
@@ -137,9 +157,11 @@ export async function runTabAction(
   if (diff) forwardedParams = withoutDiff(forwardedParams);
   const outcome = await forward(deps, ctx, session, resolveTarget, forwardedParams);
   noteNews(session, tab, outcome);
-  const answered = afterAnswer(deps, ctx, session, tab, outcome);
+  // Where the browser went meanwhile (a link, a popup, a redirect) is judged by the site policy.
+  const answered = checkLanding(deps, session, tab, afterAnswer(deps, ctx, session, tab, outcome));
   if (pdf !== null) return pdf.answer(answered);
   if (upload !== null) return uploadAnswer(answered, upload.files);
+  if (drop !== null) return uploadAnswer(answered, drop.files);
   if (isStateAction(action)) return finishStateAction(action, statePath, answered);
   const finished = finishNetworkRead(deps, session, action, answered, prepared.harPath);
   return diff ? addActionDiff(deps, ctx, session, tab, resolveTarget, finished) : finished;

@@ -14,6 +14,8 @@ import type { ForwardedRequests } from '../browsers/forwarded-requests';
 import type { SessionRegistry, TabRecord } from '../sessions/sessions';
 import type { TabQueues } from '../sessions/tab-queues';
 import type { TraceRing } from '../logs/traces';
+import type { SitePolicyGate } from '../policy/site-policy';
+import type { DaemonSecrets } from './secret-fill';
 
 export interface CommandRouteDeps {
   sessions: SessionRegistry;
@@ -44,6 +46,10 @@ export interface CommandRouteDeps {
   activity: ActivityLog;
   /** Pushes each extension the sessions holding its tabs when they change. */
   browserState: BrowserState;
+  /** The site policy every navigation is judged by (policy/enforce.ts). */
+  policy: SitePolicyGate;
+  /** The user's secrets (fill --secret), and the values filled so far, masked in every answer. */
+  secrets: DaemonSecrets;
 }
 
 /** One request on its way through the daemon. */
