@@ -35,6 +35,7 @@ import { MUTANTS as USER_CONTROLS } from './user-controls.mjs';
 import { MUTANTS as TAB_GROUPS } from './tab-groups.mjs';
 import { MUTANTS as PANEL_RESTARTS } from './panel-restarts.mjs';
 import { MUTANTS as ACTIVITY_AGENT } from './activity-agent.mjs';
+import { MUTANTS as UNTRUSTED } from './untrusted.mjs';
 import { MUTANTS as SITE_POLICY } from './site-policy.mjs';
 
 /** @type {import('./index.d.mts').Mutant[]} */
@@ -66,6 +67,7 @@ export const MUTANTS = [
   ...TAB_GROUPS,
   ...PANEL_RESTARTS,
   ...ACTIVITY_AGENT,
+  ...UNTRUSTED,
   ...DRAG,
   ...SITE_POLICY,
   ...SECRETS,
