@@ -10,6 +10,7 @@ export * from './devices';
 export * from './errors-catalogue';
 export * from './native/native-chunks';
 export * from './pairing/proof-crypto';
+export * from './secret-mask';
 export * from './snapshot-refs';
 export * from './version';
 export * from './wait-conditions';

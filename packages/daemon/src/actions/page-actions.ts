@@ -30,6 +30,7 @@ import { finishNetworkRead, noteNews, prepareNetworkRead } from '../observe/netw
 import { addActionDiff, wantsActionDiff, withoutDiff } from './action-diff';
 import { annotatedScreenshot } from './annotate';
 import { checkLanding, refuseDestination, refuseOnPage } from '../policy/enforce';
+import { secretFillParams } from './secret-fill';
 
 /**
  * The tab actions that name their tab themselves (`tab` in their params: tab.close, tab.pin, tab.unpin),
@@ -118,6 +119,13 @@ export async function runTabAction(
   if (pdf !== null) {
     if ('ok' in pdf) return pdf;
     forwardedParams = pdf.params;
+  }
+
+  // A secret is looked up here and handed to the driver with the origin it may only go to.
+  const secret = action === 'fill' ? secretFillParams(deps.secrets, forwardedParams) : null;
+  if (secret !== null) {
+    if ('ok' in secret) return secret;
+    forwardedParams = secret.params;
   }
 
   let statePath: string | undefined;
