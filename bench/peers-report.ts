@@ -210,7 +210,7 @@ function replaySection(results: ServerResult[]): string[] {
       'bproxy reads whole snapshots (`maxChars: 1000000`, as the peers read whole pages), or with `--diff` reads the page once after a navigation (`snapshot` with `diff: true`) and then only the changed lines an action answers with `diff: true`; both also with its default read, capped at 12 000 characters. ' +
       'Either way a bproxy read of the listing stops at 200 handles (the most one read mints) and ends with how to continue (`offset=`). ' +
       '"Every part" reads on with `offset` until the page is whole, so that every actionable element was in what the agent read, as in agent-browser\'s reads; "first part" is what an agent gets without reading on (the tasks\' handles are in that part). ' +
-      'A bproxy diff lists each line that went away in full: a filter that hides products lists every line of each hidden card. ' +
+      'A bproxy diff names the handles of each run of lines that went away (`- 9 lines gone: ln4 el7`) instead of listing them: a filter that hides products names the handles of the hidden cards. ' +
       "agent-browser reads its snapshot (its MCP default is interactive elements only), or with `delta: true` the full state once, then deltas (JSON: ref changes and a line splice) — each also with `interactive: false`, which keeps the page's text. " +
       'Fills that no read follows are read in no mode. "Handles read first": every handle a step used was in what the agent had read in that task. ' +
       '"Results seen": what each step should show (the basket count, the thank-you line, the filtered count) was in that step’s replies. ' +

@@ -184,6 +184,16 @@ function bproxyApply(picture: readonly string[], reply: string): string[] {
   for (const line of body) {
     const op = line.slice(0, 2);
     const text = line.slice(2);
+    // A run of removed lines named by its handles: each of those lines goes.
+    const gone = op === '- ' ? /^\d+ lines gone: (.*)$/.exec(text)?.[1] : undefined;
+    if (gone !== undefined) {
+      const dead = new Set(gone.split(' '));
+      const kept = next.filter(
+        (l) => ![...l.matchAll(/\[((?:el|ln)\d+)\]/g)].some((m) => dead.has(m[1] ?? '')),
+      );
+      next.splice(0, next.length, ...kept);
+      continue;
+    }
     const handle = BPROXY_HANDLE.exec(text)?.[1];
     const at =
       handle === undefined
