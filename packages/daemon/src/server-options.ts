@@ -82,6 +82,8 @@ export interface ServerOptions {
   allowedFolders?: readonly string[];
   /** Largest file an upload may hand a page (default 100 MiB). */
   uploadMaxBytes?: number;
+  /** Largest download kept (default 100 MiB); the launched browser's driver is given the same cap. */
+  downloadMaxBytes?: number;
   /** The user's settings for the network read (BPROXY_HOME/network.json); default: redacted, session folder only. */
   networkSettings?: NetworkSettings;
   /** Called after a pairing code was consumed (the lifecycle removes pairing.json). */

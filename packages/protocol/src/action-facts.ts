@@ -328,6 +328,12 @@ export const ACTION_FACTS = {
     summary: 'Save the requests as HAR',
   },
 
+  downloads: {
+    routing: 'local',
+    destructive: false,
+    group: 'files',
+    summary: "List the session's downloads",
+  },
   'pairing.issue': {
     routing: 'local',
     destructive: false,

@@ -87,6 +87,7 @@ import {
   PdfResult,
   PdfDriverResult,
 } from './schemas/files';
+import { DownloadsParams, DownloadsResult } from './schemas/downloads';
 import {
   CookiesClearParams,
   CookiesClearResult,
@@ -380,6 +381,10 @@ const SCHEMAS = {
     forwarded: UploadForwarded,
     driverResult: UploadDriverResult,
   },
+  downloads: {
+    params: DownloadsParams,
+    result: noted(DownloadsResult),
+  },
   pdf: {
     params: PdfParams,
     result: noted(PdfResult),
@@ -522,6 +527,12 @@ export function isForwardedAction(value: unknown): value is ForwardedAction {
 export function resultTakesNotes(action: ActionName): boolean {
   const result: z.ZodType = ACTIONS[action].result;
   return result instanceof z.ZodObject && 'notes' in result.shape;
+}
+
+/** Whether the action's result names the downloads it started (the results built on EffectsSchema). */
+export function resultNamesDownloads(action: ActionName): boolean {
+  const result: z.ZodType = ACTIONS[action].result;
+  return result instanceof z.ZodObject && 'downloads' in result.shape;
 }
 
 /** The driver flags of a forwarded action. */

@@ -5,6 +5,7 @@ import { ActivityEntrySchema, BrowserSessionSchema } from './activity';
 import { RawTabIdSchema, SessionIdSchema, TabHandleSchema } from './ids';
 import { PacingModeSchema, SessionInfoSchema } from './schemas/common';
 import { SessionCloseResult } from './schemas/session-tab';
+import { DriverDownloadMessageSchema } from './schemas/downloads';
 
 /** Driver → daemon. The first message on a socket must be `hello`. */
 export const HelloMessageSchema = z.strictObject({
@@ -97,6 +98,7 @@ export const DriverMessageSchema = z.union([
   NavigationMessageSchema,
   TabClosedMessageSchema,
   TabOpenedMessageSchema,
+  DriverDownloadMessageSchema,
   DriverResponseMessageSchema,
   UserRequestMessageSchema,
 ]);

@@ -6,7 +6,7 @@
  * tab, a tab opened meanwhile) follow on their own lines. Screenshots are image blocks. An action
  * without an entry (a new one, inspect, the debug reads) answers its result as one line of JSON.
  */
-import type { ActionDiff, ActionName, ActionResult } from '@bproxy/protocol';
+import type { ActionDiff, ActionName, ActionResult, Download } from '@bproxy/protocol';
 import { TOOLS_BY_NAME, type ToolName } from './catalogue';
 import { textReply, type ToolReply } from './errors';
 
@@ -26,7 +26,13 @@ function effects(done: string, result: Effects): string {
     line += `; ${result.dialog.type} dialog open: "${result.dialog.message}" (answer with dialog)`;
   for (const opened of result.openedTabs ?? [])
     line += `; opened ${opened.tab} ${opened.url} (tab_select ${opened.tab} to act in it)`;
+  for (const d of result.downloads ?? []) line += `; download ${downloadLine(d)}`;
   return line + actionDiff('diff' in result ? result.diff : undefined);
+}
+
+/** One download: its file, size, state, and the code of one bproxy stopped. */
+function downloadLine(d: Download): string {
+  return `${d.file} (${d.bytes} bytes, ${d.state}${d.code === undefined ? '' : ` ${d.code}`})`;
 }
 
 /** What a snapshot diff holds, said after the page line. */
@@ -165,7 +171,8 @@ const REPLIES: { readonly [A in ActionName]?: (result: ActionResult<A>, params: 
     return `scrolled to x=${Math.round(r.x)} y=${Math.round(r.y)}${edge}`;
   },
   wait: (r) =>
-    `done after ${Math.round(r.waitedMs)} ms; at ${page(r.url, r.title)}${r.consoleError === undefined ? '' : `\n${r.consoleError}`}`,
+    `done after ${Math.round(r.waitedMs)} ms; at ${page(r.url, r.title)}${r.consoleError === undefined ? '' : `\n${r.consoleError}`}${r.download === undefined ? '' : `\ndownload ${downloadLine(r.download)}`}`,
+  downloads: (r) => r.downloads.map(downloadLine).join('\n') || 'no downloads',
   console: (r) => observed(r, 'console', 'no console messages'),
   network: (r) => observed(r, 'network', 'no requests'),
   screenshot: (r) => ({

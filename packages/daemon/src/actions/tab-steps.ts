@@ -9,7 +9,7 @@
  * An action may have several steps: they prepare in table order, and finish in reverse order (the
  * first step's finish sees the others' answer last).
  */
-import { ACTION_NAMES, type ActionName } from '@bproxy/protocol';
+import { ACTION_NAMES, resultNamesDownloads, type ActionName } from '@bproxy/protocol';
 import type { ClientRecord } from '../browsers/clients';
 import type { DriverOutcome } from '../browsers/forwarded-requests';
 import type { SessionRecord, TabRecord } from '../sessions/sessions';
@@ -22,6 +22,7 @@ import { finishStateAction, isStateAction, prepareStateAction } from './state-do
 import { finishNetworkRead, prepareNetworkRead } from '../observe/network-actions';
 import { addActionDiff, wantsActionDiff, withoutDiff } from './action-diff';
 import { annotatedScreenshot } from './annotate';
+import { downloadWaitStep, downloadsNamedStep } from './download-steps';
 
 /** What every step of one request sees. */
 export interface StepContext {
@@ -137,6 +138,9 @@ const STEP_ENTRIES: readonly (readonly [readonly ActionName[], TabStep])[] = [
   [['network.get', 'network.har'], networkStep],
   [['screenshot'], screenshotStep],
   [['click', 'fill', 'type', 'press', 'select'], diffStep],
+  // Downloads the action's tab started: named in the answer of every action that answers its effects.
+  [ACTION_NAMES.filter(resultNamesDownloads), downloadsNamedStep],
+  [['wait'], downloadWaitStep],
 ];
 
 export function stepsOf(action: ActionName): TabStep[] {
