@@ -6,6 +6,10 @@
  *   no wait answered yet, else the next to end; one bproxy stopped answers its code (DOWNLOAD_TOO_LARGE,
  *   DOWNLOAD_TYPE_REFUSED), naming the download in the error's details;
  * - `downloads` lists the session's downloads.
+ * Only browsers the daemon launched have their downloads filed (their driver stages them): in the user's
+ * own Chrome the extension's debugger may not redirect downloads (`Page.setDownloadBehavior` is refused
+ * there as a browser-level command, and the Browser domain is not exposed to extensions), so they go
+ * where the user's go, and `wait --download` says so (UNSUPPORTED_ACTION).
  */
 import type { DriverOutcome } from '../browsers/forwarded-requests';
 import type { SessionRecord } from '../sessions/sessions';
@@ -36,6 +40,13 @@ export const downloadsNamedStep: TabStep = {
 export const downloadWaitStep: TabStep = {
   prepare(sc, params) {
     if (params.download !== true) return { params };
+    // The user's own Chrome (the extension) and attached or remote browsers keep their downloads where
+    // theirs go: the daemon never hears of them, so a wait would only time out.
+    if (!sc.deps.launchers.filesDownloads(sc.client))
+      return failed(
+        'UNSUPPORTED_ACTION',
+        `wait --download needs a browser bproxy launched; downloads in "${sc.client.name}" go where that browser's downloads go`,
+      );
     return {
       params,
       forward: async () => {
