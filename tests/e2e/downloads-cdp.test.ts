@@ -28,4 +28,8 @@ afterAll(async () => {
   if (home) await expectNoChromiumLeft([home]);
 }, 60_000);
 
-defineDownloadsSuite({ label: 'the CDP driver', start: () => (starting ??= start()) });
+defineDownloadsSuite({
+  label: 'the CDP driver',
+  filesDownloads: true,
+  start: () => (starting ??= start()),
+});

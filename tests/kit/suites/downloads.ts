@@ -21,6 +21,11 @@ export const TEST_DOWNLOAD_CAP = 100_000;
 
 export interface DownloadsDriver extends Omit<DriverUnderTest, 'start'> {
   start(): Promise<SuiteEnv>;
+  /**
+   * Whether bproxy files this browser's downloads: a browser it launched. The user's own Chrome (the
+   * extension) keeps its downloads where the user's go, and `wait --download` says so.
+   */
+  filesDownloads: boolean;
 }
 
 interface Download {
@@ -49,6 +54,34 @@ export function defineDownloadsSuite(driver: DownloadsDriver): void {
       await agent.openTab(created.session, 'downloads.html');
       return { e, agent, s: created.session, folder: join(created.tmpDir, 'downloads') };
     };
+
+    if (!driver.filesDownloads) {
+      it(
+        "leaves a download where the browser's go: nothing in the session's folder, wait --download UNSUPPORTED_ACTION, through the CLI and MCP",
+        async () => {
+          const { e, agent, s, folder } = await onDownloadsPage();
+          const [report] = await agent.handles(s, 'Get report');
+          await e.cli.ok(['click', '-s', s, report]);
+          expect((await e.cli.fail(['wait', '-s', s, '--download'])).code).toBe('UNSUPPORTED_ACTION');
+          expect(await e.cli.ok<{ downloads: Download[] }>(['downloads', '-s', s])).toEqual({
+            downloads: [],
+          });
+          expect(existsSync(folder) ? readdirSync(folder) : []).toEqual([]);
+          await agent.close(s);
+          const mcp = await McpClient.start(e.cli.environment(), ['--browser', e.browser, '--caps', 'files']);
+          try {
+            await mcp.ok('tab_open', { url: e.pages.url('downloads.html') });
+            const waited = await mcp.call('wait', { download: true });
+            expect(waited.isError).toBe(true);
+            expect(waited.text).toContain('UNSUPPORTED_ACTION');
+          } finally {
+            await mcp.close();
+          }
+        },
+        T,
+      );
+      return;
+    }
 
     it(
       "files a download in the session's folder, 0600, byte for byte, named by the action or wait --download and listed; the same name twice does not overwrite",
