@@ -23,8 +23,15 @@ export interface PairedExtension {
   close(): Promise<void>;
 }
 
-/** `homePrefix` names the daemon's temporary home; `startArgs` are added to `service start --browser none`. */
-export function pairedExtension(homePrefix: string, startArgs: readonly string[] = []): PairedExtension {
+/**
+ * `homePrefix` names the daemon's temporary home; `startArgs` are added to `service start --browser
+ * none`; `display` (a virtual screen's, tests/kit/xvfb.ts) runs the browser headed there.
+ */
+export function pairedExtension(
+  homePrefix: string,
+  startArgs: readonly string[] = [],
+  display?: () => string,
+): PairedExtension {
   let cli: Cli | undefined;
   let pages: FixtureServer | undefined;
   let browser: ExtensionBrowser | undefined;
@@ -35,7 +42,7 @@ export function pairedExtension(homePrefix: string, startArgs: readonly string[]
     const c = new Cli(homePrefix);
     cli = c;
     const started = await c.start(['--browser', 'none', ...startArgs]);
-    browser = await launchWithExtension();
+    browser = await launchWithExtension(display === undefined ? {} : { display: display() });
     await pairThroughPopup(browser, started.pairingCode, started.port);
     const client = await until('the extension client to connect', async () => {
       const status = await c.ok<Status>(['debug', 'status']);

@@ -6,6 +6,8 @@
 import { Downloads } from './files/downloads';
 import { DEFAULT_DOWNLOAD_MAX_BYTES } from '@bproxy/protocol';
 import { DEFAULT_UPLOAD_MAX_BYTES } from './files/allowed-folders';
+import { SitePolicyGate, memoryPolicy } from './policy/site-policy';
+import { watchNavigation } from './policy/enforce';
 import { ActivityLog } from './logs/activity';
 import { BrowserState } from './browsers/browser-state';
 import { ClientRegistry } from './browsers/clients';
@@ -80,6 +82,7 @@ function browserGraph(opts: ServerOptions, clock: Clock, sessions: SessionRegist
     logger,
     graceMs,
     browserState,
+    debuggerIdleMs: opts.debuggerIdleMs ?? null,
   });
   const launchers = new Launchers(opts.launchers ?? [], {
     clients,
@@ -117,11 +120,13 @@ export function createDaemon(opts: ServerOptions): Daemon {
       uploadMaxBytes: opts.uploadMaxBytes ?? DEFAULT_UPLOAD_MAX_BYTES,
     },
     networkSettings: opts.networkSettings ?? DEFAULT_NETWORK_SETTINGS,
+    policy: new SitePolicyGate(opts.sitePolicy ?? memoryPolicy()),
     startedMono: clock.monotonic(),
     port: () => state.port,
     paired: () => opts.extensionTokens.get() !== null,
     issuePairingCode: (kind) => codes.issue(kind),
   };
   browsers.drivers.userRequests = userRequestHandler(deps);
+  browsers.drivers.tabMoved = (tab) => watchNavigation(deps, tab);
   return { deps, codes, state };
 }

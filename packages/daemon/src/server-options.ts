@@ -1,6 +1,7 @@
 import type { DaemonMessage, DriverMessage, MessageTransport } from '@bproxy/protocol';
 import type { Logger } from './logs/logger';
 import type { NetworkSettings } from './observe/network-settings';
+import type { PolicySource } from './policy/site-policy';
 
 /** The daemon's end of a driver connection (WebSocket or in-process). */
 export type DriverLink = MessageTransport<DriverMessage, DaemonMessage>;
@@ -86,12 +87,16 @@ export interface ServerOptions {
   downloadMaxBytes?: number;
   /** The user's settings for the network read (BPROXY_HOME/network.json); default: redacted, session folder only. */
   networkSettings?: NetworkSettings;
+  /** The site policy (BPROXY_HOME/policy.json, read again when it changes); absent: every origin allowed. */
+  sitePolicy?: PolicySource;
   /** Called after a pairing code was consumed (the lifecycle removes pairing.json). */
   onPairingConsumed?: () => void;
   /** Browsers started on first use when no extension is connected (the embedded headless one first). */
   launchers?: BrowserLauncher[];
   /** How long a browser the daemon opened may have no tab before it is closed; default null (never). */
   browserIdleMs?: number | null;
+  /** Told to extensions in their welcome: the debugger leaves a tab idle this long (null/absent: never). */
+  debuggerIdleMs?: number | null;
   /**
    * Present for an implicitly started daemon: `onIdle` is called once no agent request has arrived or
    * been in flight for `afterMs` (null: never); the lifecycle then stops the daemon as `service stop`

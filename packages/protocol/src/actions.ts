@@ -89,6 +89,14 @@ import {
 } from './schemas/files';
 import { DownloadsParams, DownloadsResult } from './schemas/downloads';
 import {
+  DragForwarded,
+  DragParams,
+  DropDriverResult,
+  DropForwarded,
+  DropParams,
+  DropResult,
+} from './schemas/drag';
+import {
   CookiesClearParams,
   CookiesClearResult,
   CookiesListResult,
@@ -335,6 +343,12 @@ const SCHEMAS = {
     forwarded: withForwardedTarget(HoverParams.shape, false),
     driverResult: DriverInputEffectsSchema,
   },
+  drag: {
+    params: DragParams,
+    result: diffed(InputEffectsSchema),
+    forwarded: DragForwarded,
+    driverResult: DriverInputEffectsSchema,
+  },
   fill: {
     params: FillParams,
     result: diffed(EffectsSchema),
@@ -380,6 +394,12 @@ const SCHEMAS = {
     result: noted(UploadResult),
     forwarded: UploadForwarded,
     driverResult: UploadDriverResult,
+  },
+  drop: {
+    params: DropParams,
+    result: noted(DropResult),
+    forwarded: DropForwarded,
+    driverResult: DropDriverResult,
   },
   downloads: {
     params: DownloadsParams,

@@ -172,6 +172,13 @@ export const ERROR_CATALOGUE = {
     when: 'The URL is not http:, https: or about:blank (file: only in a launched browser started with --allow-file-urls)',
     hint: 'Open an http: or https: page; local files, data:, view-source:, javascript: and browser or extension pages are refused',
   },
+  POLICY_DENIED: {
+    category: 'policy',
+    retry: false,
+    status: 403,
+    when: 'The site policy (policy.json) denies the origin a navigate, tab open, link, popup or redirect leads to; "ask" is denied too',
+    hint: 'Use another site; only a person can allow this one, in the side panel (Policy) or in policy.json',
+  },
   FILE_NOT_FOUND: {
     category: 'validation',
     retry: false,

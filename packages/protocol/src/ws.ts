@@ -6,6 +6,7 @@ import { RawTabIdSchema, SessionIdSchema, TabHandleSchema } from './ids';
 import { PacingModeSchema, SessionInfoSchema } from './schemas/common';
 import { SessionCloseResult } from './schemas/session-tab';
 import { DriverDownloadMessageSchema } from './schemas/downloads';
+import { PolicyViewSchema, SitePolicySchema } from './site-policy';
 
 /** Driver → daemon. The first message on a socket must be `hello`. */
 export const HelloMessageSchema = z.strictObject({
@@ -83,6 +84,12 @@ export const UserRequestSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('set_pacing'), session: SessionIdSchema, pacing: PacingModeSchema }),
   /** The activity entries after `after` (the panel (re)opening), and whether some were dropped. */
   z.strictObject({ kind: z.literal('activity'), after: z.number().int().min(0) }),
+  /** The site policy and what it refused lately (the Policy view). */
+  z.strictObject({ kind: z.literal('policy') }),
+  /** A person's new site policy, written to policy.json: the only door that writes it. */
+  z.strictObject({ kind: z.literal('policy_set'), policy: SitePolicySchema }),
+  /** Back to the defaults (no rule, every origin allowed), and the refusals forgotten. */
+  z.strictObject({ kind: z.literal('policy_reset') }),
 ]);
 export type UserRequest = z.infer<typeof UserRequestSchema>;
 export const UserRequestMessageSchema = z.strictObject({
@@ -112,6 +119,11 @@ export const WelcomeMessageSchema = z.strictObject({
   type: z.literal('welcome'),
   protocolVersion: z.number().int(),
   clientName: z.string(),
+  /**
+   * How long a driven tab may go without an action before the extension takes the debugger off it
+   * (its "being debugged" bar goes); the next action attaches again. Absent: kept attached.
+   */
+  debuggerIdleMs: z.number().int().min(100).max(604_800_000).optional(),
 });
 export const PongMessageSchema = z.strictObject({ type: z.literal('pong'), ts: z.number() });
 export const RequestMessageSchema = z.strictObject({
@@ -140,6 +152,7 @@ export const UserResultSchema = z.discriminatedUnion('kind', [
     /** Entries after `after` were dropped from the ring before this answer. */
     gap: z.boolean(),
   }),
+  PolicyViewSchema,
 ]);
 export type UserResult = z.infer<typeof UserResultSchema>;
 

@@ -161,6 +161,12 @@ const REPLIES: { readonly [A in ActionName]?: (result: ActionResult<A>, params: 
     `${inFrames(r.links, (l) => `${l.handle} "${l.text}" → ${l.href}`) || 'no links'}${more(`${r.links.length}`, r.truncated, r.total)}${frames(r.crossOriginFrames)}`,
   click: (r, params) => effects(`clicked ${targetName(params.target)}`, r),
   hover: (r, params) => effects(`hovered ${targetName(params.target)}`, r),
+  drag: (r, params) => effects(`dragged ${targetName(params.target)} onto ${targetName(params.to)}`, r),
+  drop: (r, params) =>
+    effects(
+      `dropped ${r.files.map((f) => `${f.file} (${f.bytes} bytes)`).join(', ')} onto ${targetName(params.target)}`,
+      r,
+    ),
   fill: (r, params) => effects(`filled ${targetName(params.target)}`, r),
   type: (r, params) => effects(`typed into ${targetName(params.target) || 'the focus'}`, r),
   press: (r, params) => effects(`pressed ${String(params.key)}`, r),

@@ -9,10 +9,12 @@
 import { MUTANTS as AGENT } from './agent.mjs';
 import { MUTANTS as CLIENT_CONFIG } from './client-config.mjs';
 import { MUTANTS as CLIENT_PROOF } from './client-proof.mjs';
+import { MUTANTS as BACKGROUND } from './background.mjs';
 import { MUTANTS as BATCH } from './batch.mjs';
 import { MUTANTS as BRIDGE } from './bridge.mjs';
 import { MUTANTS as CHAT_MARKDOWN } from './chat-markdown.mjs';
 import { MUTANTS as DAEMON_PROOF } from './daemon-proof.mjs';
+import { MUTANTS as DRAG } from './drag.mjs';
 import { MUTANTS as FAULTS } from './faults.mjs';
 import { MUTANTS as FILES } from './files.mjs';
 import { MUTANTS as DOWNLOADS } from './downloads.mjs';
@@ -31,10 +33,12 @@ import { MUTANTS as TABS_AND_INPUT } from './tabs-and-input.mjs';
 import { MUTANTS as URLS } from './urls.mjs';
 import { MUTANTS as USER_CONTROLS } from './user-controls.mjs';
 import { MUTANTS as TAB_GROUPS } from './tab-groups.mjs';
+import { MUTANTS as SITE_POLICY } from './site-policy.mjs';
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
   ...GATE_AND_STATE,
+  ...BACKGROUND,
   ...PRIVATE_FILES,
   ...PAGE_AND_HANDLES,
   ...TABS_AND_INPUT,
@@ -59,4 +63,6 @@ export const MUTANTS = [
   ...BATCH,
   ...FRAMES,
   ...TAB_GROUPS,
+  ...DRAG,
+  ...SITE_POLICY,
 ];

@@ -133,6 +133,19 @@ export function defineDiffTests(a: () => Agent): void {
       expect(moved.diff).toBe('navigated');
       expect(moved.snapshot).toContain('button "Increment"');
       await a().close(s);
+
+      // A page read whole with --max-chars: an action's diff compares with that read (its scope), not
+      // with a whole read of its own in the default scope.
+      const w = await a().session('diff-form.html');
+      const whole = await snapshot(w, '--diff', '--max-chars', '50000');
+      expect(whole.diff).toBe('first');
+      const wQty = handleIn(whole.snapshot, 'textbox', 'Quantity');
+      const wMore = handleIn(whole.snapshot, 'button', 'One more');
+      expect((await act(w, 'click', wMore, '--diff')).diff).toEqual({
+        kind: 'changes',
+        snapshot: `~ textbox "Quantity" value="2" [${wQty}]`,
+      });
+      await a().close(w);
     },
     T,
   );

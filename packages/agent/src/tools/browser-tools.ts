@@ -10,8 +10,8 @@
  * their own tab, not the agent's; `debug_last`, whose traces cover every session of the daemon, not
  * only this one; `debug_log`, the driver's log, which is bproxy's diagnostics, not the user's task;
  * `batch`, whose steps could name the tools hidden here: the agent calls tools one at a time; and
- * `upload`, because a page steering this agent could have it hand the page a file from an allowed
- * folder — until each such action asks the user first, it is not offered.
+ * `upload` and `drop`, because a page steering this agent could have it hand the page a file from an
+ * allowed folder — until each such action asks the user first, they are not offered.
  */
 import { settleAnswer, type Answer } from '@bproxy/client';
 import {
@@ -38,6 +38,7 @@ export const HIDDEN_BROWSER_TOOLS: ReadonlySet<string> = new Set([
   'session_resume',
   'debug_last',
   'debug_log',
+  'drop',
   'batch',
   'upload',
 ]);

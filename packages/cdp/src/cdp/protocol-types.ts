@@ -154,6 +154,8 @@ export interface CdpCommands {
   'Input.dispatchMouseEvent': { params: InputCommands['Input.dispatchMouseEvent']; result: NoResult };
   'Input.dispatchKeyEvent': { params: InputCommands['Input.dispatchKeyEvent']; result: NoResult };
   'Input.insertText': { params: InputCommands['Input.insertText']; result: NoResult };
+  'Input.setInterceptDrags': { params: InputCommands['Input.setInterceptDrags']; result: NoResult };
+  'Input.dispatchDragEvent': { params: InputCommands['Input.dispatchDragEvent']; result: NoResult };
   'Emulation.setFocusEmulationEnabled': { params: { enabled: boolean }; result: NoResult };
   'Page.setInterceptFileChooserDialog': { params: { enabled: boolean }; result: NoResult };
   'DOM.describeNode': {
@@ -198,6 +200,7 @@ export type CdpEvents = {
   'Runtime.executionContextCreated': { context: ExecutionContextDescription };
   'Runtime.executionContextDestroyed': { executionContextId: number };
   'Runtime.executionContextsCleared': Record<string, never>;
+  'Input.dragIntercepted': { data: Record<string, unknown> };
   'Page.fileChooserOpened': {
     frameId: string;
     mode: 'selectSingle' | 'selectMultiple';

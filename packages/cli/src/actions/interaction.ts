@@ -100,7 +100,7 @@ browser refused trusted input in this tab (the page saw script events).\n`,
     reference: [
       {
         usage: '`bproxy -s ID click el3 [--diff]` / `hover el3`',
-        does: 'act on an element (or `--selector CSS`); `openedTabs` names tabs the page opened; `--diff` (click, fill, type, press, select) adds the snapshot diff the action caused',
+        does: 'act on an element (or `--selector CSS`); `openedTabs` names tabs the page opened; `--diff` (click, fill, type, press, select, drag) adds the snapshot diff the action caused',
       },
     ],
   }),

@@ -53,6 +53,7 @@ Errors (stderr, exit 1): {"ok":false,"error":{"code","message","hint"}} — do w
   PACING_SET_BY_USER                                keep the pacing; the user chose it for their tab
   WAIT_TIMEOUT / TIMEOUT / NAVIGATION_FAILED        retry once, then check the URL or condition
   URL_NOT_ALLOWED                                   open http: or https: pages only (no file:, data:, browser pages)
+  POLICY_DENIED                                     the user's site policy forbids that site: use another; only they can allow it
   TOO_MANY_BROWSERS / BROWSER_UNAVAILABLE           no browser free right now (message says why): retry soon
   NO_DAEMON (exit 3)                                bproxy service start
   DAEMON_UNREACHABLE                                bproxy debug last: the request may have run

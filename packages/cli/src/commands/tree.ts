@@ -24,6 +24,7 @@ import { EXTENSION } from './extension';
 import { HELP } from './help';
 import { HOST, SETUP } from './host';
 import { MCP } from './mcp';
+import { POLICY } from './policy';
 import { SERVICE } from './service';
 
 /** Every command that is not one protocol action, by the name the tree gives it. */
@@ -37,6 +38,7 @@ export const CUSTOM: { readonly [K in CustomName]: CustomCommand } = {
   host: HOST,
   extension: EXTENSION,
   doctor: DOCTOR,
+  policy: POLICY,
 };
 
 /** The protocol's actions that no hand-written command sends, as the protocol describes them. */

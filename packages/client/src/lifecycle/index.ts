@@ -11,6 +11,7 @@ export * from './duration';
 export * from './errors';
 export * from './extension-ids';
 export * from './files-config';
+export * from './policy-store';
 export * from './lockfile';
 export * from './pairing-file';
 export * from './paths';

@@ -20,6 +20,8 @@ export interface StatePaths {
   readonly extensions: string;
   /** The folders agents may upload files from, a setting a person edits (`{ "allow": [...] }`; see files-config.ts). */
   readonly files: string;
+  /** The site policy, a setting only a person writes (see policy-store.ts). */
+  readonly policy: string;
   /** Guard taken while a stale lockfile is removed, so two starters cannot both take over. */
   readonly takeover: string;
   readonly logs: string;
@@ -39,6 +41,7 @@ export function statePaths(home: string): StatePaths {
     pairing: join(home, 'pairing.json'),
     extensions: join(home, 'extensions.json'),
     files: join(home, 'files.json'),
+    policy: join(home, 'policy.json'),
     takeover: join(home, 'bproxy.pid.takeover'),
     logs: join(home, 'logs'),
     tmp: join(home, 'tmp'),

@@ -66,6 +66,12 @@ function snapshotDiff(
     longText: driver.longText ?? [],
   };
   deps.handles.snapshots.set(scope.session, scope.tab, key, now);
+  if (params.target === undefined && params.contains === undefined && (params.offset ?? 0) === 0)
+    deps.handles.snapshots.setWholeCap(
+      scope.session,
+      scope.tab,
+      typeof params.maxChars === 'number' ? params.maxChars : null,
+    );
   if (before === undefined) return { ...minted, diff: 'first' };
   if (before.epoch !== now.epoch) return { ...minted, diff: 'navigated' };
   const changes = diffSnapshot(before, now);

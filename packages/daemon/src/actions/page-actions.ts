@@ -24,6 +24,7 @@ import { forgetTab } from './lifecycle';
 import type { CommandContext, CommandRouteDeps } from './types';
 import { noteNews } from '../observe/network-actions';
 import { stepsOf, type PreparedStep, type StepContext } from './tab-steps';
+import { checkLanding, refuseOnPage } from '../policy/enforce';
 
 /**
  * The tab actions that name their tab themselves (`tab` in their params: tab.close, tab.pin, tab.unpin),
@@ -84,6 +85,9 @@ export async function runTabAction(
   if ('ok' in first) return first;
   const tab = first.tab;
   if (!tab) return failed('INTERNAL_ERROR', 'tab action without a tab');
+  // The site policy: no action on a page of a refused origin but leaving it.
+  const onRefusedPage = refuseOnPage(deps, action, tab);
+  if (onRefusedPage) return onRefusedPage;
   // The action's own steps (tab-steps.ts): checks before forwarding, then the answer's files and shape.
   const sc: StepContext = { deps, ctx, session, tab, client: first.client, resolveTarget, params };
   const finishes: NonNullable<PreparedStep['finish']>[] = [];
@@ -100,7 +104,8 @@ export async function runTabAction(
       ? await forward(deps, ctx, session, resolveTarget, forwardedParams)
       : await replaced(forwardedParams);
   noteNews(session, tab, outcome);
-  let answered = afterAnswer(deps, ctx, session, tab, outcome);
+  // Where the browser went meanwhile (a link, a popup, a redirect) is judged by the site policy.
+  let answered = checkLanding(deps, session, tab, afterAnswer(deps, ctx, session, tab, outcome));
   for (const finish of finishes) answered = await finish(answered);
   return answered;
 }

@@ -14,6 +14,7 @@ import { pauseForHuman } from './pause';
 import { createSession, destroySession } from './lifecycle';
 import type { CommandContext, CommandRouteDeps } from './types';
 import { urlForClient } from './url-check';
+import { checkLanding, refuseDestination } from '../policy/enforce';
 
 /**
  * --browser NAME, else the most recent extension, else a connected CDP browser, else launch the default
@@ -128,6 +129,11 @@ async function openIn(
     discardEarly(deps, opening);
     return checked;
   }
+  const refused = refuseDestination(deps, session, checked.url);
+  if (refused) {
+    discardEarly(deps, opening);
+    return refused;
+  }
   const forwardedParams: Record<string, unknown> = { url: checked.url };
   if (params.active !== undefined) forwardedParams.active = params.active;
   // Paced like any navigation. Without -s the session is new: its first action goes at once, and the
@@ -166,7 +172,8 @@ function adoptOpened(
   deps.sessions.bind(owning, tab.handle);
   deps.handles.observePage(ElementHandles.pageKey(client.key, opened.tabId), opened.url);
   if (ctx.trail) ctx.trail.tab = tab;
-  return { ok: true, data: deps.sessions.tabInfo(tab, client.name) };
+  // A redirect may have taken the new tab to an origin the site policy refuses.
+  return checkLanding(deps, owning, tab, { ok: true, data: deps.sessions.tabInfo(tab, client.name) });
 }
 
 /**

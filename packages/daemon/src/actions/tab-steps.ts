@@ -1,7 +1,7 @@
 /**
  * The per-action steps of a tab action, as a table keyed by action instead of special cases in
  * runTabAction. Each step may:
- * - prepare: check before anything is forwarded (allowed folders, permissions, paths) and shape the
+ * - prepare: check before anything is forwarded (allowed folders, permissions, paths, the site policy) and shape the
  *   params the driver gets — a refusal answers at once and the driver never hears of it;
  * - forward: replace the one forwarded request by its own requests (annotated screenshots);
  * - finish: after the daemon's common effects of the answer (handles, URL, opened tabs), write files
@@ -16,6 +16,7 @@ import type { SessionRecord, TabRecord } from '../sessions/sessions';
 import type { ForwardTarget } from './dispatch';
 import type { CommandContext, CommandRouteDeps } from './types';
 import { urlForClient } from './url-check';
+import { refuseDestination } from '../policy/enforce';
 import { checkUpload, uploadAnswer } from '../files/upload';
 import { checkPdf } from '../files/pdf';
 import { finishStateAction, isStateAction, prepareStateAction } from './state-doors';
@@ -57,6 +58,9 @@ const navigateStep: TabStep = {
     if (typeof sc.params.url !== 'string') return { params };
     const checked = urlForClient(sc.deps, sc.client, sc.params.url);
     if ('ok' in checked) return checked;
+    // The site policy: a destination it refuses is never loaded.
+    const refused = refuseDestination(sc.deps, sc.session, checked.url);
+    if (refused) return refused;
     return { params: { ...sc.params, url: checked.url } };
   },
 };
@@ -67,6 +71,15 @@ const uploadStep: TabStep = {
     const upload = checkUpload(sc.deps, sc.session, sc.params, sc.client);
     if ('ok' in upload) return upload;
     return { params: upload.params, finish: (outcome) => uploadAnswer(outcome, upload.files) };
+  },
+};
+
+/** drop: the files dropped go through the same door as upload's. */
+const dropStep: TabStep = {
+  prepare(sc) {
+    const drop = checkUpload(sc.deps, sc.session, sc.params, sc.client, 'drop');
+    if ('ok' in drop) return drop;
+    return { params: drop.params, finish: (outcome) => uploadAnswer(outcome, drop.files) };
   },
 };
 
@@ -133,6 +146,7 @@ const diffStep: TabStep = {
 const STEP_ENTRIES: readonly (readonly [readonly ActionName[], TabStep])[] = [
   [['navigate'], navigateStep],
   [['upload'], uploadStep],
+  [['drop'], dropStep],
   [['pdf'], pdfStep],
   [ACTION_NAMES.filter(isStateAction), stateStep],
   [['network.get', 'network.har'], networkStep],

@@ -15,6 +15,7 @@ import type { SessionRegistry, TabRecord } from '../sessions/sessions';
 import type { TabQueues } from '../sessions/tab-queues';
 import type { TraceRing } from '../logs/traces';
 import type { Downloads } from '../files/downloads';
+import type { SitePolicyGate } from '../policy/site-policy';
 
 export interface CommandRouteDeps {
   sessions: SessionRegistry;
@@ -47,6 +48,8 @@ export interface CommandRouteDeps {
   activity: ActivityLog;
   /** Pushes each extension the sessions holding its tabs when they change. */
   browserState: BrowserState;
+  /** The site policy every navigation is judged by (policy/enforce.ts). */
+  policy: SitePolicyGate;
 }
 
 /** One request on its way through the daemon. */

@@ -27,7 +27,7 @@ import type { Logger } from '../logs/logger';
 import { registerOpenedTab } from '../sessions/opened-tabs';
 import type { ForwardedRequests } from './forwarded-requests';
 import type { DriverLink } from '../server-options';
-import type { SessionRegistry } from '../sessions/sessions';
+import type { SessionRegistry, TabRecord } from '../sessions/sessions';
 
 function responseId(raw: unknown): string | null {
   if (raw === null || typeof raw !== 'object') return null;
@@ -53,6 +53,8 @@ export interface DriverDeps {
   helloTimeoutMs?: number;
   /** Files the downloads drivers report (files/downloads.ts). */
   downloads?: Downloads;
+  /** Told to extensions: how long a driven tab keeps the debugger with no action (null: for ever). */
+  debuggerIdleMs?: number | null;
 }
 
 /** Where a driver connection comes from: a socket's peer, or a launcher of the daemon (for a session). */
@@ -76,6 +78,8 @@ export class DriverConnections {
   private readonly graceTimers = new Map<string, NodeJS.Timeout>();
   /** Set once the command graph exists (daemon.ts); until then user requests are refused. */
   userRequests: UserRequestHandler | null = null;
+  /** Told when a session's tab committed a navigation or was opened by its page (the site policy). */
+  tabMoved: ((tab: TabRecord) => void) | null = null;
 
   constructor(private readonly deps: DriverDeps) {}
 
@@ -189,7 +193,13 @@ export class DriverConnections {
     if (grace) clearTimeout(grace);
     this.graceTimers.delete(record.key);
     if (displaced && displaced !== transport) displaced.close('replaced');
-    transport.send({ type: 'welcome', protocolVersion: PROTOCOL_VERSION, clientName: record.name });
+    const idle = deps.debuggerIdleMs ?? null;
+    transport.send({
+      type: 'welcome',
+      protocolVersion: PROTOCOL_VERSION,
+      clientName: record.name,
+      ...(record.kind === 'extension' && idle !== null ? { debuggerIdleMs: idle } : {}),
+    });
     deps.browserState?.welcomed(record.key);
     deps.logger.info({
       event: 'ws_connect',
@@ -218,7 +228,10 @@ export class DriverConnections {
       case 'navigation': {
         deps.handles.onNavigation(ElementHandles.pageKey(record.key, msg.tabId), msg.url);
         const tab = deps.sessions.byRaw(record.key, msg.tabId);
-        if (tab) tab.url = msg.url;
+        if (tab) {
+          tab.url = msg.url;
+          this.tabMoved?.(tab);
+        }
         deps.logger.debug({ event: 'navigation', ws_client: record.label, tab: msg.tabId, cause: msg.cause });
         return;
       }
@@ -226,6 +239,10 @@ export class DriverConnections {
         return this.tabClosed(record, msg);
       case 'tab_opened':
         registerOpenedTab(deps, record, msg);
+        {
+          const opened = deps.sessions.byRaw(record.key, msg.tabId);
+          if (opened) this.tabMoved?.(opened);
+        }
         // A tab opened after its action answered still joins the session's tab group now.
         deps.browserState?.changed();
         return;

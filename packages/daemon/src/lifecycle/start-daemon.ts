@@ -16,6 +16,7 @@ import {
   ensureStateHome,
   extensionsFileStamp,
   readFilesConfig,
+  PolicyStore,
   errnoCode,
   LifecycleError,
   liveTrustedExtensionIds,
@@ -91,6 +92,9 @@ export async function startDaemon(config: DaemonConfig, deps: StartDeps): Promis
     const extensionIds = trustedExtensionIds(paths);
     // The folders agents may upload from: files.json (unsafe or malformed stops the start) and argv.
     const allowedFolders = [...readFilesConfig(paths), ...(deps.allowFiles ?? [])];
+    // The site policy: an unsafe or malformed policy.json stops the start; read again when it changes.
+    let onPolicyChange: (problem: string | null) => void = () => undefined;
+    const sitePolicy = new PolicyStore(paths, (problem) => onPolicyChange(problem));
     const daemonToken = writeDaemonToken(paths);
     created.push(paths.token);
     const extensionTokens = FileExtensionTokenStore.load(paths.extensionToken);
@@ -103,6 +107,10 @@ export async function startDaemon(config: DaemonConfig, deps: StartDeps): Promis
       else logger.warn({ event: 'trusted_extensions_refused', reason: problem });
     });
     logger.info({ event: 'allowed_folders', folders: allowedFolders });
+    onPolicyChange = (problem) => {
+      if (problem === null) logger.info({ event: 'site_policy_read' });
+      else logger.warn({ event: 'site_policy_refused', reason: problem });
+    };
     const options: ServerOptions = {
       port: config.port,
       daemonToken,
@@ -111,6 +119,8 @@ export async function startDaemon(config: DaemonConfig, deps: StartDeps): Promis
       logger,
       tmpRoot: paths.tmp,
       allowedFolders,
+      debuggerIdleMs: config.debuggerIdleMs,
+      sitePolicy,
       networkSettings: readNetworkSettings(paths.home, (why) =>
         logger.warn({ event: 'network_settings_ignored', why }),
       ),

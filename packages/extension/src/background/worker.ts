@@ -93,6 +93,7 @@ export function startWorker(options: WorkerOptions): Worker {
     host: host.host.status(),
     autoPairing: host.pairing.status(),
     drivenTabs: driver.tabs.size,
+    debuggerTabs: driver.debuggerTabs(),
     inFlight: driver.inFlight(),
     version,
   });

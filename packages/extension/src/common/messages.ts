@@ -22,6 +22,8 @@ export interface WorkerStatus extends ConnectionStatus {
   /** The last automatic pairing through the host. */
   autoPairing: AutoPairState;
   drivenTabs: number;
+  /** The tabs the debugger is on now (Chrome shows its debugging bar while it is). */
+  debuggerTabs: number[];
   inFlight: number;
   version: string;
 }

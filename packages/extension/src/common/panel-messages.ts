@@ -12,6 +12,7 @@ import {
   HostToExtensionSchema,
   PacingModeSchema,
   SessionIdSchema,
+  SitePolicySchema,
   UserResultSchema,
 } from '@bproxy/protocol';
 import { z } from 'zod';
@@ -27,6 +28,10 @@ export const PanelUserRequestSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('take_over'), session: SessionIdSchema }),
   z.strictObject({ kind: z.literal('close_session'), session: SessionIdSchema }),
   z.strictObject({ kind: z.literal('set_pacing'), session: SessionIdSchema, pacing: PacingModeSchema }),
+  /** The Policy view: read the site policy, replace it or reset it (a person's clicks, never an agent's). */
+  z.strictObject({ kind: z.literal('policy') }),
+  z.strictObject({ kind: z.literal('policy_set'), policy: SitePolicySchema }),
+  z.strictObject({ kind: z.literal('policy_reset') }),
 ]);
 export type PanelUserRequest = z.infer<typeof PanelUserRequestSchema>;
 

@@ -1,7 +1,7 @@
 /**
  * The side panel: which tab it serves (the one in front of its own window, following tab switches
  * there; or `?tab=ID` when the page is opened for one tab), its port to the worker, the hand-off strip
- * for that tab, and three views — Activity, Chat, Terminal — switched by the tab bar.
+ * for that tab, and four views — Activity, Chat, Terminal, Policy — switched by the tab bar.
  */
 import type { SessionStorage } from './tab-ids';
 import { ActivityView } from './activity-view';
@@ -13,6 +13,7 @@ import { followFrontTab, type FrontTabApi } from './front-tab';
 import { HandoffView } from './handoff-view';
 import { PanelLink, type PortApi } from './link';
 import { TerminalView } from './terminal-view';
+import { PolicyView } from './policy-view';
 
 const platform = (
   globalThis as unknown as {
@@ -41,6 +42,8 @@ const terminal = new TerminalView({
   sessionOf: () => handoff.current()?.info.session,
   storage: platform.storage.session,
 });
+
+const policy = new PolicyView(link);
 
 const status = byId('status');
 const startDaemon = byId<HTMLButtonElement>('start-daemon');
@@ -100,7 +103,7 @@ if (tab === null) {
   });
 }
 
-const views = ['activity', 'chat', 'terminal'] as const;
+const views = ['activity', 'chat', 'terminal', 'policy'] as const;
 type ViewName = (typeof views)[number];
 /** The view last chosen, kept for the browser session: the panel reopens on it. */
 const LAST_VIEW = 'panel.view';
@@ -110,6 +113,7 @@ const select = (name: ViewName): void => {
     byId(`view-${other}`).hidden = other !== name;
   }
   if (name === 'terminal') terminal.show();
+  if (name === 'policy') policy.show();
 };
 for (const name of views) {
   byId(`tab-${name}`).addEventListener('click', () => {

@@ -185,10 +185,18 @@ export class BrowserView {
     if (tabIds.length === 0) return;
     const title = groupTitle(await this.nameOf(session), info.paused);
     this.grouped.set(info.session, tabIds);
+    const isNew = !this.groups.has(info.session);
     try {
       const groupId = await this.joinGroup(info.session, tabIds);
       this.groups.set(info.session, groupId);
-      await this.chrome.tabGroups.update(groupId, { title, color: info.paused ? 'orange' : 'blue' });
+      // An agent's new group stays folded, out of the user's way, until the user opens it; never one
+      // holding the tab the user looks at (folding it would switch the user to another tab).
+      const fold = isNew && info.sharedByUser !== true && !(await this.showsActiveTab(tabIds));
+      await this.chrome.tabGroups.update(groupId, {
+        title,
+        color: info.paused ? 'orange' : 'blue',
+        ...(fold ? { collapsed: true } : {}),
+      });
     } catch (error) {
       // The group may have been closed by the user: start a new one next time.
       this.groups.delete(info.session);
@@ -225,6 +233,14 @@ export class BrowserView {
    * All the tabs at once; when Chrome refuses that — one of them cannot be grouped, such as a popup
    * window a page opened (only tabs of normal windows can) — each tab on its own, so the others still are.
    */
+  private async showsActiveTab(tabIds: number[]): Promise<boolean> {
+    for (const tabId of tabIds) {
+      const tab = await this.chrome.tabs.get(tabId).catch(() => undefined);
+      if (tab?.active === true) return true;
+    }
+    return false;
+  }
+
   private async joinGroup(session: string, tabIds: number[]): Promise<number> {
     let groupId = this.groups.get(session);
     try {

@@ -28,7 +28,7 @@ export interface DaemonLinkOptions {
   fetch: FetchLike;
   clientName: () => string;
   userAgent?: string;
-  driver: Pick<Driver, 'executor' | 'tabs' | 'release'>;
+  driver: Pick<Driver, 'executor' | 'tabs' | 'release' | 'setDebuggerIdle'>;
   /** The server on the paired port did not prove itself (the host link may know better). */
   onProofFailed: (outcome: Extract<ProofOutcome, { ok: false }>) => void;
 }
@@ -74,6 +74,7 @@ export function createDaemonLink(opts: DaemonLinkOptions): DaemonLink {
     },
     onProofFailed: (outcome) => opts.onProofFailed(outcome),
     onDown: () => view.linkDown(),
+    onWelcome: (settings) => driver.setDebuggerIdle(settings.debuggerIdleMs),
     onPush: (message) => {
       if (message.type === 'tab_released') {
         log.info('tab_released', { tabId: message.tabId });

@@ -127,18 +127,21 @@ export class NavigationTracker {
    * Waits until the navigation that started after `mark` reaches `waitUntil`. A load event needs a
    * navigation start after the mark (so a page that was still loading before cannot end the wait);
    * same-document moves end it at once. An ERR_ABORTED (an older navigation replaced by ours) does
-   * not end the wait; any other error does.
+   * not end the wait; any other error does. Events `ignore` passes are not counted at all (a new
+   * tab's own about:blank, whose events can arrive after the mark).
    */
   waitForLoad(
     tabId: number,
     mark: number,
     waitUntil: Exclude<WaitUntil, 'none'>,
     timeoutMs: number,
+    ignore: (event: NavEvent) => boolean = () => false,
   ): Promise<NavEvent | null> {
     const terminal = TERMINAL[waitUntil];
     let started = false;
     // Called once per event, in order: first over the recorded events, then live ones.
     const test = (e: NavEvent): boolean => {
+      if (ignore(e)) return false;
       if (e.kind === 'before') {
         started = true;
         return false;

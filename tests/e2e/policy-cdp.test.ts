@@ -1,0 +1,30 @@
+/**
+ * The site-policy suite (tests/kit/suites/policy.ts) on the CDP driver: the real daemon and CLI with
+ * the embedded headless Chromium.
+ */
+import { afterAll } from 'vitest';
+import { expectNoChromiumLeft } from '../kit/chromium';
+import { Cli } from '../kit/cli';
+import { serveFixtures, type FixtureServer } from '../kit/pages';
+import { definePolicySuite } from '../kit/suites/policy';
+import type { SuiteEnv } from '../kit/agent';
+
+let cli: Cli | undefined;
+let pages: FixtureServer | undefined;
+let starting: Promise<SuiteEnv> | undefined;
+
+async function start(): Promise<SuiteEnv> {
+  pages = await serveFixtures();
+  cli = new Cli('bproxy-e2e-policy-cdp-');
+  await cli.start(['--browser', 'headless']);
+  return { cli, pages, browser: 'headless' };
+}
+
+afterAll(async () => {
+  const dirs = cli ? [cli.home] : [];
+  await cli?.dispose();
+  await pages?.close();
+  await expectNoChromiumLeft(dirs);
+}, 60_000);
+
+definePolicySuite({ label: 'the CDP driver', start: () => (starting ??= start()) });
