@@ -16,9 +16,11 @@ import { startXvfb, type VirtualScreen } from '../kit/xvfb';
 let screen: VirtualScreen | undefined;
 const allowed = mkdtempSync(join(tmpdir(), 'bproxy-drag-allowed-'));
 const outside = mkdtempSync(join(tmpdir(), 'bproxy-drag-outside-'));
-const paired = pairedExtension('bproxy-headed-drag-ext-', ['--allow-files', allowed], () => {
-  if (screen === undefined) throw new Error('no virtual screen');
-  return screen.display;
+const paired = pairedExtension('bproxy-headed-drag-ext-', ['--allow-files', allowed], {
+  display: () => {
+    if (screen === undefined) throw new Error('no virtual screen');
+    return screen.display;
+  },
 });
 const start = async (): Promise<DragEnv> => {
   screen ??= await startXvfb();

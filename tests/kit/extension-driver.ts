@@ -25,12 +25,13 @@ export interface PairedExtension {
 
 /**
  * `homePrefix` names the daemon's temporary home; `startArgs` are added to `service start --browser
- * none`; `display` (a virtual screen's, tests/kit/xvfb.ts) runs the browser headed there.
+ * none`; `options.env` to the environment of the CLI and the daemon it starts (BPROXY_LOG_LEVEL, …);
+ * `options.display` (a virtual screen's, tests/kit/xvfb.ts) runs the browser headed there.
  */
 export function pairedExtension(
   homePrefix: string,
   startArgs: readonly string[] = [],
-  display?: () => string,
+  options: { env?: Record<string, string>; display?: () => string } = {},
 ): PairedExtension {
   let cli: Cli | undefined;
   let pages: FixtureServer | undefined;
@@ -40,8 +41,10 @@ export function pairedExtension(
   const startOnce = async (): Promise<SuiteEnv> => {
     pages = await serveFixtures();
     const c = new Cli(homePrefix);
+    c.setEnv(options.env ?? {});
     cli = c;
     const started = await c.start(['--browser', 'none', ...startArgs]);
+    const display = options.display;
     browser = await launchWithExtension(display === undefined ? {} : { display: display() });
     await pairThroughPopup(browser, started.pairingCode, started.port);
     const client = await until('the extension client to connect', async () => {

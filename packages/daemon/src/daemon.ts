@@ -26,6 +26,7 @@ import { SessionRegistry } from './sessions/sessions';
 import { TabQueues } from './sessions/tab-queues';
 import { TraceRing } from './logs/traces';
 import { DEFAULT_NETWORK_SETTINGS } from './observe/network-settings';
+import { NO_SECRETS } from './actions/secret-fill';
 
 /** What the HTTP shell shares with the graph: the port actually bound, and whether it is stopping. */
 export interface DaemonState {
@@ -125,6 +126,7 @@ export function createDaemon(opts: ServerOptions): Daemon {
     port: () => state.port,
     paired: () => opts.extensionTokens.get() !== null,
     issuePairingCode: (kind) => codes.issue(kind),
+    secrets: { read: opts.secrets ?? NO_SECRETS, used: [] },
   };
   browsers.drivers.userRequests = userRequestHandler(deps);
   browsers.drivers.tabMoved = (tab) => watchNavigation(deps, tab);

@@ -2,6 +2,7 @@ import type { DaemonMessage, DriverMessage, MessageTransport } from '@bproxy/pro
 import type { Logger } from './logs/logger';
 import type { NetworkSettings } from './observe/network-settings';
 import type { PolicySource } from './policy/site-policy';
+import type { SecretReader } from './actions/secret-fill';
 
 /** The daemon's end of a driver connection (WebSocket or in-process). */
 export type DriverLink = MessageTransport<DriverMessage, DaemonMessage>;
@@ -89,6 +90,8 @@ export interface ServerOptions {
   networkSettings?: NetworkSettings;
   /** The site policy (BPROXY_HOME/policy.json, read again when it changes); absent: every origin allowed. */
   sitePolicy?: PolicySource;
+  /** Reads a secret of the user's store for `fill --secret` (BPROXY_HOME/secrets.json); absent: none. */
+  secrets?: SecretReader;
   /** Called after a pairing code was consumed (the lifecycle removes pairing.json). */
   onPairingConsumed?: () => void;
   /** Browsers started on first use when no extension is connected (the embedded headless one first). */

@@ -43,6 +43,7 @@ import {
   ClickParams,
   HoverParams,
   FillParams,
+  ForwardedFillParams,
   TypeParams,
   PressParams,
   SelectParams,
@@ -352,7 +353,7 @@ const SCHEMAS = {
   fill: {
     params: FillParams,
     result: diffed(EffectsSchema),
-    forwarded: withForwardedTarget(FillParams.shape, false),
+    forwarded: ForwardedFillParams,
     driverResult: DriverEffectsSchema,
   },
   type: {

@@ -228,6 +228,27 @@ export const ERROR_CATALOGUE = {
     when: "Reading or exporting the cookies of the user's own Chrome, which the user has not allowed",
     hint: 'Ask the user; only they can allow it (BPROXY_HOME/user-chrome.json). A browser bproxy launches needs no permission',
   },
+  SECRET_NOT_FOUND: {
+    category: 'validation',
+    retry: false,
+    status: 404,
+    when: 'fill --secret names a secret the user has not added (`bproxy secret list` shows the names)',
+    hint: 'Use a name from `bproxy secret list`, or ask the user to add it: bproxy secret add NAME --origin ORIGIN',
+  },
+  SECRET_ORIGIN_MISMATCH: {
+    category: 'policy',
+    retry: false,
+    status: 403,
+    when: "fill --secret aimed at a field whose frame's origin is not the one the secret was added for; nothing was filled",
+    hint: "Fill it only on the secret's own site (secret list shows its origin); the user sees the attempt",
+  },
+  SECRET_STORE_UNREADABLE: {
+    category: 'policy',
+    retry: false,
+    status: 500,
+    when: 'The secret store or its key could not be read or did not verify (unsafe file, tampered, key gone)',
+    hint: 'Ask the user to run `bproxy doctor` and to add the secret again if the store was damaged',
+  },
   STATE_FILE_INVALID: {
     category: 'validation',
     retry: false,

@@ -11,6 +11,7 @@ export * from './download-rules';
 export * from './errors-catalogue';
 export * from './native/native-chunks';
 export * from './pairing/proof-crypto';
+export * from './secret-mask';
 export * from './snapshot-refs';
 export * from './version';
 export * from './wait-conditions';

@@ -27,8 +27,8 @@ export const MUTANTS = [
     edits: [
       {
         file: 'packages/extension/src/background/daemon/browser-view.ts',
-        find: '        ...(fold ? { collapsed: true } : {}),',
-        replace: '        ...(fold && !fold ? { collapsed: true } : {}),',
+        find: '      await this.chrome.tabGroups.update(groupId, { collapsed: true });',
+        replace: '      await this.chrome.tabGroups.update(groupId, {});',
       },
     ],
     kills: [

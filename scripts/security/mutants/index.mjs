@@ -28,6 +28,7 @@ import { MUTANTS as OBSERVE } from './observe.mjs';
 import { MUTANTS as PAGE_AND_HANDLES } from './page-and-handles.mjs';
 import { MUTANTS as PANEL_AND_TERMINAL } from './panel-and-terminal.mjs';
 import { MUTANTS as PRIVATE_FILES } from './private-files.mjs';
+import { MUTANTS as SECRETS } from './secrets.mjs';
 import { MUTANTS as STATE } from './state.mjs';
 import { MUTANTS as TABS_AND_INPUT } from './tabs-and-input.mjs';
 import { MUTANTS as URLS } from './urls.mjs';
@@ -65,4 +66,5 @@ export const MUTANTS = [
   ...TAB_GROUPS,
   ...DRAG,
   ...SITE_POLICY,
+  ...SECRETS,
 ];

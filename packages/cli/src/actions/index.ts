@@ -22,7 +22,7 @@ import { WAITING } from './waiting';
 
 /** The commands that are not one protocol action each; commands/ builds each with commander. */
 export type CustomName =
-  'service' | 'mcp' | 'agent' | 'help' | 'bridge' | 'setup' | 'host' | 'extension' | 'doctor' | 'policy';
+  'service' | 'mcp' | 'agent' | 'help' | 'bridge' | 'setup' | 'host' | 'extension' | 'doctor' | 'policy' | 'secret';
 
 export interface CustomEntry {
   readonly custom: CustomName;
@@ -42,7 +42,7 @@ export const SECTIONS: readonly Section[] = [
   { heading: 'Reading the page (mints handles like el3, ln2):', entries: READS },
   { heading: 'Acting on the page:', entries: [...INTERACTION, drag, ...WAITING, batch] },
   { heading: 'Files:', entries: FILES },
-  { heading: 'Logins and emulation:', entries: [STATE, COOKIES, emulate] },
+  { heading: 'Logins and emulation:', entries: [STATE, COOKIES, emulate, { custom: 'secret' }] },
   { heading: 'Console and network:', entries: OBSERVE },
   { heading: 'Debugging:', entries: [DEBUG, call] },
   { heading: 'Agents:', entries: [{ custom: 'mcp' }, { custom: 'agent' }, { custom: 'help' }] },

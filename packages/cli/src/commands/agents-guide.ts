@@ -43,6 +43,9 @@ Rules the daemon enforces
     Tell the user the reason printed with the error and what to do in the browser; when they say it
     is done: bproxy -s ID session resume, then snapshot again. A resume holds for that page until
     the tab navigates (or another kind of check appears).
+  - Passwords: never ask for one. bproxy secret list names the secrets the user added (and their
+    origin): bproxy -s ID fill el3 --secret NAME fills one; you never see it. Only on its origin:
+    SECRET_ORIGIN_MISMATCH means this page is not that site — stop and tell the user.
 
 Errors (stderr, exit 1): {"ok":false,"error":{"code","message","hint"}} — do what the hint says.
   ELEMENT_HANDLE_STALE / ELEMENT_HANDLE_NOT_FOUND   snapshot (or elements/links) again, use the new handle

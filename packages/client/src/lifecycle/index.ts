@@ -21,3 +21,5 @@ export * from './process-identity';
 export * from './secure-file';
 export * from './start-report';
 export * from './state-home';
+export * from './secret-keychain';
+export * from './secret-store';

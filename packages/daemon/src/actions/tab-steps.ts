@@ -23,6 +23,7 @@ import { finishStateAction, isStateAction, prepareStateAction } from './state-do
 import { finishNetworkRead, prepareNetworkRead } from '../observe/network-actions';
 import { addActionDiff, wantsActionDiff, withoutDiff } from './action-diff';
 import { annotatedScreenshot } from './annotate';
+import { secretFillParams } from './secret-fill';
 import { downloadWaitStep, downloadsNamedStep } from './download-steps';
 
 /** What every step of one request sees. */
@@ -92,6 +93,16 @@ const pdfStep: TabStep = {
   },
 };
 
+/** fill with a secret: looked up here and handed to the driver with the origin it may only go to. */
+const secretStep: TabStep = {
+  prepare(sc, params) {
+    const secret = secretFillParams(sc.deps.secrets, params);
+    if (secret === null) return { params };
+    if ('ok' in secret) return secret;
+    return { params: secret.params };
+  },
+};
+
 /** state.* and cookies.*: the permission door and the state file. */
 const stateStep: TabStep = {
   prepare(sc) {
@@ -148,6 +159,7 @@ const STEP_ENTRIES: readonly (readonly [readonly ActionName[], TabStep])[] = [
   [['upload'], uploadStep],
   [['drop'], dropStep],
   [['pdf'], pdfStep],
+  [['fill'], secretStep],
   [ACTION_NAMES.filter(isStateAction), stateStep],
   [['network.get', 'network.har'], networkStep],
   [['screenshot'], screenshotStep],

@@ -17,6 +17,7 @@ import {
   extensionsFileStamp,
   readFilesConfig,
   PolicyStore,
+  readSecret,
   errnoCode,
   LifecycleError,
   liveTrustedExtensionIds,
@@ -124,6 +125,7 @@ export async function startDaemon(config: DaemonConfig, deps: StartDeps): Promis
       networkSettings: readNetworkSettings(paths.home, (why) =>
         logger.warn({ event: 'network_settings_ignored', why }),
       ),
+      secrets: (name) => readSecret(paths.home, name),
       onPairingConsumed: () => {
         removeStateFileQuietly(paths.pairing);
         logger.info({ event: 'pairing_file_removed' });

@@ -27,6 +27,8 @@ async function inFrame<T>(hop: FrameHop, work: () => Promise<T>): Promise<T> {
     if (error instanceof DriverFailure && error.error.code === 'ELEMENT_HANDLE_STALE') throw error;
     if (error instanceof DriverFailure && error.error.code === 'HUMAN_REQUIRED') throw error;
     if (error instanceof DriverFailure && error.error.code.startsWith('ELEMENT_')) throw error;
+    // The frame answered: a secret refused for its origin is that refusal, not a stale handle.
+    if (error instanceof DriverFailure && error.error.code === 'SECRET_ORIGIN_MISMATCH') throw error;
     const why = error instanceof DriverFailure ? error.error.message : String(error);
     fail(
       'ELEMENT_HANDLE_STALE',

@@ -189,14 +189,8 @@ export class BrowserView {
     try {
       const groupId = await this.joinGroup(info.session, tabIds);
       this.groups.set(info.session, groupId);
-      // An agent's new group stays folded, out of the user's way, until the user opens it; never one
-      // holding the tab the user looks at (folding it would switch the user to another tab).
-      const fold = isNew && info.sharedByUser !== true && !(await this.showsActiveTab(tabIds));
-      await this.chrome.tabGroups.update(groupId, {
-        title,
-        color: info.paused ? 'orange' : 'blue',
-        ...(fold ? { collapsed: true } : {}),
-      });
+      await this.chrome.tabGroups.update(groupId, { title, color: info.paused ? 'orange' : 'blue' });
+      if (isNew && info.sharedByUser !== true) await this.fold(groupId, tabIds);
     } catch (error) {
       // The group may have been closed by the user: start a new one next time.
       this.groups.delete(info.session);
@@ -233,12 +227,17 @@ export class BrowserView {
    * All the tabs at once; when Chrome refuses that — one of them cannot be grouped, such as a popup
    * window a page opened (only tabs of normal windows can) — each tab on its own, so the others still are.
    */
-  private async showsActiveTab(tabIds: number[]): Promise<boolean> {
-    for (const tabId of tabIds) {
-      const tab = await this.chrome.tabs.get(tabId).catch(() => undefined);
-      if (tab?.active === true) return true;
+  /**
+   * An agent's new group stays folded, out of the user's way, until the user opens it; never one
+   * holding the tab the user looks at (folding it would switch the user to another tab).
+   */
+  private async fold(groupId: number, tabIds: number[]): Promise<void> {
+    try {
+      for (const tabId of tabIds) if ((await this.chrome.tabs.get(tabId)).active) return;
+      await this.chrome.tabGroups.update(groupId, { collapsed: true });
+    } catch (error) {
+      this.log.debug('tab_group_fold_failed', { groupId, error: messageOf(error) });
     }
-    return false;
   }
 
   private async joinGroup(session: string, tabIds: number[]): Promise<number> {
