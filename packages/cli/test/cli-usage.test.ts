@@ -47,6 +47,7 @@ const COMMAND_OF: Record<(typeof ACTION_NAMES)[number], string[]> = {
   upload: ['upload'],
   drop: ['drag'],
   pdf: ['pdf'],
+  downloads: ['downloads'],
   'state.save': ['state', 'save'],
   'state.load': ['state', 'load'],
   'cookies.list': ['cookies', 'list'],
@@ -136,7 +137,7 @@ describe('bproxy usage errors exit 2 and name the problem', () => {
     [
       'wait without a condition',
       ['wait'],
-      'give exactly one of --text, --text-gone, --selector, --handle, --navigation, --url, --load, --console-error or --network-idle',
+      'give exactly one of --text, --text-gone, --selector, --handle, --navigation, --url, --load, --console-error, --network-idle or --download',
     ],
     ['fill without a value', ['fill', 'el2'], 'give the value to fill'],
     ['an unknown action in call', ['call', 'teleport'], 'unknown action "teleport"'],

@@ -3,6 +3,8 @@
  * handles, launchers, pairing codes — built once and shared by every route (http/) and action
  * (actions/). Pure: no environment, no files, no listener; http/server.ts puts the HTTP shell around it.
  */
+import { Downloads } from './files/downloads';
+import { DEFAULT_DOWNLOAD_MAX_BYTES } from '@bproxy/protocol';
 import { DEFAULT_UPLOAD_MAX_BYTES } from './files/allowed-folders';
 import { SitePolicyGate, memoryPolicy } from './policy/site-policy';
 import { watchNavigation } from './policy/enforce';
@@ -68,7 +70,13 @@ function browserGraph(opts: ServerOptions, clock: Clock, sessions: SessionRegist
   const pending = forwardedRequests(clock, logger);
   const activity = new ActivityLog(() => clock.now());
   const browserState = new BrowserState(sessions, clients, activity);
+  const downloads = new Downloads({
+    sessions,
+    tmpRoot: opts.tmpRoot,
+    downloadMaxBytes: opts.downloadMaxBytes ?? DEFAULT_DOWNLOAD_MAX_BYTES,
+  });
   const drivers = new DriverConnections({
+    downloads,
     clients,
     pending,
     sessions,
@@ -88,7 +96,7 @@ function browserGraph(opts: ServerOptions, clock: Clock, sessions: SessionRegist
     browserIdleMs: opts.browserIdleMs ?? null,
   });
   sessions.onTabsChanged = (clientKey) => launchers.tabsChanged(clientKey);
-  return { clients, handles, pending, activity, browserState, drivers, launchers };
+  return { clients, handles, pending, activity, browserState, drivers, launchers, downloads };
 }
 
 export function createDaemon(opts: ServerOptions): Daemon {

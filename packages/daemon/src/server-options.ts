@@ -84,6 +84,8 @@ export interface ServerOptions {
   allowedFolders?: readonly string[];
   /** Largest file an upload may hand a page (default 100 MiB). */
   uploadMaxBytes?: number;
+  /** Largest download kept (default 100 MiB); the launched browser's driver is given the same cap. */
+  downloadMaxBytes?: number;
   /** The user's settings for the network read (BPROXY_HOME/network.json); default: redacted, session folder only. */
   networkSettings?: NetworkSettings;
   /** The site policy (BPROXY_HOME/policy.json, read again when it changes); absent: every origin allowed. */

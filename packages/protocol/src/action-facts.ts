@@ -345,6 +345,12 @@ export const ACTION_FACTS = {
     driver: { resumable: false, pageLedger: true, effects: true, mayNavigate: true },
     summary: 'Drop files onto an element (a drop zone)',
   },
+  downloads: {
+    routing: 'local',
+    destructive: false,
+    group: 'files',
+    summary: "List the session's downloads",
+  },
   'pairing.issue': {
     routing: 'local',
     destructive: false,

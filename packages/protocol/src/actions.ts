@@ -88,6 +88,7 @@ import {
   PdfResult,
   PdfDriverResult,
 } from './schemas/files';
+import { DownloadsParams, DownloadsResult } from './schemas/downloads';
 import {
   DragForwarded,
   DragParams,
@@ -401,6 +402,10 @@ const SCHEMAS = {
     forwarded: DropForwarded,
     driverResult: DropDriverResult,
   },
+  downloads: {
+    params: DownloadsParams,
+    result: noted(DownloadsResult),
+  },
   pdf: {
     params: PdfParams,
     result: noted(PdfResult),
@@ -543,6 +548,12 @@ export function isForwardedAction(value: unknown): value is ForwardedAction {
 export function resultTakesNotes(action: ActionName): boolean {
   const result: z.ZodType = ACTIONS[action].result;
   return result instanceof z.ZodObject && 'notes' in result.shape;
+}
+
+/** Whether the action's result names the downloads it started (the results built on EffectsSchema). */
+export function resultNamesDownloads(action: ActionName): boolean {
+  const result: z.ZodType = ACTIONS[action].result;
+  return result instanceof z.ZodObject && 'downloads' in result.shape;
 }
 
 /** The driver flags of a forwarded action. */

@@ -193,6 +193,20 @@ export const ERROR_CATALOGUE = {
     when: 'The file input refuses these files: a type outside its accept, or several where it takes one',
     hint: 'Send files of the types the input accepts, one file unless it takes multiple',
   },
+  DOWNLOAD_TOO_LARGE: {
+    category: 'policy',
+    retry: false,
+    status: 413,
+    when: "A download grew past the daemon's cap (100 MiB unless BPROXY_DOWNLOAD_MAX_BYTES says otherwise): it was stopped and its partial file removed",
+    hint: 'Fetch a smaller file, or ask the user to raise the cap',
+  },
+  DOWNLOAD_TYPE_REFUSED: {
+    category: 'policy',
+    retry: false,
+    status: 403,
+    when: 'A download is a program or script by its name (.exe, .msi, .bat, .ps1, .sh, .dmg, .apk, .jar…): it was stopped and nothing kept',
+    hint: 'Download documents and data, not programs',
+  },
   NO_FILE_CHOOSER: {
     category: 'page',
     retry: true,

@@ -12,6 +12,8 @@ export * from './capability-groups';
 export * from './wait-conditions';
 export * from './actions';
 export * from './schemas/files';
+export * from './schemas/downloads';
+export * from './download-rules';
 export * from './schemas/drag';
 export * from './schemas/diff';
 export * from './schemas/annotate';

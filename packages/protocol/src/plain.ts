@@ -7,6 +7,7 @@
 export * from './action-facts';
 export * from './compatibility';
 export * from './devices';
+export * from './download-rules';
 export * from './errors-catalogue';
 export * from './native/native-chunks';
 export * from './request-agent';

@@ -5,6 +5,7 @@ import { ActivityEntrySchema, BrowserSessionSchema } from './activity';
 import { RawTabIdSchema, SessionIdSchema, TabHandleSchema } from './ids';
 import { PacingModeSchema, SessionInfoSchema } from './schemas/common';
 import { SessionCloseResult } from './schemas/session-tab';
+import { DriverDownloadMessageSchema } from './schemas/downloads';
 import { PolicyViewSchema, SitePolicySchema } from './site-policy';
 
 /** Driver → daemon. The first message on a socket must be `hello`. */
@@ -112,6 +113,7 @@ export const DriverMessageSchema = z.union([
   NavigationMessageSchema,
   TabClosedMessageSchema,
   TabOpenedMessageSchema,
+  DriverDownloadMessageSchema,
   DriverResponseMessageSchema,
   UserRequestMessageSchema,
 ]);

@@ -11,7 +11,7 @@
  * done, how to get the rest, what was left out — stay outside it. An entry says which part is which;
  * an action without an entry is fenced whole.
  */
-import type { ActionDiff, ActionName, ActionResult } from '@bproxy/protocol';
+import type { ActionDiff, ActionName, ActionResult, Download } from '@bproxy/protocol';
 import { TOOLS_BY_NAME, type ToolName } from './catalogue';
 import { textReply, type ToolReply } from './errors';
 import { fenceUntrusted } from './untrusted';
@@ -49,9 +49,15 @@ function effects(done: string, result: Effects): ReplyParts {
     line += `; ${result.dialog.type} dialog open: "${result.dialog.message}" (answer with dialog)`;
   for (const opened of result.openedTabs ?? [])
     line += `; opened ${opened.tab} ${opened.url} (tab_select ${opened.tab} to act in it)`;
+  for (const d of result.downloads ?? []) line += `; download ${downloadLine(d)}`;
   const diff = 'diff' in result ? result.diff : undefined;
   if (line === plain && diff === undefined) return own(line);
   return { page: line + actionDiff(diff), tail: diffNotice(diff) };
+}
+
+/** One download: its file, size, state, and the code of one bproxy stopped. */
+function downloadLine(d: Download): string {
+  return `${d.file} (${d.bytes} bytes, ${d.state}${d.code === undefined ? '' : ` ${d.code}`})`;
 }
 
 /** What a snapshot diff holds, said after the page line. */
@@ -239,9 +245,13 @@ const REPLIES: { readonly [A in ActionName]?: (result: ActionResult<A>, params: 
   },
   wait: (r) => {
     const done = `done after ${Math.round(r.waitedMs)} ms`;
-    if (r.title === '' && r.consoleError === undefined) return own(`${done}; at ${r.url}`);
-    return { lead: done, page: lines(`at ${page(r.url, r.title)}`, r.consoleError ?? '') };
+    const download = r.download === undefined ? '' : `download ${downloadLine(r.download)}`;
+    if (r.title === '' && r.consoleError === undefined && download === '') return own(`${done}; at ${r.url}`);
+    return { lead: done, page: lines(`at ${page(r.url, r.title)}`, r.consoleError ?? '', download) };
   },
+  // A download's name and URL are the page's to choose.
+  downloads: (r) =>
+    r.downloads.length === 0 ? own('no downloads') : { page: r.downloads.map(downloadLine).join('\n') },
   console: (r) => observed(r, 'console', 'no console messages'),
   network: (r) => observed(r, 'network', 'no requests'),
   screenshot: (r) => ({

@@ -4,9 +4,9 @@
 const DROP = 'packages/daemon/test/files/drop.test.ts › drop through the daemon';
 const BOTH_DRIVERS = ['tests/headed/drag-cdp.test.ts', 'tests/headed/drag-extension.test.ts'];
 const UNCHECKED = {
-  file: 'packages/daemon/src/actions/page-actions.ts',
-  find: "  const drop = action === 'drop' ? checkUpload(deps, session, params, first.client, 'drop') : null;",
-  replace: '  const drop = null as ReturnType<typeof checkUpload> | null;',
+  file: 'packages/daemon/src/actions/tab-steps.ts',
+  find: "  [['drop'], dropStep],\n",
+  replace: '',
 };
 
 /** @type {import('./index.d.mts').Mutant[]} */

@@ -17,6 +17,7 @@ import { MUTANTS as DAEMON_PROOF } from './daemon-proof.mjs';
 import { MUTANTS as DRAG } from './drag.mjs';
 import { MUTANTS as FAULTS } from './faults.mjs';
 import { MUTANTS as FILES } from './files.mjs';
+import { MUTANTS as DOWNLOADS } from './downloads.mjs';
 import { MUTANTS as FRAMES } from './frames.mjs';
 import { MUTANTS as GATE_AND_STATE } from './gate-and-state.mjs';
 import { MUTANTS as HIDDEN_TEXT } from './hidden-text.mjs';
@@ -59,6 +60,7 @@ export const MUTANTS = [
   ...HIDDEN_TEXT,
   ...URLS,
   ...FILES,
+  ...DOWNLOADS,
   ...CLIENT_PROOF,
   ...CLIENT_CONFIG,
   ...STATE,

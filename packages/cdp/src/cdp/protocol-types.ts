@@ -59,6 +59,16 @@ export interface CdpCommands {
     result: { product: string; userAgent: string; protocolVersion: string };
   };
   'Browser.close': { params: NoParams; result: NoResult };
+  'Browser.setDownloadBehavior': {
+    params: {
+      behavior: 'deny' | 'allow' | 'allowAndName' | 'default';
+      downloadPath?: string;
+      eventsEnabled?: boolean;
+      browserContextId?: string;
+    };
+    result: NoResult;
+  };
+  'Browser.cancelDownload': { params: { guid: string; browserContextId?: string }; result: NoResult };
   'Target.setDiscoverTargets': { params: { discover: boolean }; result: NoResult };
   'Target.createTarget': {
     params: { url: string; background?: boolean; newWindow?: boolean };
@@ -166,6 +176,13 @@ export interface CdpCommands {
 
 export type CdpEvents = {
   'Target.targetCreated': { targetInfo: TargetInfo };
+  'Browser.downloadWillBegin': { frameId: string; guid: string; url: string; suggestedFilename: string };
+  'Browser.downloadProgress': {
+    guid: string;
+    totalBytes: number;
+    receivedBytes: number;
+    state: 'inProgress' | 'completed' | 'canceled';
+  };
   'Target.targetDestroyed': { targetId: string };
   'Target.targetInfoChanged': { targetInfo: TargetInfo };
   'Target.targetCrashed': { targetId: string };

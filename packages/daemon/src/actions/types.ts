@@ -14,6 +14,7 @@ import type { ForwardedRequests } from '../browsers/forwarded-requests';
 import type { SessionRegistry, TabRecord } from '../sessions/sessions';
 import type { TabQueues } from '../sessions/tab-queues';
 import type { TraceRing } from '../logs/traces';
+import type { Downloads } from '../files/downloads';
 import type { SitePolicyGate } from '../policy/site-policy';
 import type { DaemonSecrets } from './secret-fill';
 
@@ -35,6 +36,8 @@ export interface CommandRouteDeps {
   tmpRoot: string;
   /** The folders an agent's files may be in besides each session's own (files.json, --allow-files), and the upload cap. */
   files: { readonly allowed: readonly string[]; readonly uploadMaxBytes: number };
+  /** The downloads of sessions' tabs (files/downloads.ts). */
+  downloads: Downloads;
   /** The user's settings for the network read: whether secrets show. */
   networkSettings: NetworkSettings;
   startedMono: number;

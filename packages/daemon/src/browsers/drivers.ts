@@ -5,6 +5,7 @@
  * after a grace period, pending requests fail and a CDP browser's tabs are dropped). Handlers are
  * attached synchronously, before any await, so no early message is lost.
  */
+import type { Downloads } from '../files/downloads';
 import {
   BPROXY_VERSION,
   DriverMessageSchema,
@@ -50,6 +51,8 @@ export interface DriverDeps {
   logger: Logger;
   graceMs: number;
   helloTimeoutMs?: number;
+  /** Files the downloads drivers report (files/downloads.ts). */
+  downloads?: Downloads;
   /** Told to extensions: how long a driven tab keeps the debugger with no action (null: for ever). */
   debuggerIdleMs?: number | null;
 }
@@ -252,6 +255,9 @@ export class DriverConnections {
         }
         // A tab opened after its action answered still joins the session's tab group now.
         deps.browserState?.changed();
+        return;
+      case 'download':
+        deps.downloads?.onReport(record, msg);
         return;
       case 'response': {
         const outcome = msg.ok

@@ -46,6 +46,8 @@ export interface StartDeps {
   onIdleExit?: (idleMs: number) => void;
   /** Folders `service start --allow-files` named (files.json's are read here). */
   allowFiles?: readonly string[];
+  /** Largest download kept (default 100 MiB). */
+  downloadMaxBytes?: number;
   /** Seam for tests that run the lifecycle inside the test process. */
   isOurDaemon?: DaemonIdentityCheck;
 }
@@ -131,6 +133,7 @@ export async function startDaemon(config: DaemonConfig, deps: StartDeps): Promis
     };
     if (deps.launchers) options.launchers = deps.launchers;
     if (deps.browserIdleMs !== undefined) options.browserIdleMs = deps.browserIdleMs;
+    if (deps.downloadMaxBytes !== undefined) options.downloadMaxBytes = deps.downloadMaxBytes;
     if (deps.onIdleExit) options.idleExit = { afterMs: config.idleExitMs, onIdle: deps.onIdleExit };
     server = await deps.buildServer(options);
     let port: number;

@@ -5,7 +5,16 @@
  */
 import type { ChromeApi, NavDetails, NavErrorDetails } from '../../chrome-api';
 
-export type NavKind = 'before' | 'committed' | 'dom' | 'completed' | 'error' | 'history' | 'fragment';
+export type NavKind =
+  | 'before'
+  | 'committed'
+  | 'dom'
+  | 'completed'
+  | 'error'
+  | 'history'
+  | 'fragment'
+  /** The navigation became a download (the debugger's Page.downloadWillBegin): no page will load. */
+  | 'download';
 
 export interface NavEvent {
   seq: number;
@@ -48,6 +57,13 @@ export class NavigationTracker {
     nav.onReferenceFragmentUpdated.addListener(on('fragment'));
     nav.onErrorOccurred.addListener((details: NavErrorDetails) => {
       if (details.frameId === 0) this.record(details.tabId, 'error', details.url, details.error);
+    });
+    // A navigation that turns into a download ends with ERR_ABORTED, which a load wait ignores; the
+    // debugger on the tab says it was a download, so an action waiting for the page does not hang.
+    chrome.debugger.onEvent.addListener((source, method, params) => {
+      if (method !== 'Page.downloadWillBegin' || source.tabId === undefined) return;
+      const url = (params as { url?: unknown } | undefined)?.url;
+      this.record(source.tabId, 'download', typeof url === 'string' ? url : '');
     });
   }
 
@@ -130,7 +146,7 @@ export class NavigationTracker {
         started = true;
         return false;
       }
-      if (e.kind === 'history' || e.kind === 'fragment') return true;
+      if (e.kind === 'history' || e.kind === 'fragment' || e.kind === 'download') return true;
       if (e.kind === 'error' && /ERR_ABORTED/.test(e.error ?? '')) return false;
       return started && terminal.has(e.kind);
     };
