@@ -226,7 +226,7 @@ export const ACTION_FACTS = {
     routing: 'tab',
     destructive: false,
     driver: { resumable: true },
-    summary: 'Wait for text (or its going), an element, a URL, the load, or a navigation',
+    summary: 'Wait for text, its going, an element, URL, load or navigation',
   },
   dialog: {
     routing: 'tab',
@@ -334,7 +334,7 @@ export const ACTION_FACTS = {
     destructive: true,
     pacing: 'interaction',
     driver: { resumable: true, pageLedger: true, effects: true, mayNavigate: true },
-    summary: 'Drag an element onto another, or to a point in it',
+    summary: 'Drag an element onto another',
   },
   drop: {
     routing: 'tab',

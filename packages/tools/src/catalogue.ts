@@ -101,8 +101,9 @@ function inputSchema(spec: ToolSpec): ToolDefinition['inputSchema'] {
   const properties = isObject(json.properties) ? compactProperties(json.properties) : {};
   for (const key of spec.hide ?? []) delete properties[key];
   if (isObject(properties.target)) properties.target = compactTarget(TARGET_NOTE);
+  // A handle is enough to name where a drag ends (the protocol also takes {selector}); every byte counts.
   if (spec.action === 'drag' && isObject(properties.to))
-    properties.to = compactTarget('Where to drop it, likewise');
+    properties.to = { type: 'string', description: 'Handle to drop it on' };
   const required = [
     ...(Array.isArray(json.required) ? json.required.filter((r): r is string => typeof r === 'string') : []),
     ...(spec.require ?? []),

@@ -130,9 +130,9 @@ describe('the tree with derived commands', () => {
     summary: 'Mute a tab',
     params: { type: 'object', properties: {} },
   });
-  const drag = deriveCommand({
-    action: 'drag',
-    summary: 'Drag an element',
+  const zoom = deriveCommand({
+    action: 'zoom',
+    summary: 'Zoom the page',
     params: { type: 'object', properties: {} },
   });
 
@@ -141,13 +141,13 @@ describe('the tree with derived commands', () => {
   });
 
   it('puts a subcommand in the group of its first word, and the rest in a section of their own', () => {
-    const tree = withDerived(SECTIONS, [cookieGet, tabMute, drag]);
+    const tree = withDerived(SECTIONS, [cookieGet, tabMute, zoom]);
     expect(tree.slice(0, SECTIONS.length).map((s) => s.heading)).toEqual(SECTIONS.map((s) => s.heading));
     const last = tree[tree.length - 1];
-    expect(last?.entries.map(entryName)).toEqual(['drag', 'cookie']);
+    expect(last?.entries.map(entryName)).toEqual(['zoom', 'cookie']);
     expect(actionCommandsOf(tree).map((c) => c.action)).toEqual([
       ...ACTION_COMMANDS.map((c) => c.action).flatMap((a) => (a === 'tab.unpin' ? [a, 'tab.mute'] : [a])),
-      'drag',
+      'zoom',
       'cookie.get',
     ]);
   });

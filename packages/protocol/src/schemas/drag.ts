@@ -12,7 +12,7 @@ import { UPLOAD_MAX_FILES, UploadedFileSchema } from './files';
 /** A point in an element, in CSS pixels from its top-left corner (its centre when absent). */
 const AtSchema = z
   .strictObject({ x: z.number().min(0).max(100_000), y: z.number().min(0).max(100_000) })
-  .describe('Drop point, px from its top-left (default: centre)');
+  .describe('Point in it, px (default: centre)');
 
 export const DragParams = z.strictObject({
   target: TargetInputSchema,
