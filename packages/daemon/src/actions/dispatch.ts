@@ -29,11 +29,13 @@ function resolveTargets(
   deps: CommandRouteDeps,
   session: SessionId,
   tab: TabHandle,
+  action: string,
   params: Record<string, unknown>,
 ): { ok: true; params: Record<string, unknown> } | { ok: false; outcome: DriverOutcome } {
   let out = params;
-  // `target`, and `to` (where drag drops): each handle becomes the target it stands for.
-  for (const key of ['target', 'to'] as const) {
+  // `target`, and drag's `to` (where it drops): each handle becomes the target it stands for. Other
+  // actions' `to` is no element (scroll's is `top`, `bottom` or `element`).
+  for (const key of action === 'drag' ? (['target', 'to'] as const) : (['target'] as const)) {
     const value = params[key];
     if (typeof value !== 'string') continue;
     const resolved = deps.handles.resolve(session, tab, value as Parameters<typeof deps.handles.resolve>[2]);
@@ -148,7 +150,7 @@ async function sendAtTurn(
   if (ctx.trail && target.tab) ctx.trail.tab = target.tab;
   let forwardedParams = params;
   if (session && target.tab) {
-    const resolved = resolveTargets(deps, session.id, target.tab.handle, params);
+    const resolved = resolveTargets(deps, session.id, target.tab.handle, ctx.request.action, params);
     if (!resolved.ok) return resolved.outcome;
     forwardedParams = resolved.params;
   }

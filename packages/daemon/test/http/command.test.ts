@@ -51,6 +51,18 @@ describe('command route with a fake extension', () => {
     expect(forwarded?.params).toEqual({ target: { ref: 'r2', selector: '#b' } });
   });
 
+  it("resolves drag's `to` as a handle, and leaves scroll's `to` (top, bottom) as it is", async () => {
+    await ext.connect();
+    const session = await openTab();
+    await daemon.call('elements', {}, session);
+    await daemon.call('drag', { target: 'el1', to: 'el2' }, session);
+    expect(ext.received.at(-1)?.action).toBe('drag');
+    expect(ext.received.at(-1)?.params).toMatchObject({ to: { ref: 'r2', selector: '#b' } });
+    await daemon.call('scroll', { to: 'bottom' }, session);
+    expect(ext.received.at(-1)?.action).toBe('scroll');
+    expect(ext.received.at(-1)?.params).toEqual({ to: 'bottom' });
+  });
+
   it('serializes commands on one tab and runs different tabs in parallel', async () => {
     await ext.connect();
     const s1 = await openTab();
