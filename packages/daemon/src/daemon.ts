@@ -6,6 +6,7 @@
 import { DEFAULT_UPLOAD_MAX_BYTES } from './files/allowed-folders';
 import { SitePolicyGate, memoryPolicy } from './policy/site-policy';
 import { watchNavigation } from './policy/enforce';
+import { ApprovalBook } from './approvals/book';
 import { ActivityLog } from './logs/activity';
 import { BrowserState } from './browsers/browser-state';
 import { ClientRegistry } from './browsers/clients';
@@ -112,6 +113,7 @@ export function createDaemon(opts: ServerOptions): Daemon {
     },
     networkSettings: opts.networkSettings ?? DEFAULT_NETWORK_SETTINGS,
     policy: new SitePolicyGate(opts.sitePolicy ?? memoryPolicy()),
+    approvals: new ApprovalBook(opts.random ?? Math.random),
     startedMono: clock.monotonic(),
     port: () => state.port,
     paired: () => opts.extensionTokens.get() !== null,

@@ -29,3 +29,4 @@ export * from './json-schema';
 export * from './transport';
 export * from './url-policy';
 export * from './site-policy';
+export * from './approvals';

@@ -13,3 +13,4 @@ export * from './pairing/proof-crypto';
 export * from './snapshot-refs';
 export * from './version';
 export * from './wait-conditions';
+export * from './approval-mask';

@@ -30,6 +30,7 @@ import { finishNetworkRead, noteNews, prepareNetworkRead } from '../observe/netw
 import { addActionDiff, wantsActionDiff, withoutDiff } from './action-diff';
 import { annotatedScreenshot } from './annotate';
 import { checkLanding, refuseDestination, refuseOnPage } from '../policy/enforce';
+import { approvalGate } from '../approvals/gate';
 
 /**
  * The tab actions that name their tab themselves (`tab` in their params: tab.close, tab.pin, tab.unpin),
@@ -93,6 +94,9 @@ export async function runTabAction(
   // The site policy: no action on a page of a refused origin but leaving it.
   const onRefusedPage = refuseOnPage(deps, action, tab);
   if (onRefusedPage) return onRefusedPage;
+  // Approvals: a sensitive action is not run until a person allowed it (approvals/gate.ts).
+  const held = await approvalGate(deps, ctx, session, tab, first.client, params, resolveTarget);
+  if (held) return held;
   if (action === 'navigate' && typeof params.url === 'string') {
     const checked = urlForClient(deps, first.client, params.url);
     if ('ok' in checked) return checked;

@@ -15,6 +15,7 @@ import type { SessionRegistry, TabRecord } from '../sessions/sessions';
 import type { TabQueues } from '../sessions/tab-queues';
 import type { TraceRing } from '../logs/traces';
 import type { SitePolicyGate } from '../policy/site-policy';
+import type { ApprovalBook } from '../approvals/book';
 
 export interface CommandRouteDeps {
   sessions: SessionRegistry;
@@ -47,6 +48,8 @@ export interface CommandRouteDeps {
   browserState: BrowserState;
   /** The site policy every navigation is judged by (policy/enforce.ts). */
   policy: SitePolicyGate;
+  /** The actions held for a person's decision (approvals/gate.ts). */
+  approvals: ApprovalBook;
 }
 
 /** One request on its way through the daemon. */
