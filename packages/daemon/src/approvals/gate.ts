@@ -22,11 +22,10 @@ import type { SessionRecord, TabRecord } from '../sessions/sessions';
 import { CLASS_WORDS, classDecision, originOf, type BrowserKind } from './decide';
 
 /** The classes an action is known by without reading the page. */
-const ACTION_CLASSES: Partial<Record<ActionName, ActionClass>> = {
-  upload: 'upload',
-  'state.save': 'state_export',
-  'cookies.list': 'state_export',
-};
+// Not enforced yet: upload, download and state export (upload: 'upload', 'state.save' and
+// 'cookies.list': 'state_export') keep their own doors (the allowed folders; STATE_NOT_ALLOWED in the
+// user's Chrome) until their approvals are built; docs/security.md "Approvals" says so.
+const ACTION_CLASSES: Partial<Record<ActionName, ActionClass>> = {};
 
 const PAGE_CLASSES: readonly ActionClass[] = ['submit', 'send', 'delete'];
 
