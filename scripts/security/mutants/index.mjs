@@ -31,6 +31,7 @@ import { MUTANTS as URLS } from './urls.mjs';
 import { MUTANTS as USER_CONTROLS } from './user-controls.mjs';
 import { MUTANTS as TAB_GROUPS } from './tab-groups.mjs';
 import { MUTANTS as SITE_POLICY } from './site-policy.mjs';
+import { MUTANTS as APPROVALS } from './approvals.mjs';
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
@@ -59,4 +60,5 @@ export const MUTANTS = [
   ...FRAMES,
   ...TAB_GROUPS,
   ...SITE_POLICY,
+  ...APPROVALS,
 ];
