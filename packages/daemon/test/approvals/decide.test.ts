@@ -1,22 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SITE_POLICY, SitePolicySchema, type SitePolicy } from '@bproxy/protocol';
 import { ApprovalBook, type AskFacts } from '../../src/approvals/book';
-import { classDecision } from '../../src/approvals/decide';
+import { BUILT_IN_DEFAULTS, builtInDefault, classDecision } from '../../src/approvals/decide';
 
 const policy = (p: Partial<SitePolicy>): SitePolicy =>
   SitePolicySchema.parse({ ...DEFAULT_SITE_POLICY, ...p });
 
 describe('approvals class decision', () => {
-  it("asks every class in the user's Chrome but a first visit; in a launched browser only submit, send and delete", () => {
-    const p = policy({});
+  it("the built-in defaults: every class asks in the user's Chrome but a first visit; in a launched browser only submit, send and delete", () => {
     for (const cls of ['submit', 'send', 'delete', 'upload', 'download', 'state_export'] as const)
-      expect(classDecision(p, 'https://a.test', cls, 'user'), cls).toBe('ask');
-    expect(classDecision(p, 'https://a.test', 'first_visit', 'user')).toBe('allow');
+      expect(builtInDefault(cls, 'user'), cls).toBe('ask');
+    expect(builtInDefault('first_visit', 'user')).toBe('allow');
     expect(
       (['submit', 'send', 'delete', 'upload', 'download', 'state_export', 'first_visit'] as const).map(
-        (cls) => classDecision(p, 'https://a.test', cls, 'launched'),
+        (cls) => builtInDefault(cls, 'launched'),
       ),
     ).toEqual(['ask', 'ask', 'ask', 'allow', 'allow', 'allow', 'allow']);
+    // Not switched on in this release (decide.ts says why): a class no entry names is allowed.
+    expect(BUILT_IN_DEFAULTS).toBe(false);
+    expect(classDecision(policy({}), 'https://a.test', 'submit', 'user')).toBe('allow');
   });
 
   it("takes the origin's own decision first, then the policy's class default; an unusable policy denies", () => {
@@ -27,7 +29,6 @@ describe('approvals class decision', () => {
     expect(classDecision(p, 'https://shop.test', 'submit', 'user')).toBe('allow');
     expect(classDecision(p, 'https://other.test', 'submit', 'user')).toBe('deny');
     expect(classDecision(p, 'https://other.test', 'upload', 'launched')).toBe('ask');
-    expect(classDecision(p, null, 'send', 'launched')).toBe('ask');
     expect(classDecision(null, 'https://shop.test', 'download', 'launched')).toBe('deny');
   });
 });

@@ -8,11 +8,19 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PolicyStore, loadPolicy, statePaths } from '@bproxy/client/lifecycle';
-import type { BproxyForwardedRequest, BproxyResponse, UserRequest } from '@bproxy/protocol';
+import { PolicyStore, loadPolicy, savePolicy, statePaths } from '@bproxy/client/lifecycle';
+import type { BproxyForwardedRequest, BproxyResponse, SitePolicy, UserRequest } from '@bproxy/protocol';
+import { memoryPolicy } from '../../src/policy/site-policy';
 import { FakeExtension, okData, startDaemon, type TestDaemon } from '../harness';
 
 const ORIGIN = 'http://shop.test';
+/** A person's policy: pay or submit, send and delete ask everywhere. */
+const ASKING: SitePolicy = {
+  version: 1,
+  default: 'allow',
+  origins: {},
+  classes: { submit: 'ask', send: 'ask', delete: 'ask' },
+};
 
 let daemon: TestDaemon | undefined;
 let ext: FakeExtension | undefined;
@@ -76,7 +84,7 @@ const code = (res: BproxyResponse): string => (res.ok ? 'ok' : res.error.code);
 
 describe('approvals at the daemon', () => {
   it('refuses a Pay click with APPROVAL_REQUIRED, runs the retry once after Allow once, leaves a look-alike alone', async () => {
-    daemon = await startDaemon();
+    daemon = await startDaemon({ sitePolicy: memoryPolicy(ASKING) });
     const s = await shop(daemon);
     ext = s.ext;
     const { session } = okData<{ session: string }>(
@@ -112,6 +120,7 @@ describe('approvals at the daemon', () => {
 
   it('writes "Always on this site" to policy.json, which still holds after a restart; a denial is told once', async () => {
     const paths = home();
+    savePolicy(paths, ASKING);
     daemon = await startDaemon({ sitePolicy: new PolicyStore(paths) });
     let s = await shop(daemon);
     ext = s.ext;
@@ -144,7 +153,7 @@ describe('approvals at the daemon', () => {
   });
 
   it('no agent door decides: the user kinds posted as actions fail, and a driver that is not the extension is refused', async () => {
-    daemon = await startDaemon();
+    daemon = await startDaemon({ sitePolicy: memoryPolicy(ASKING) });
     const s = await shop(daemon);
     ext = s.ext;
     const { session } = okData<{ session: string }>(
