@@ -7,6 +7,7 @@ const DECIDE = 'packages/daemon/src/approvals/decide.ts';
 const BOOK = 'packages/daemon/src/approvals/book.ts';
 const ACTIONS = 'packages/daemon/src/actions/page-actions.ts';
 const USER = 'packages/daemon/src/approvals/user-approvals.ts';
+const GATE_SRC = 'packages/daemon/src/approvals/gate.ts';
 const RECOGNITION = 'packages/page/test/dom/sensitive.browser.test.ts › approvals recognition';
 const DECISION = 'packages/daemon/test/approvals/decide.test.ts';
 const GATE = 'packages/daemon/test/approvals/gate.test.ts › approvals at the daemon';
@@ -99,6 +100,20 @@ export const MUTANTS = [
     edits: [{ file: USER, find: '      deps.policy.source.save(next);', replace: '      void next;' }],
     kills: [
       `${GATE} › writes "Always on this site" to policy.json, which still holds after a restart; a denial is told once`,
+    ],
+  },
+  {
+    id: 'approvals-no-person-denies',
+    protects: 'where no extension can answer, "ask" is denied',
+    edits: [
+      {
+        file: GATE_SRC,
+        find: "const someone = deps.clients.connected().some((c) => c.kind === 'extension');",
+        replace: 'const someone = true;',
+      },
+    ],
+    kills: [
+      `${GATE} › denies "ask" in a headless daemon with no extension to ask, saying how to allow it, and forwards nothing`,
     ],
   },
 ];

@@ -12,6 +12,7 @@ import { PolicyStore, loadPolicy, savePolicy, statePaths } from '@bproxy/client/
 import type { BproxyForwardedRequest, BproxyResponse, SitePolicy, UserRequest } from '@bproxy/protocol';
 import { memoryPolicy } from '../../src/policy/site-policy';
 import { FakeExtension, okData, startDaemon, type TestDaemon } from '../harness';
+import { scriptedLauncher } from '../helpers/scripted-launcher';
 
 const ORIGIN = 'http://shop.test';
 /** A person's policy: pay or submit, send and delete ask everywhere. */
@@ -182,5 +183,26 @@ describe('approvals at the daemon', () => {
       'APPROVAL_REQUIRED',
     );
     expect(s.clicks).toEqual([]);
+  });
+
+  it('denies "ask" in a headless daemon with no extension to ask, saying how to allow it, and forwards nothing', async () => {
+    const headless = scriptedLauncher('headless', 'launched');
+    daemon = await startDaemon({ sitePolicy: memoryPolicy(ASKING), launchers: [headless.launcher] });
+    const { session } = okData<{ session: string }>(
+      await daemon.call('tab.open', { url: `${ORIGIN}/checkout`, browser: 'headless' }),
+    );
+    const res = await daemon.call('click', { target: { selector: '#pay' } }, session);
+    expect(code(res)).toBe('POLICY_DENIED');
+    expect(!res.ok && res.error.message).toMatch(/no extension connected.*policy\.json/);
+    expect(daemon.server.deps.approvals.pending()).toEqual([]);
+    expect(headless.drivers[0]?.received.map((r) => r.action)).toEqual(['tab.open', 'inspect']);
+    // A look-alike is forwarded (whatever the scripted browser answers).
+    await daemon.call('click', { target: { selector: '#help' } }, session);
+    expect(headless.drivers[0]?.received.map((r) => r.action)).toEqual([
+      'tab.open',
+      'inspect',
+      'inspect',
+      'click',
+    ]);
   });
 });
