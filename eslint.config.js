@@ -69,6 +69,8 @@ const PACKAGES = {
       '@bproxy/mcp',
       '@bproxy/agent',
       '@bproxy/native-host/registration',
+      // The untrusted-data fence and the page-text fields alone, without the tool catalogue.
+      '@bproxy/tools/untrusted',
       'commander',
     ],
     node: true,

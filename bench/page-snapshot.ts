@@ -10,12 +10,17 @@
  * 12 000 characters), and the whole outline — maxChars 1 000 000 as `npm run bench:peers` asks, every
  * part summed (a part also ends before it would hold more than 200 handles of a kind).
  *
- * Run: npx tsx bench/page-snapshot.ts [--pages DIR] [--rows] [--show name] [--dump dir]
- * (--rows prints one line per page)
+ * The untrusted-data fence an MCP reply puts around the page text (@bproxy/tools/untrusted) is
+ * counted apart: the bytes it adds to each default snapshot. The flags of the page layer
+ * (`(hidden: …)`, `(aimed at AI)`, packages/page/src/dom/page-flags.ts) are counted over every part.
+ *
+ * Run: npx tsx bench/page-snapshot.ts [--pages DIR] [--rows] [--show name] [--dump dir] [--flags]
+ * (--rows prints one line per page, --flags every flagged line)
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SnapshotDriverResult } from '@bproxy/protocol';
+import { fenceUntrusted } from '../packages/tools/src/untrusted';
 import { pageCorpusOrExit } from '../scripts/page-corpus.mjs';
 import { call, launch, open, serveFixtures } from '../packages/page/test/harness';
 
@@ -28,6 +33,11 @@ interface Row {
   parts: number;
   handles: number;
   ms: number;
+  /** Bytes the untrusted-data fence adds to the default snapshot's reply. */
+  fence: number;
+  /** Flagged lines of the whole outline: `(hidden: …)` and `(aimed at AI)`. */
+  hidden: string[];
+  aimed: string[];
 }
 
 function quantile(sorted: number[], q: number): number {
@@ -81,7 +91,12 @@ async function main(): Promise<void> {
       }
       await page.close();
       const whole = parts.map(asReceived);
+      const received = asReceived(first);
+      const lines = whole.join('\n').split('\n');
       rows.push({
+        fence: Buffer.byteLength(fenceUntrusted(received)) - Buffer.byteLength(received),
+        hidden: lines.filter((l) => l.includes('(hidden: ')),
+        aimed: lines.filter((l) => l.includes('(aimed at AI)')),
         name,
         bytes: Buffer.byteLength(asReceived(first)),
         wholeBytes: whole.reduce((sum, text) => sum + Buffer.byteLength(text), 0),
@@ -101,6 +116,9 @@ async function main(): Promise<void> {
       console.log(
         `${r.name.padEnd(40)} default ${(r.bytes / 1024).toFixed(1)} KB  whole ${(r.wholeBytes / 1024).toFixed(1)} KB  parts ${r.parts}  handles ${r.handles}  ${r.ms.toFixed(0)} ms`,
       );
+  if (args.includes('--flags'))
+    for (const r of rows)
+      for (const l of [...r.hidden, ...r.aimed]) console.log(`${r.name}: ${l.trim().slice(0, 160)}`);
   const sorted = (pick: (r: Row) => number): number[] => rows.map(pick).sort((a, b) => a - b);
   const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
   // 1024 bytes, as npm run bench:peers counts them.
@@ -127,6 +145,14 @@ async function main(): Promise<void> {
     sorted((r) => r.handles),
     String,
   );
+  const fence = sorted((r) => r.fence);
+  const bytes = sorted((r) => r.bytes);
+  console.log(
+    `untrusted-data fence: ${fence[0] ?? 0} bytes per reply (${((100 * (fence[0] ?? 0)) / (quantile(bytes, 0.5) || 1)).toFixed(1)} % of the median default snapshot)`,
+  );
+  const flagged = (pick: (r: Row) => string[]): string =>
+    `${sum(rows.map((r) => pick(r).length))} lines on ${rows.filter((r) => pick(r).length > 0).length} pages`;
+  console.log(`flags: (hidden: …) ${flagged((r) => r.hidden)}; (aimed at AI) ${flagged((r) => r.aimed)}`);
   line(
     'default snapshot time, ms:',
     sorted((r) => r.ms),

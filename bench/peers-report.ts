@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Memory } from './peers-system';
+import { BPROXY_TARGET_MODE, type TaskResult } from './peers-tasks';
 
 export interface PageResult {
   page: string;
@@ -31,6 +32,8 @@ export interface ServerResult {
   firstOpenMs: number;
   /** JavaScript dialogs the benchmark answered (pages that alert() while loading). */
   dialogs: number;
+  /** The task replay, one result per read mode and task (servers with task modes only). */
+  tasks: TaskResult[];
 }
 
 export interface RunInfo {
@@ -126,6 +129,8 @@ function targets(results: ServerResult[], all: Map<string, Stats>): Target[] {
       met: mine.bytesMedian <= bytes.value,
       detail: `${kb(mine.bytesMedian)} vs ${bytes.name} ${kb(bytes.value)}`,
     });
+  const replay = replayTarget(results);
+  if (replay) out.push(replay);
   const tools = best((r) => r.toolBytes);
   if (tools)
     out.push({
@@ -134,6 +139,131 @@ function targets(results: ServerResult[], all: Map<string, Stats>): Target[] {
       detail: `${kb(ours.toolBytes)} vs ${tools.name} ${kb(tools.value)}`,
     });
   return out;
+}
+
+/** The modes of the task replay, in run order, with their results. */
+function replayModes(
+  results: ServerResult[],
+): { key: string; server: string; mode: string; tasks: TaskResult[] }[] {
+  const modes = new Map<string, { key: string; server: string; mode: string; tasks: TaskResult[] }>();
+  for (const r of results)
+    for (const t of r.tasks) {
+      const key = `${t.server} · ${t.mode}`;
+      const m = modes.get(key) ?? { key, server: t.server, mode: t.mode, tasks: [] };
+      m.tasks.push(t);
+      modes.set(key, m);
+    }
+  return [...modes.values()];
+}
+
+const taskBytes = (tasks: TaskResult[]) => sum(tasks.map((t) => t.bytes));
+
+/**
+ * bproxy with --diff against agent-browser's best mode (fewest bytes over the tasks): at most half
+ * the bytes on every task, with every handle it acted on read before, every result seen and every
+ * task done. Missed is said with the ratio.
+ */
+function replayTarget(results: ServerResult[]): Target | undefined {
+  const modes = replayModes(results);
+  const ours = modes.find((m) => m.server === 'bproxy' && m.mode === BPROXY_TARGET_MODE);
+  const theirs = modes
+    .filter((m) => m.server === 'agent-browser')
+    .sort((a, b) => taskBytes(a.tasks) - taskBytes(b.tasks))[0];
+  if (!ours || !theirs) return undefined;
+  const perTask = ours.tasks.map((t) => {
+    const peer = theirs.tasks.find((p) => p.task === t.task);
+    return { task: t.task, ours: t.bytes, theirs: peer?.bytes ?? NaN };
+  });
+  const clean = ours.tasks.every((t) => t.addressable && t.shown && t.done);
+  const worst = Math.max(...perTask.map((p) => p.ours / p.theirs));
+  // Where bproxy's bytes go in the task furthest from the target: its largest steps.
+  const worstTask = perTask.find((p) => p.ours / p.theirs === worst)?.task;
+  const largest = (ours.tasks.find((t) => t.task === worstTask)?.steps ?? [])
+    .filter((st) => st.bytes > 0)
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, 2)
+    .map((st) => `${st.label} ${st.bytes.toLocaleString('en-US')} B`);
+  return {
+    what: `task replay: bproxy ${BPROXY_TARGET_MODE} reads ≤ half the bytes per task of agent-browser's best mode, every handle it used read first`,
+    met: clean && worst <= 0.5,
+    detail: `${kb(taskBytes(ours.tasks))} for the ${ours.tasks.length} tasks vs agent-browser ${theirs.mode} ${kb(taskBytes(theirs.tasks))}; per task ${perTask
+      .map((p) => `${Math.round((100 * p.ours) / p.theirs)}%`)
+      .join(', ')}${clean ? '' : '; not every task was done with its handles read and its results seen'}${
+      worst > 0.5 && worstTask !== undefined
+        ? `; missed by ${Math.round(100 * worst - 50)} points on "${worstTask}", whose largest steps are ${largest.join(' and ')}`
+        : ''
+    }`,
+  };
+}
+
+function replaySection(results: ServerResult[]): string[] {
+  const modes = replayModes(results);
+  if (modes.length === 0) return [];
+  const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
+  const tasks = modes[0]?.tasks.map((t) => t.task) ?? [];
+  const mark = (ok: boolean) => (ok ? 'yes' : '**no**');
+  const lines: string[] = ['## Task replay: the bytes an agent reads', ''];
+  lines.push(
+    "Scripted tasks on the corpus's two shop pages (their small scripts: `scripts/corpus/behaviour.mjs`), each step as an agent takes it — navigate, read, act, read again, act — " +
+      'with the handle of each element taken from what the agent has read so far (its last whole read with every change since applied). ' +
+      'Bytes are the UTF-8 bytes of every reply text the agent reads in the task: navigations, actions and reads. ' +
+      'bproxy reads whole snapshots (`maxChars: 1000000`, as the peers read whole pages), or with `--diff` reads the page once after a navigation (`snapshot` with `diff: true`) and then only the changed lines an action answers with `diff: true`; both also with its default read, capped at 12 000 characters. ' +
+      'Either way a bproxy read of the listing stops at 200 handles (the most one read mints) and ends with how to continue (`offset=`). ' +
+      '"Every part" reads on with `offset` until the page is whole, so that every actionable element was in what the agent read, as in agent-browser\'s reads; "first part" is what an agent gets without reading on (the tasks\' handles are in that part). ' +
+      'A bproxy diff names the handles of each run of lines that went away (`- 9 lines gone: ln4 el7`) instead of listing them: a filter that hides products names the handles of the hidden cards. ' +
+      "agent-browser reads its snapshot (its MCP default is interactive elements only), or with `delta: true` the full state once, then deltas (JSON: ref changes and a line splice) — each also with `interactive: false`, which keeps the page's text. " +
+      'Fills that no read follows are read in no mode. "Handles read first": every handle a step used was in what the agent had read in that task. ' +
+      '"Results seen": what each step should show (the basket count, the thank-you line, the filtered count) was in that step’s replies. ' +
+      '"Page done": the page was read back afterwards (uncounted) and holds the task’s result.',
+    '',
+  );
+  lines.push(
+    row(['server · read mode', ...tasks, 'all tasks', 'handles read first', 'results seen', 'page done']),
+  );
+  lines.push(row(Array(tasks.length + 5).fill('---')));
+  for (const m of modes)
+    lines.push(
+      row([
+        `**${m.key}**`,
+        ...tasks.map((name) => {
+          const t = m.tasks.find((x) => x.task === name);
+          return t === undefined ? '–' : t.bytes.toLocaleString('en-US');
+        }),
+        taskBytes(m.tasks).toLocaleString('en-US'),
+        mark(m.tasks.every((t) => t.addressable)),
+        mark(m.tasks.every((t) => t.shown)),
+        mark(m.tasks.every((t) => t.done)),
+      ]),
+    );
+  lines.push('');
+  lines.push('Bytes per step:', '');
+  lines.push(row(['task › step', ...modes.map((m) => m.key)]));
+  lines.push(row(Array(modes.length + 1).fill('---')));
+  for (const name of tasks) {
+    const steps = modes[0]?.tasks.find((t) => t.task === name)?.steps ?? [];
+    for (const [i, step] of steps.entries())
+      lines.push(
+        row([
+          `${name.split(':')[0]} › ${step.label}`,
+          ...modes.map((m) => {
+            const st = m.tasks.find((t) => t.task === name)?.steps[i];
+            if (st === undefined) return '–';
+            const flags = [
+              st.handleRead === false ? 'handle not read' : '',
+              st.shown === false ? 'result not seen' : '',
+              st.error === undefined ? '' : `failed: ${esc(st.error.slice(0, 60))}`,
+            ].filter(Boolean);
+            return `${st.bytes.toLocaleString('en-US')}${flags.length > 0 ? ` (${flags.join('; ')})` : ''}`;
+          }),
+        ]),
+      );
+  }
+  lines.push('');
+  const notes = modes.flatMap((m) =>
+    m.tasks.filter((t) => t.note !== '').map((t) => `- ${m.key}, ${t.task}: ${esc(t.note)}`),
+  );
+  if (notes.length > 0) lines.push('Tasks not done:', '', ...notes, '');
+  return lines;
 }
 
 function esc(text: string): string {
@@ -277,6 +407,7 @@ function markdown(results: ServerResult[], all: Map<string, Stats>, info: RunInf
       for (const f of r.failures.slice(0, 15)) lines.push(`- ${r.name}: \`${f.page}\` — ${esc(f.reason)}`);
     lines.push('');
   }
+  lines.push(...replaySection(results));
   lines.push('## Addressable elements', '');
   lines.push(
     'Handles in the snapshot per page (median / total): what an agent can act on without another read. ' +
@@ -292,7 +423,7 @@ function markdown(results: ServerResult[], all: Map<string, Stats>, info: RunInf
   lines.push('');
   lines.push('## How it is measured', '');
   lines.push(
-    "- **Tool list**: bytes of `JSON.stringify(tools)` from `tools/list`, as a client gets it by default; **all groups**: bproxy's list after its `capabilities` tool opened every group (the peers offer one list).",
+    "- **Tool list**: bytes of `JSON.stringify(tools)` from `tools/list` (every page of it), as a client gets it by default. **All groups**: bproxy's list after its `capabilities` tool opened every group; @playwright/mcp started with `--caps=vision,pdf,devtools,config,network,storage,testing`; chrome-devtools-mcp with `--categoryExtensions --categoryPwa --experimentalVision --memoryDebugging` (its WebMCP categories need page support and are left out); agent-browser with `--tools all`.",
     "- **Navigate**: the server's own navigation tool (bproxy `navigate`, `browser_navigate`, `navigate_page`, `agent_browser_open`), round trip as the client sees it, including whatever the reply carries (@playwright/mcp replies with page state).",
     "- **Snapshot**: the server's read tool with its defaults, except bproxy asked for the whole outline (`maxChars: 1000000`) so that all four return the full page; by default bproxy caps a snapshot at 12 000 characters and ends it with how to continue. Bytes are the UTF-8 bytes of the text content.",
     `- **Click**: the Increment button of tests/fixtures/pages/counter.html, by the handle its snapshot gave, ${info.clicks} times in a row; then the counter is read back (bproxy \`text\`, the peers' evaluate/get-text tool) and must equal ${info.clicks}. bproxy runs with \`--pacing fast\`: the peers have no pacing, and the default \`human\` pacing spaces clicks 0.5–2 s on purpose.`,
@@ -304,6 +435,17 @@ function markdown(results: ServerResult[], all: Map<string, Stats>, info: RunInf
   return `${lines.join('\n')}`;
 }
 
+/** One line per task mode: the bytes an agent read for all the tasks. */
+function replayHeadline(results: ServerResult[]): string[] {
+  const modes = replayModes(results);
+  if (modes.length === 0) return [];
+  return [
+    `- task replay (${modes[0]?.tasks.length ?? 0} tasks on the shop pages, bytes an agent reads): ${modes
+      .map((m) => `${m.key} ${kb(taskBytes(m.tasks))}`)
+      .join('; ')};`,
+  ];
+}
+
 function headline(results: ServerResult[], all: Map<string, Stats>, goals: Target[], info: RunInfo): string {
   const ours = results.find((r) => r.name === 'bproxy');
   const st = ours ? all.get(ours.name) : undefined;
@@ -312,13 +454,14 @@ function headline(results: ServerResult[], all: Map<string, Stats>, goals: Targe
   const peerText = peers
     .map((r) => {
       const p = all.get(r.name) as Stats;
-      return `${r.name} ${ms(p.clickP50)} / ${kb(p.bytesMedian)} / ${kb(r.toolBytes)}`;
+      return `${r.name} ${ms(p.clickP50)} / ${kb(p.bytesMedian)} / ${kb(r.toolBytes)} (${kb(r.fullToolBytes)} all)`;
     })
     .join('; ');
   return [
     `bproxy's MCP server against @playwright/mcp, chrome-devtools-mcp and agent-browser, same machine, same Chromium, same pages — ${info.corpus} ([details](docs/benchmarks.md)):`,
     '',
-    `- click round-trip p50 **${ms(st.clickP50)}**, median snapshot **${kb(st.bytesMedian)}**, tool list **${kb(ours.toolBytes)}** by default, ${kb(ours.fullToolBytes)} with every group open (peers, same order: ${peerText});`,
+    `- click round-trip p50 **${ms(st.clickP50)}**, median snapshot **${kb(st.bytesMedian)}**, tool list **${kb(ours.toolBytes)}** by default, ${kb(ours.fullToolBytes)} with every group open (peers, same order: click / snapshot / tool list by default and with every tool: ${peerText});`,
+    ...replayHeadline(results),
     ...goals.map((g) => `- ${g.met ? 'met' : 'missed'}: ${g.what} — ${g.detail}.`),
   ].join('\n');
 }

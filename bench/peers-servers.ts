@@ -4,12 +4,17 @@
  * things measured — load a URL, read the page, click an element named by the read, read a counter.
  */
 import { join } from 'node:path';
+import { agentBrowserModes, bproxyModes, type TaskMode } from './peers-tasks';
 
 export interface PeerServer {
   readonly name: string;
   readonly command: string;
   readonly args: readonly string[];
   readonly env?: Readonly<Record<string, string>>;
+  /** Extra arguments with which the server offers every tool it has (its opt-in groups), listed apart. */
+  readonly fullArgs?: readonly string[];
+  /** The task replay's read modes (bench/peers-tasks.ts); none: the server is not replayed. */
+  readonly taskModes?: readonly TaskMode[];
   /** The first navigation (bproxy opens its tab with it). */
   open(url: string): ToolCall;
   navigate(url: string): ToolCall;
@@ -63,6 +68,7 @@ export function peerServers(root: string, chrome: string, cliArgs: { bproxyHome:
       count: () => call('text', { target: { selector: '#count' } }),
       dismissDialog: () => call('dialog', { accept: true }),
       handles: (s) => count(s, /\[(?:el|ln)\d+\]/g),
+      taskModes: bproxyModes(),
     },
     {
       name: '@playwright/mcp',
@@ -75,6 +81,8 @@ export function peerServers(root: string, chrome: string, cliArgs: { bproxyHome:
         '--executable-path',
         chrome,
       ],
+      // Every opt-in capability its documentation lists.
+      fullArgs: ['--caps=vision,pdf,devtools,config,network,storage,testing'],
       open: (url) => call('browser_navigate', { url }),
       navigate: (url) => call('browser_navigate', { url }),
       snapshot: () => call('browser_snapshot'),
@@ -99,6 +107,8 @@ export function peerServers(root: string, chrome: string, cliArgs: { bproxyHome:
         '--no-page-id-routing',
       ],
       env: { CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1' },
+      // The opt-in categories and tool sets that need nothing from the page (WebMCP ones do).
+      fullArgs: ['--categoryExtensions', '--categoryPwa', '--experimentalVision', '--memoryDebugging'],
       open: (url) => call('navigate_page', { type: 'url', url }),
       navigate: (url) => call('navigate_page', { type: 'url', url }),
       snapshot: () => call('take_snapshot'),
@@ -112,7 +122,14 @@ export function peerServers(root: string, chrome: string, cliArgs: { bproxyHome:
       name: 'agent-browser',
       command: bin('agent-browser/bin/agent-browser-linux-x64'),
       args: ['mcp'],
-      env: { AGENT_BROWSER_EXECUTABLE_PATH: chrome, AGENT_BROWSER_ARGS: '--no-sandbox' },
+      // Offline: Debian's Chromium, and no check of the Chrome version against Google's list.
+      env: {
+        AGENT_BROWSER_EXECUTABLE_PATH: chrome,
+        AGENT_BROWSER_ARGS: '--no-sandbox',
+        AGENT_BROWSER_NO_VERSION_CHECK: '1',
+      },
+      fullArgs: ['--tools', 'all'],
+      taskModes: agentBrowserModes(),
       open: (url) => call('agent_browser_open', { url }),
       navigate: (url) => call('agent_browser_open', { url }),
       snapshot: () => call('agent_browser_snapshot'),

@@ -14,11 +14,23 @@ export interface PageServer {
   close(): Promise<void>;
 }
 
-/** Serves `dirs` (first match wins) on 127.0.0.1 with the benchmark's CSP header. */
-export async function servePages(dirs: readonly string[]): Promise<PageServer> {
+/**
+ * Serves `dirs` (first match wins) on 127.0.0.1 with the benchmark's CSP header; a path under a
+ * `mounts` prefix (`/replay/`) is served from that prefix's folder only.
+ */
+export async function servePages(
+  dirs: readonly string[],
+  mounts: Readonly<Record<string, string>> = {},
+): Promise<PageServer> {
   const server = createServer((req, res) => {
-    const path = decodeURIComponent((req.url ?? '/').split('?')[0] ?? '/');
-    for (const dir of dirs) {
+    let path = decodeURIComponent((req.url ?? '/').split('?')[0] ?? '/');
+    let from = dirs;
+    for (const [prefix, dir] of Object.entries(mounts))
+      if (path.startsWith(prefix)) {
+        path = `/${path.slice(prefix.length)}`;
+        from = [dir];
+      }
+    for (const dir of from) {
       const file = normalize(join(dir, path));
       if (!file.startsWith(dir + sep) || !existsSync(file) || !file.endsWith('.html')) continue;
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP });

@@ -2,12 +2,15 @@
  * `npm run bench:peers`: bproxy's MCP server against @playwright/mcp, chrome-devtools-mcp and
  * agent-browser, one after the other on this machine, all through the same MCP client (the SDK's Client
  * over stdio) and the same Chromium binary, over the same pages. Measures the tool list, navigate and
- * snapshot per bench page, 30 clicks on a counter (checking the count), and memory; writes
- * docs/benchmarks.md, docs/benchmarks.svg and the README headline.
+ * snapshot per bench page, 30 clicks on a counter (checking the count), memory, and a task replay
+ * (bench/peers-tasks.ts: the bytes an agent reads per step and per task, bproxy with and without
+ * `--diff` against agent-browser with and without its delta snapshots); writes docs/benchmarks.md,
+ * docs/benchmarks.svg and the README headline.
  * Pages: `--pages DIR` or BPROXY_BENCH_PAGES, by default the project's own corpus (tests/fixtures/corpus).
- * Options: --sample N (an even sample of N of those pages), --clicks N, --only NAME, --no-write.
+ * Options: --sample N (an even sample of N of those pages), --clicks N, --only NAME, --no-tasks,
+ * --tools-only (the tool lists alone), --no-write.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,14 +19,17 @@ import * as prettier from 'prettier';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { pageCorpusOrExit, type PageCorpus } from '../scripts/page-corpus.mjs';
+import { DEFAULT_CORPUS, pageCorpusOrExit, type PageCorpus } from '../scripts/page-corpus.mjs';
 import { peerServers, type PeerServer, type ToolCall } from './peers-servers';
 import { livePids, memoryOf, newProcesses, servePages } from './peers-system';
 import { writeReport, type ServerResult } from './peers-report';
+import { benchTasks, replayTask, type TaskResult } from './peers-tasks';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURES = join(ROOT, 'tests', 'fixtures', 'pages');
 const CALL_TIMEOUT_MS = 60_000;
+/** The task replay's pages: always the project's own corpus (its shop pages act), whatever --pages says. */
+const REPLAY = '/replay/';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -97,17 +103,75 @@ async function step(
   return { ...reply, ms: total, dialogs };
 }
 
+/** Every page of tools/list (agent-browser pages its long list). */
+async function listTools(client: Client): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor === undefined ? {} : { cursor });
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return tools;
+}
+
 /**
  * The tool list with every group open: a server with a `capabilities` tool (bproxy) is asked to open
- * all it offers, then listed again; any other server's list is the one it gave.
+ * all it offers, then listed again; a server whose groups are chosen at start (`fullArgs`) is started
+ * a second time with all of them, only to list its tools; any other server's list is the one it gave.
  */
-async function fullToolList(client: Client, tools: Tool[]): Promise<Tool[]> {
+async function fullToolList(client: Client, server: PeerServer, cwd: string, tools: Tool[]): Promise<Tool[]> {
   const capabilities = tools.find((t) => t.name === 'capabilities');
   const open = (capabilities?.inputSchema.properties?.open as { items?: { enum?: unknown } } | undefined)
     ?.items?.enum;
-  if (!Array.isArray(open)) return tools;
-  await client.callTool({ name: 'capabilities', arguments: { open } });
-  return (await client.listTools()).tools;
+  if (Array.isArray(open)) {
+    await client.callTool({ name: 'capabilities', arguments: { open } });
+    return listTools(client);
+  }
+  if (server.fullArgs === undefined) return tools;
+  const transport = new StdioClientTransport({
+    command: server.command,
+    args: [...server.args, ...server.fullArgs],
+    cwd,
+    env: { ...(process.env as Record<string, string>), ...server.env },
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', () => {});
+  const lister = new Client({ name: 'bproxy-bench', version: '1.0.0' });
+  try {
+    await lister.connect(transport);
+    return await listTools(lister);
+  } finally {
+    await lister.close().catch(() => {});
+  }
+}
+
+/** The task replay in each of the server's read modes, each task on its own address (a fresh read baseline). */
+async function replayTasks(client: Client, server: PeerServer, origin: string): Promise<TaskResult[]> {
+  const out: TaskResult[] = [];
+  const tasks = benchTasks(join(DEFAULT_CORPUS, 'shop-listing.html'));
+  for (const [m, mode] of (server.taskModes ?? []).entries())
+    for (const [t, task] of tasks.entries()) {
+      const result = await replayTask(
+        async (c) => {
+          const reply = await run(client, c);
+          if (process.env.BPROXY_BENCH_REPLAY_LOG)
+            appendFileSync(
+              process.env.BPROXY_BENCH_REPLAY_LOG,
+              `>>> ${server.name} ${mode.mode} ${JSON.stringify(c)}\n${reply.text}\n`,
+            );
+          return reply;
+        },
+        mode,
+        task,
+        `${origin}${REPLAY}${task.page}?replay=${m}-${t}`,
+      );
+      out.push(result);
+      log(
+        `${server.name} ${mode.mode}: ${task.name} — ${result.bytes} bytes${result.done ? '' : `, NOT DONE (${result.note})`}`,
+      );
+    }
+  return out;
 }
 
 async function benchServer(
@@ -116,6 +180,8 @@ async function benchServer(
   pages: string[],
   clicks: number,
 ): Promise<ServerResult> {
+  const withTasks = !process.argv.includes('--no-tasks');
+  const toolsOnly = process.argv.includes('--tools-only');
   const baseline = livePids();
   const cwd = mkdtempSync(join(tmpdir(), 'bproxy-bench-peer-'));
   const transport = new StdioClientTransport({
@@ -141,18 +207,20 @@ async function benchServer(
     memory: { serverMb: 0, browserMb: 0, processes: 0 },
     firstOpenMs: 0,
     dialogs: 0,
+    tasks: [],
   };
   try {
     await client.connect(transport);
-    const { tools } = await client.listTools();
+    const tools = await listTools(client);
     result.toolCount = tools.length;
     result.toolBytes = Buffer.byteLength(JSON.stringify(tools));
     log(`${server.name}: ${tools.length} tools, ${result.toolBytes} bytes`);
-    const full = await fullToolList(client, tools);
+    const full = await fullToolList(client, server, cwd, tools);
     result.fullToolCount = full.length;
     result.fullToolBytes = Buffer.byteLength(JSON.stringify(full));
     if (full !== tools)
       log(`${server.name}, every group open: ${full.length} tools, ${result.fullToolBytes} bytes`);
+    if (toolsOnly) return result;
 
     // The first call starts the browser (and bproxy's daemon): timed apart, not in the page figures.
     const opened = await run(client, server.open(`${origin}/counter.html`));
@@ -204,6 +272,7 @@ async function benchServer(
         result.clickNote = `count read back: ${count.text.slice(0, 80)}`;
     }
     log(`${server.name}: ${result.clickMs.length} clicks, count ${result.clickCountOk ? 'right' : 'WRONG'}`);
+    if (withTasks) result.tasks = await replayTasks(client, server, origin);
 
     const daemons =
       server.name === 'bproxy'
@@ -254,7 +323,7 @@ async function main(): Promise<void> {
   const clicks = Number(arg('--clicks') ?? 30);
   const only = arg('--only');
   const pages = samplePages(corpus.pages, sampleArg === undefined ? undefined : Number(sampleArg));
-  const site = await servePages([corpus.dir, FIXTURES]);
+  const site = await servePages([corpus.dir, FIXTURES], { [REPLAY]: DEFAULT_CORPUS });
   const bproxyHome = mkdtempSync(join(tmpdir(), 'bproxy-bench-mcp-'));
   const servers = peerServers(ROOT, chromium(), { bproxyHome }).filter(
     (s) => only === undefined || s.name === only,

@@ -12,7 +12,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
-import { DEFAULT_EXTENSION_ID, PROTOCOL_VERSION, wsAuthProtocol } from '@bproxy/protocol';
+import {
+  DEFAULT_DOWNLOAD_MAX_BYTES,
+  DEFAULT_EXTENSION_ID,
+  PROTOCOL_VERSION,
+  wsAuthProtocol,
+} from '@bproxy/protocol';
 import { browserLaunchers } from '../packages/daemon/src/lifecycle/browser-launchers';
 import { createLogger } from '../packages/daemon/src/logs/logger';
 import { buildServer } from '../packages/daemon/src/http/server';
@@ -61,6 +66,7 @@ const server = await buildServer({
       maxBrowsers: 1,
       browserIdleMs: null,
       allowFileUrls: false,
+      downloadMaxBytes: DEFAULT_DOWNLOAD_MAX_BYTES,
       profile: null,
     },
     home,

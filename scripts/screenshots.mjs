@@ -1,22 +1,23 @@
 #!/usr/bin/env node
-// `npm run screenshots`: builds, then runs the e2e tests that bring the extension's views into a
-// realistic state with BPROXY_SCREENSHOTS set, so they write docs/screenshots/*.png, and the scripts
-// that stage a view of their own (a conversation with a scripted model).
+// `npm run screenshots`: builds, then stages the real side panel and popup of a headed Chromium on a
+// virtual screen (Xvfb, installed like Chromium when missing) and writes docs/screenshots/*.png from
+// them (tests/headed/shoot-panel.ts).
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureChromium, ensureDependencies } from './ensure.mjs';
+import { ensureChromium, ensureDependencies, ensureXvfb } from './ensure.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const TESTS = ['tests/e2e/side-panel.test.ts', 'tests/e2e/panel-terminal.test.ts'];
-const SCRIPTS = ['tests/e2e/shoot-panel-chat.ts'];
 
 ensureDependencies();
 const chrome = ensureChromium();
+const xvfb = ensureXvfb();
 const run = (cmd, args, env = {}) => {
   const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
   if (result.status !== 0) process.exit(result.status ?? 1);
 };
 run('node', ['scripts/build.mjs']);
-run('npx', ['vitest', 'run', '--project', 'e2e', ...TESTS], { BPROXY_SCREENSHOTS: '1', CHROME_PATH: chrome });
-for (const script of SCRIPTS) run('node', ['--import', 'tsx', script], { CHROME_PATH: chrome });
+run('node', ['--import', 'tsx', 'tests/headed/shoot-panel.ts'], {
+  CHROME_PATH: chrome,
+  XVFB_PATH: xvfb,
+});

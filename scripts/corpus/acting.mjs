@@ -1,5 +1,6 @@
 // Corpus pages that are mostly acted on: a shop listing, a product page, a settings dashboard, and
 // a page whose menus, panels and dialogs are hidden or off screen until opened.
+import { LISTING_SCRIPT, QUESTION_SCRIPT } from './behaviour.mjs';
 import { footer, header, icon, img, page, styles } from './layout.mjs';
 import { TOPICS, cap, esc, headline, paragraph, person, plural, sentence, slug } from './text.mjs';
 
@@ -98,7 +99,8 @@ export function shopListing(r) {
 </section></div>
 <section class="seo"><h2>Buying a jacket</h2>${Array.from({ length: 4 }, () => `<p>${paragraph(r, 'outdoors', 3, 6)}</p>`).join('')}</section>
 </main>
-${footer(r, SHOP, SHOP_FOOT)}`;
+${footer(r, SHOP, SHOP_FOOT)}
+${LISTING_SCRIPT}`;
   return page({ title: `Men's jackets | ${SHOP}`, css, body });
 }
 
@@ -169,7 +171,8 @@ for (const tab of document.querySelectorAll('[role=tab]')) tab.addEventListener(
   for (const t of document.querySelectorAll('[role=tab]')) { t.setAttribute('aria-selected', String(t === tab)); document.getElementById(t.getAttribute('aria-controls')).hidden = t !== tab; }
 });
 </script>
-${footer(r, SHOP, SHOP_FOOT)}`;
+${footer(r, SHOP, SHOP_FOOT)}
+${QUESTION_SCRIPT}`;
   return page({ title: `${name} | ${SHOP}`, css, body });
 }
 

@@ -5,14 +5,13 @@
  * BPROXY_SESSION naming the session the first key shared the tab into; `bproxy text` run there drives
  * that tab; closing the panel detaches and opening it again replays what was printed; after the
  * program ends, a key starts a new one. A web page has no way to the host at all.
- * `npm run screenshots` has it write docs/screenshots/panel-terminal.png.
  */
 import type { Page, Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveFixtures, type FixtureServer } from '../kit/pages';
 import { until } from '../kit/wait';
 import { launchWithNativeHost, type NativeMachine } from '../kit/native-host';
-import { PANEL_SIZE, screenshot } from '../kit/screenshots';
+import { PANEL_SIZE } from '../kit/screenshots';
 
 let machine: NativeMachine;
 let pages: FixtureServer;
@@ -96,7 +95,6 @@ describe('the Terminal view', () => {
     );
     expect(await shows(panel, /^cli=(\d+)$/m, 'bproxy to finish', 30_000)).toBe('0');
     await shows(panel, /(Order form)/, 'the tab’s text, read by the CLI in the terminal');
-    await screenshot(panel, 'panel-terminal');
 
     await panel.keyboard.type('echo "mark=$((6*7))-$$"\n');
     const shell = await shows(panel, /^mark=42-(\d+)$/m, 'the mark');

@@ -11,7 +11,7 @@ import { launchWithExtension, pair, type ExtensionBrowser } from '../kit/extensi
 import { serveFixtures, type FixtureServer } from '../kit/pages';
 import { until } from '../kit/wait';
 import { expectNoChromiumLeft } from '../kit/chromium';
-import { PANEL_SIZE, screenshot } from '../kit/screenshots';
+import { PANEL_SIZE } from '../kit/screenshots';
 import { Cli } from '../kit/cli';
 
 let cli: Cli;
@@ -113,10 +113,14 @@ describe('the side panel', () => {
     const name = elements.elements.find((e) => e.role === 'textbox');
     if (!name) throw new Error('no field on the form');
     await cli.ok(['fill', '-s', session, name.handle, '--value', 'Ada']);
-    await until('the fill in the feed', async () => (await feed(panel)).some((w) => w.startsWith('fill')));
+    await until('the fill in the feed', async () =>
+      (await feed(panel)).some((w) => w.startsWith('Filled in')),
+    );
     const items = await feed(panel);
-    expect(items[0]).toContain(`fill ${name.handle}`);
-    expect(items.some((w) => w.startsWith('elements'))).toBe(true);
+    // In words, with the field's name the read gave it; never the handle.
+    expect(items[0]).toBe(name.name === '' ? 'Filled in a textbox' : `Filled in ${name.name}`);
+    expect(items.some((w) => w === 'Read the page’s controls')).toBe(true);
+    expect(await panel.textContent('#feed')).not.toContain(name.handle);
     expect(await panel.textContent('#feed')).not.toContain('Ada');
     await until('the group and badge', async () => {
       const marks = await chromeMarks(worker, tabId);
@@ -135,17 +139,17 @@ describe('the side panel', () => {
       const marks = await chromeMarks(worker, tabId);
       return marks.badge === '1!' && marks.group.startsWith('bproxy · paused · ');
     });
-    await screenshot(panel, 'panel-activity');
 
     await panel.click('#resume');
     await until(
       'the panel to say resumed',
-      async () => (await panel.textContent('#session-state')) === 'bound',
+      async () => (await panel.textContent('#session-state')) === 'active',
     );
     expect((await cli.ok<{ text: string }>(['text', '-s', session])).text).toContain('Order form');
-    expect(await feed(panel)).toEqual(expect.arrayContaining(['resumed', 'paused — waiting for you']));
+    expect(await feed(panel)).toEqual(expect.arrayContaining(['Resumed', 'Paused: waiting for you']));
 
     await panel.click('#close-session');
+    await panel.click('#close-confirm-yes');
     await until('the panel to forget the session', async () => await panel.isVisible('#tab-free'));
     expect(userPage.isClosed()).toBe(false);
     await until('the marks to go', async () => {
@@ -169,10 +173,10 @@ describe('the side panel', () => {
     const panel = await browser.context.newPage();
     await panel.goto(`chrome-extension://${browser.extensionId}/panel.html?tab=1`);
     await panel.check('#all-tabs');
-    await until('the replayed entries', async () => (await feed(panel)).some((w) => w.startsWith('text')));
+    await until('the replayed entries', async () => (await feed(panel)).includes('Read the page’s text'));
     const before = (await browser.context.pages()).find((p) => p.url() === pages.url('ext-done.html'));
     expect(before).toBeDefined();
-    await panel.click('#feed li:has(.what:text-is("text"))');
+    await panel.click('#feed li:has(.what:text-is("Read the page’s text"))');
     await until(
       'the tab to come to the front',
       async () => (await before?.evaluate(() => document.visibilityState)) === 'visible',
@@ -260,7 +264,7 @@ describe('the side panel', () => {
     await panel.click('#resume');
     await until(
       'the panel to say resumed',
-      async () => (await panel.textContent('#session-state')) === 'bound',
+      async () => (await panel.textContent('#session-state')) === 'active',
     );
     expect((await cli.ok<{ url: string }>(['text', '-s', session])).url).toBe(pages.url('ext-done.html'));
     await cli.ok(['session', 'close', '-s', session]);

@@ -77,10 +77,10 @@ describe('the real side panel’s layout and hand-off lines', () => {
     await panel.click('#start-daemon');
     await until('connected again', async () => (await text(panel, 'status')) === 'connected', 30_000);
     await still('daemon back');
-    // The restart ended the session: the tab is shared anew, then its session closed.
-    await panel.click('#share');
+    // The restart ended the session: the tab is shared again by itself, then its session closed.
     await until('held again', () => shown(panel, 'tab-session'));
     await panel.click('#close-session');
+    await panel.click('#close-confirm-yes');
     await until('closed', async () => (await message(panel)) === 'Session closed.');
     await still('closed');
     expect(positions).toEqual(positions.map((p) => `${p.split(':')[0]}: ${at}`));

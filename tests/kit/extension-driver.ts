@@ -23,8 +23,16 @@ export interface PairedExtension {
   close(): Promise<void>;
 }
 
-/** `homePrefix` names the daemon's temporary home; `startArgs` are added to `service start --browser none`. */
-export function pairedExtension(homePrefix: string, startArgs: readonly string[] = []): PairedExtension {
+/**
+ * `homePrefix` names the daemon's temporary home; `startArgs` are added to `service start --browser
+ * none`; `options.env` to the environment of the CLI and the daemon it starts (BPROXY_LOG_LEVEL, …);
+ * `options.display` (a virtual screen's, tests/kit/xvfb.ts) runs the browser headed there.
+ */
+export function pairedExtension(
+  homePrefix: string,
+  startArgs: readonly string[] = [],
+  options: { env?: Record<string, string>; display?: () => string } = {},
+): PairedExtension {
   let cli: Cli | undefined;
   let pages: FixtureServer | undefined;
   let browser: ExtensionBrowser | undefined;
@@ -33,9 +41,11 @@ export function pairedExtension(homePrefix: string, startArgs: readonly string[]
   const startOnce = async (): Promise<SuiteEnv> => {
     pages = await serveFixtures();
     const c = new Cli(homePrefix);
+    c.setEnv(options.env ?? {});
     cli = c;
     const started = await c.start(['--browser', 'none', ...startArgs]);
-    browser = await launchWithExtension();
+    const display = options.display;
+    browser = await launchWithExtension(display === undefined ? {} : { display: display() });
     await pairThroughPopup(browser, started.pairingCode, started.port);
     const client = await until('the extension client to connect', async () => {
       const status = await c.ok<Status>(['debug', 'status']);

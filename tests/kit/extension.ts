@@ -44,8 +44,10 @@ export interface ExtensionBrowser {
 }
 
 export interface LaunchOptions {
-  /** The profile folder (default: a fresh temporary one); it is removed on close either way. */
+  /** The profile folder (default: a fresh temporary one); it is removed on close unless keepProfile. */
   userDataDir?: string;
+  /** Keep the profile on close (a test that starts the browser again on it). */
+  keepProfile?: boolean;
   /** The browser's environment, which native hosts it starts inherit (default: this process's). */
   env?: NodeJS.ProcessEnv;
   /** Load the frame extension too (FRAME_EXTENSION_PAGE). */
@@ -64,7 +66,7 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
   const userDataDir = options.userDataDir ?? mkdtempSync(join(tmpdir(), 'bproxy-ext-e2e-'));
   const { context, close } = await launchChromium({
     userDataDir,
-    removeProfile: true,
+    removeProfile: options.keepProfile !== true,
     ...(options.env ? { env: options.env } : {}),
     ...(options.display === undefined ? {} : { display: options.display }),
     // Playwright turns the popup blocker off; a user's Chrome has it on, and tests show that only a real

@@ -1,7 +1,9 @@
 /**
  * Two loopback origins for the cross-origin frame tasks: a shop on 127.0.0.1 whose checkout holds its
  * card form in an iframe from a payment site on 127.0.0.2 (another port, and another site, so Chromium
- * puts it in a process of its own), plus a sandboxed frame and one whose server refuses connections.
+ * puts it in a process of its own), a help widget from another port of the shop's own site (another
+ * origin in the same process, whose document script can enter: both relax document.domain), plus a
+ * sandboxed frame and one whose server refuses connections.
  * The payment server records what the card form sent, so a test checks what the site received.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -12,6 +14,8 @@ export interface FrameSites {
   checkout: string;
   /** The payment site's origin (127.0.0.2). */
   payOrigin: string;
+  /** The help widget's origin: 127.0.0.1 on another port (same site as the shop, another origin). */
+  helpOrigin: string;
   /** The src of the frame nobody answers (a port closed before the page is served). */
   refusedSrc: string;
   /** The charges the payment site received, as form fields. */
@@ -19,9 +23,19 @@ export interface FrameSites {
   close(): Promise<void>;
 }
 
-const html = (res: ServerResponse, body: string): void => {
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html>${body}`);
+const html = (res: ServerResponse, body: string, headers: Record<string, string> = {}): void => {
+  res
+    .writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers })
+    .end(`<!doctype html>${body}`);
 };
+
+/**
+ * The shop and its help widget relax document.domain to their common host (a legacy pattern sites
+ * still use between their own subdomains), which lets script in one enter the other's document though
+ * their origins differ: such a frame is still another origin, marked as one.
+ */
+const SITE_KEYED = { 'origin-agent-cluster': '?0' };
+const RELAX_DOMAIN = "<script>document.domain = '127.0.0.1';</script>";
 
 async function listen(
   host: string,
@@ -85,29 +99,45 @@ export async function serveFrameSites(): Promise<FrameSites> {
   const payOrigin = `http://127.0.0.2:${portOf(pay)}`;
   const refusedSrc = `http://127.0.0.1:${refusedPort}/`;
 
+  const help = await listen('127.0.0.1', (req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === '/help.html')
+      return html(
+        res,
+        `<title>Help</title>${RELAX_DOMAIN}<p>Questions about your order?</p><button>Chat with us</button>`,
+        SITE_KEYED,
+      );
+    res.writeHead(404).end('not found');
+  });
+  const helpOrigin = `http://127.0.0.1:${portOf(help)}`;
+
   const shop = await listen('127.0.0.1', (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/checkout.html') return res.writeHead(404).end('not found');
     html(
       res,
-      `<title>Checkout</title>
+      `<title>Checkout</title>${RELAX_DOMAIN}
 <h1>Checkout</h1>
 <p>Total: 42.00 EUR</p>
 <label>Coupon <input id="coupon"></label>
 <iframe title="Card payment" src="${payOrigin}/card.html" width="480" height="260"></iframe>
 <iframe title="Badge" sandbox src="${payOrigin}/badge.html" width="200" height="80"></iframe>
-<iframe title="Offline" src="${refusedSrc}" width="200" height="80"></iframe>`,
+<iframe title="Offline" src="${refusedSrc}" width="200" height="80"></iframe>
+<iframe title="Help" src="${helpOrigin}/help.html" width="300" height="100"></iframe>`,
+      SITE_KEYED,
     );
   });
   const shopOrigin = `http://127.0.0.1:${portOf(shop)}`;
   return {
     checkout: `${shopOrigin}/checkout.html`,
     payOrigin,
+    helpOrigin,
     refusedSrc,
     charges,
     close: async () => {
       await close(shop);
       await close(pay);
+      await close(help);
     },
   };
 }

@@ -7,9 +7,10 @@
  * real mouse event, the panel then found in `/json/list`. Closing is bounded: the browser, then the
  * daemon and the folders, then the screen.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker } from 'playwright-core';
+import { launchWithExtension } from './extension';
 import { launchWithNativeHost, type NativeMachine } from './native-host';
 import { DevtoolsTarget, listTargets, waitForTarget } from './devtools-target';
 import { startXvfb, type VirtualScreen } from './xvfb';
@@ -34,6 +35,12 @@ export interface HeadedMachine extends NativeMachine {
   openSidePanel(): Promise<SidePanel>;
   /** Closes the side panel of the focused window (chrome.sidePanel.close), waiting until it is gone. */
   closeSidePanel(): Promise<void>;
+  /**
+   * Quits the browser and starts it again on the same profile, as a user restarting it: session
+   * storage is emptied, the tabs of the last run are gone, the pairing kept. `browser` and the DevTools
+   * port are the new browser's afterwards.
+   */
+  restartBrowser(): Promise<void>;
 }
 
 const panelUrl = (id: string) => (url: string) => url.startsWith(`chrome-extension://${id}/panel.html`);
@@ -52,17 +59,20 @@ export async function launchHeaded(
     await screen.close();
     throw error;
   }
-  const { browser } = machine;
+  let browser = machine.browser;
   const close = async (): Promise<void> => {
+    if (browser !== machine.browser) await browser.close();
     await machine.close();
     await screen.close();
   };
-  try {
-    const port = await until(
+  const devtoolsPort = (): Promise<number> =>
+    until(
       'DevToolsActivePort',
       () => Number(readFileSync(join(browser.userDataDir, 'DevToolsActivePort'), 'utf8').split('\n')[0]),
       20_000,
     );
+  try {
+    let port = await devtoolsPort();
     const inWorker = async <T, A>(fn: (arg: A) => T | Promise<T>, arg: A): Promise<T> => {
       const worker = await browser.worker();
       // Playwright types the argument as it arrives (unboxed); ours are plain JSON values.
@@ -87,7 +97,7 @@ export async function launchHeaded(
       );
       return popup;
     };
-    return {
+    const headed: HeadedMachine = {
       ...machine,
       screen,
       port,
@@ -141,8 +151,23 @@ export async function launchHeaded(
           return open.every((t) => !ids.has(t.id));
         });
       },
+      async restartBrowser() {
+        const { userDataDir } = browser;
+        await browser.close();
+        rmSync(join(userDataDir, 'DevToolsActivePort'), { force: true });
+        browser = await launchWithExtension({
+          userDataDir,
+          keepProfile: true,
+          env: machine.cli.environment(),
+          display: screen.display,
+        });
+        headed.browser = browser;
+        port = await devtoolsPort();
+        headed.port = port;
+      },
       close,
     };
+    return headed;
   } catch (error) {
     await close();
     throw error;

@@ -12,9 +12,56 @@ import { ROOT } from './paths';
 export const CLI = join(ROOT, 'packages', 'cli', 'bin', 'bproxy.mjs');
 
 export interface Reply {
+  /** The reply's text without the untrusted-data fence lines (checked well-formed, see `unfence`). */
   text: string;
+  /** The text as the model receives it, fence lines and all. */
+  raw: string;
+  /** The page text: what the fences hold, in order. */
+  page: string;
+  /** Whether the reply holds any fenced page text. */
+  fenced: boolean;
   isError: boolean;
   images: { mimeType: string; data: string }[];
+}
+
+/**
+ * Checks every untrusted-data fence of `raw` — an opening line and a closing line with the server's
+ * nonce, in pairs, never nested, the nonce nowhere else — and returns the text without the fence
+ * lines, and what the fences hold. A reply whose fences are not well-formed throws.
+ */
+export function unfence(raw: string, nonce: string): { text: string; page: string; fenced: boolean } {
+  const open = new RegExp(`^<<untrusted-data ${nonce}>>(?: source=\\S.*)?$`);
+  const close = `<<end untrusted-data ${nonce}>>`;
+  const text: string[] = [];
+  const page: string[] = [];
+  let inside = false;
+  let fenced = false;
+  let numbered = '';
+  for (const line of raw.split('\n')) {
+    if (open.test(line)) {
+      if (inside) throw new Error(`a fence opened inside a fence:\n${raw}`);
+      inside = true;
+      fenced = true;
+      // A batch step's number stands on the line before its fence: it joins the step's first line.
+      const number = text.at(-1);
+      if (number !== undefined && /^\d+\.$/.test(number)) {
+        text.pop();
+        numbered = `${number} `;
+      }
+      continue;
+    }
+    if (line === close) {
+      if (!inside) throw new Error(`a fence closed that was not open:\n${raw}`);
+      inside = false;
+      continue;
+    }
+    if (line.includes(nonce)) throw new Error(`the nonce outside a fence line:\n${raw}`);
+    text.push(numbered + line);
+    numbered = '';
+    if (inside) page.push(line);
+  }
+  if (inside) throw new Error(`a fence left open:\n${raw}`);
+  return { text: text.join('\n'), page: page.join('\n'), fenced };
 }
 
 export class McpClient {
@@ -22,6 +69,8 @@ export class McpClient {
     readonly client: Client,
     readonly transport: StdioClientTransport,
     readonly stderr: () => string,
+    /** The untrusted-data nonce the server's instructions name. */
+    readonly nonce: string,
   ) {}
 
   /** `command`: the program and its first arguments (default: node on the clone's bproxy.mjs). */
@@ -43,7 +92,9 @@ export class McpClient {
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const client = new Client({ name, version: '1.0.0' });
     await client.connect(transport);
-    return new McpClient(client, transport, () => stderr);
+    const nonce = /<<untrusted-data ([0-9a-f]{12})>>/.exec(client.getInstructions() ?? '')?.[1];
+    if (nonce === undefined) throw new Error("the server's instructions name no untrusted-data fence");
+    return new McpClient(client, transport, () => stderr, nonce);
   }
 
   get pid(): number | null {
@@ -58,11 +109,13 @@ export class McpClient {
       data?: string;
       mimeType?: string;
     }[];
+    const raw = content
+      .filter((c) => c.type === 'text')
+      .map((c) => c.text ?? '')
+      .join('\n');
     return {
-      text: content
-        .filter((c) => c.type === 'text')
-        .map((c) => c.text ?? '')
-        .join('\n'),
+      raw,
+      ...unfence(raw, this.nonce),
       isError: result.isError === true,
       images: content
         .filter((c) => c.type === 'image')

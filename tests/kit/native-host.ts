@@ -58,6 +58,8 @@ export async function launchWithNativeHost(
   await options.beforeLaunch?.(cli, installed);
   const browser = await launchWithExtension({
     userDataDir,
+    // Removed with the user's folder on close; kept when a headed test restarts the browser on it.
+    keepProfile: true,
     env: cli.environment(),
     ...(options.extensionDir === undefined ? {} : { extensionDir: options.extensionDir }),
     ...(options.display === undefined ? {} : { display: options.display }),

@@ -1,5 +1,6 @@
 /**
- * Two loopback origins for the console and network suite: the page's own (observe.html, an API that
+ * Two loopback origins for the console and network suite: the page's own (observe.html and its
+ * stylesheet, an API that
  * answers 422 with a cookie, 500, and a long body) and another one whose API sends no CORS header, so
  * that the page's fetch there fails as a CORS failure.
  */
@@ -38,6 +39,8 @@ export async function serveObserve(): Promise<ObserveServer> {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/observe.html')
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
+    else if (path === '/observe.css')
+      res.writeHead(200, { 'content-type': 'text/css' }).end('#out { color: #b91c1c; }');
     else if (path === '/api/cart')
       res
         .writeHead(422, {

@@ -27,6 +27,12 @@ export interface FixtureServer {
   close(): Promise<void>;
 }
 
+/** The bytes `/download/NAME?bytes=N` answers: N lines' worth of a known text, cut at N. */
+export function downloadBytes(n: number): Buffer {
+  const line = 'bproxy fixture download, line of known text\n';
+  return Buffer.from(line.repeat(Math.ceil(n / line.length) + 1).slice(0, n), 'utf8');
+}
+
 export async function serveFixtures(): Promise<FixtureServer> {
   const hits = new Map<string, number>();
   const uploads = new Map<string, Buffer>();
@@ -50,6 +56,22 @@ export async function serveFixtures(): Promise<FixtureServer> {
         uploads.set(decodeURIComponent(path.slice('/upload/'.length)), Buffer.concat(chunks));
         res.writeHead(204).end();
       });
+      return;
+    }
+    // A generated download: NAME with ?bytes=N of downloadBytes(N), as an attachment.
+    if (path.startsWith('/download/')) {
+      const name = decodeURIComponent(path.slice('/download/'.length));
+      const bytes = Math.min(
+        10_000_000,
+        Number(new URL(req.url ?? '/', 'http://x').searchParams.get('bytes') ?? 0) || 0,
+      );
+      res
+        .writeHead(200, {
+          'content-type': 'application/octet-stream',
+          'content-disposition': `attachment; filename="${name.replace(/["\\]/g, '_')}"`,
+          'content-length': String(bytes),
+        })
+        .end(downloadBytes(bytes));
       return;
     }
     if (path.startsWith('/count/')) {

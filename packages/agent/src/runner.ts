@@ -4,6 +4,7 @@
  * CHAT_QUEUE_FULL. Different chats have different runners and run at the same time. `chat.queue` tells
  * the panel whenever the queue moves. Stop ends the running turn (its tool calls get results) and
  * drops what waited: a user who presses Stop wants the agent to stop, not to start the next message.
+ * What it dropped is said (`dropped`) and kept in the transcript, marked, under the stopped answer.
  */
 import type { ChatUserMessage, Emit, TurnDeps, TurnSetup } from './turn';
 import { runTurn } from './turn';
@@ -71,9 +72,19 @@ export class ChatRunner {
   }
 
   stop(emit: Emit): void {
-    this.queue.length = 0;
+    const dropped = this.queue.splice(0);
     this.running?.controller.abort();
-    this.announce(emit, false);
+    this.announce(emit, false, dropped.length);
+    if (dropped.length === 0) return;
+    // Written after what the stopped turn writes, as the panel shows them: under its answer.
+    const record = (): void => {
+      const chat = this.load();
+      for (const { message } of dropped)
+        chat.entries.push({ role: 'user', text: message.text, at: this.deps.clock(), dropped: true });
+      this.save(true);
+    };
+    if (this.running === null) record();
+    else void this.running.done.then(record);
   }
 
   history(id: string, emit: Emit): void {
@@ -103,8 +114,14 @@ export class ChatRunner {
     this.flush();
   }
 
-  private announce(emit: Emit, running = this.running !== null): void {
-    emit({ type: 'chat.queue', chatId: this.chatId, running, queued: this.queue.length });
+  private announce(emit: Emit, running = this.running !== null, dropped = 0): void {
+    emit({
+      type: 'chat.queue',
+      chatId: this.chatId,
+      running,
+      queued: this.queue.length,
+      ...(dropped > 0 ? { dropped } : {}),
+    });
   }
 
   private load(): StoredChat {
@@ -123,8 +140,9 @@ export class ChatRunner {
     const controller = new AbortController();
     const done = this.execute(next, controller.signal).finally(() => {
       this.running = null;
-      this.announce(next.emit);
+      // The next waiting message starts first: the panel hears that one runs, and one fewer waits.
       this.pump();
+      this.announce(next.emit);
     });
     this.running = { controller, done };
   }

@@ -15,6 +15,7 @@ import {
   type AgentConfig,
 } from './config/agent-config';
 import { PROVIDERS } from './config/provider-names';
+import { SETTINGS_CHANGED, staleFields } from './config/stale-settings';
 import type { ProviderName } from './config/provider-names';
 import { AgentError, clip, isAgentError } from './errors';
 import { silentLogger, type AgentLogger } from './logger';
@@ -255,6 +256,12 @@ class Service implements AgentService {
     for (const [tier, model] of Object.entries(message.models ?? {}))
       if (model.trim() === '')
         throw new AgentError('BAD_REQUEST', `models.${tier}: a model name cannot be empty`);
+    const stale = staleFields(message.base, readConfig(this.paths), (tools) => this.toolbox.switches(tools));
+    if (stale.length > 0)
+      throw new AgentError(
+        'BAD_REQUEST',
+        `${SETTINGS_CHANGED} (${stale.join(', ')}): nothing was saved; the current settings are shown`,
+      );
     const file = readConfigFile(this.paths);
     writeConfigFile(this.paths, {
       ...file,

@@ -79,6 +79,42 @@ describe('chat queue and concurrency', () => {
     expect(users).toEqual(['again 1', 'again 2', 'again 3']);
   });
 
+  it('says what Stop dropped, and keeps the dropped messages in the transcript under the stopped answer', async () => {
+    server = await startModelServer({ hang: true, text: 'Working on it' });
+    const h = open(openai());
+    h.send({ type: 'user', chatId: 'a', text: 'first', session: SESSION });
+    await until('the first delta', () => h.text('a') === 'Working on it');
+    h.send({ type: 'user', chatId: 'a', text: 'waiting 1', session: SESSION });
+    h.send({ type: 'user', chatId: 'a', text: 'waiting 2', session: SESSION });
+    await until('both to wait', () => h.of('chat.queue', 'a').at(-1)?.queued === 2);
+    h.send({ type: 'stop', chatId: 'a' });
+    expect(await h.turnEnd('a')).toMatchObject({ type: 'turn_done', stopped: true });
+    expect(h.of('chat.queue', 'a')).toContainEqual({
+      type: 'chat.queue',
+      chatId: 'a',
+      running: false,
+      queued: 0,
+      dropped: 2,
+    });
+    // Written once the stopped turn has written its own: asked again until it is there.
+    let entries: { role: string; text: string; dropped?: true }[] = [];
+    for (let i = 0; entries.length === 0; i++) {
+      if (i > 200) throw new Error('the dropped messages were never written');
+      h.send({ type: 'chat.history', id: `h${i}`, chatId: 'a' });
+      const history = await h.answer(`h${i}`);
+      if (history.type === 'chat.transcript' && history.entries.some((e) => e.role === 'user' && e.dropped))
+        entries = history.entries;
+    }
+    expect(entries.map((e) => [e.role, e.text, e.dropped ?? false])).toEqual([
+      ['user', 'first', false],
+      ['assistant', 'Working on it', false],
+      ['user', 'waiting 1', true],
+      ['user', 'waiting 2', true],
+    ]);
+    // What Stop dropped never reached the model.
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('runs two chats at the same time: one waiting on its model does not hold up the other', async () => {
     server = await startModelServer({ hang: true }, { text: 'B done' });
     const h = open(openai());

@@ -35,6 +35,11 @@ export interface CdpDriverOptions {
    * ignored for attach and remote: those browsers are not bproxy's to open local files in.
    */
   allowFileUrls?: boolean;
+  /**
+   * launch only: where downloads go (the daemon's staging folder) and the cap; the daemon files them.
+   * Without it, or for attach and remote, the browser's downloads are left as they are.
+   */
+  downloads?: { dir: string; maxBytes: number };
 }
 
 export function defaultName(options: Pick<CdpDriverOptions, 'mode' | 'headless'>): string {

@@ -18,9 +18,11 @@ import {
   writeNewPrivateFile,
   type Env,
 } from '@bproxy/client';
+import { TERMINAL_AGENT_VAR } from '@bproxy/protocol/plain';
+import { fenceUntrusted, untrustedFields } from '@bproxy/tools/untrusted';
 import type { ActionCall } from './actions/grammar';
 import { fromClientError } from './cli-error';
-import type { GlobalOptions } from './global-options';
+import { sessionNow, type GlobalOptions } from './global-options';
 import { ProtocolFailure, printJson, writeLine } from './output';
 
 /** Where a screenshot taken without --out goes: a new file in BPROXY_HOME/screenshots (see below). */
@@ -60,7 +62,10 @@ function writeScreenshot(data: unknown, out: string | undefined, pretty: boolean
     if (isLifecycleError(error)) throw fromClientError(new ClientError('UNSAFE_STATE_FILE', error.message));
     throw error;
   }
-  const labelled = shot.annotations === undefined ? {} : { annotations: shot.annotations };
+  const labelled =
+    shot.annotations === undefined || shot.annotations.length === 0
+      ? {}
+      : { untrusted: ['annotations'], annotations: shot.annotations };
   printJson({ path, mimeType: shot.mimeType, width: shot.width, height: shot.height, ...labelled }, pretty);
 }
 
@@ -85,26 +90,41 @@ function writeOut(path: string, bytes: Buffer): void {
   }
 }
 
+/**
+ * The answer with `untrusted` first: the names of its fields that hold text from the page (data, never
+ * instructions, for an agent reading it; `bproxy help agents`). A JSON string cannot end early, so
+ * JSON needs no fence.
+ */
+function marked(action: string, data: Record<string, unknown>): Record<string, unknown> {
+  const fields = untrustedFields(action, data);
+  return fields.length === 0 ? data : { untrusted: fields, ...data };
+}
+
 function render(call: ActionCall, data: Record<string, unknown>, pretty: boolean, env: Env): void {
   if (call.render?.kind === 'screenshot') return writeScreenshot(data, call.render.out, pretty, env);
-  // People asking for text want the text, not a JSON string with escaped newlines.
-  if (pretty && call.action === 'text' && typeof data.text === 'string') return writeLine(data.text);
+  // People asking for text want the text, not a JSON string with escaped newlines; it is the page's,
+  // so it comes inside the untrusted-data fence (two lines), which an agent reading it can trust.
+  if (pretty && call.action === 'text' && typeof data.text === 'string')
+    return writeLine(fenceUntrusted(data.text));
   if (pretty && call.action === 'snapshot' && typeof data.snapshot === 'string')
-    return writeLine(data.snapshot);
-  printJson(data, pretty);
+    return writeLine(fenceUntrusted(data.snapshot));
+  printJson(marked(call.action, data), pretty);
 }
 
 async function send(globals: GlobalOptions, call: ActionCall, env: Env): Promise<Record<string, unknown>> {
-  const client = new DaemonClient({ env });
-  const options = {
-    timeoutMs: globals.timeoutMs,
-    ...(globals.session === undefined ? {} : { session: globals.session }),
-  };
+  // In the side panel's Terminal the native host says so (TERMINAL_AGENT_VAR): the Activity tells them apart.
+  const client = new DaemonClient({
+    env,
+    agent: { kind: env[TERMINAL_AGENT_VAR] === 'terminal' ? 'terminal' : 'cli' },
+  });
   try {
+    const session = sessionNow(globals.session, env);
+    const options = { timeoutMs: globals.timeoutMs, ...(session === undefined ? {} : { session }) };
     const answer = await client.call(call.action, call.params, options);
     if (!answer.ok) throw new ProtocolFailure(answer);
     return answer.data;
   } catch (error) {
+    if (isLifecycleError(error)) throw fromClientError(new ClientError('UNSAFE_STATE_FILE', error.message));
     throw isClientError(error) ? fromClientError(error) : error;
   } finally {
     client.close();

@@ -62,7 +62,16 @@ describe('the request envelope', () => {
     expect(echo.authorized).toBe(true);
     expect(echo.contentType).toBe('application/json');
     expect(echo.host).toMatch(/^127\.0\.0\.1:\d+$/);
-    expect(Object.keys(echo.request).sort()).toEqual(['action', 'deadline', 'id', 'params', 'session']);
+    expect(Object.keys(echo.request).sort()).toEqual([
+      'action',
+      'agent',
+      'deadline',
+      'id',
+      'params',
+      'session',
+    ]);
+    // The CLI says it is the CLI (the side panel's Activity shows it).
+    expect((echo.request as { agent?: unknown }).agent).toEqual({ kind: 'cli' });
     expect(echo.request.id).toMatch(/^[a-z2-7]{12}$/);
     expect(echo.request.session).toBe('m4q7z2');
     expect(echo.request.deadline).toBeGreaterThanOrEqual(before + 5000);

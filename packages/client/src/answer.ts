@@ -4,7 +4,7 @@
  * the protocol schemas. The daemon validated the request and the driver's result already; this check
  * only guards against talking to something that is not a bproxy daemon of this release.
  */
-import { ERROR_CATALOGUE, type ErrorCode } from '@bproxy/protocol/plain';
+import { ERROR_CATALOGUE, type ErrorCode, type RequestAgent } from '@bproxy/protocol/plain';
 import { ClientError, isClientError } from './errors';
 import type { HttpReply } from './http';
 
@@ -29,6 +29,8 @@ export interface RequestEnvelope {
   readonly params: Record<string, unknown>;
   /** Epoch milliseconds. */
   readonly deadline: number;
+  /** Which kind of agent sends it (the side panel's Activity says it). */
+  readonly agent?: RequestAgent;
 }
 
 export function requestEnvelope(
@@ -37,8 +39,16 @@ export function requestEnvelope(
   params: Record<string, unknown>,
   session: string | undefined,
   deadline: number,
+  agent?: RequestAgent,
 ): RequestEnvelope {
-  return { id, action, ...(session === undefined ? {} : { session }), params, deadline };
+  return {
+    id,
+    action,
+    ...(session === undefined ? {} : { session }),
+    params,
+    deadline,
+    ...(agent === undefined ? {} : { agent }),
+  };
 }
 
 function badResponse(message: string): ClientError {

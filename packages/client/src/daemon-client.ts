@@ -15,7 +15,7 @@
  * closed is retried once on a fresh one, with the same request id, so the daemon still runs the
  * action once.
  */
-import { DEFAULT_TIMEOUT_MS } from '@bproxy/protocol/plain';
+import { DEFAULT_TIMEOUT_MS, type RequestAgent } from '@bproxy/protocol/plain';
 import { type Answer, readAnswer, requestEnvelope } from './answer';
 import { ClientError, noDaemonError } from './errors';
 import { findDaemon, type DaemonEndpoint } from './find-daemon';
@@ -42,6 +42,11 @@ export interface DaemonClientOptions {
   readonly keepAlive?: boolean;
   /** With keepAlive, how many requests may be on the wire at once (default 8; more wait their turn). */
   readonly connections?: number;
+  /**
+   * Which kind of agent this client is, said in every request (the browser's Activity shows it); a
+   * function when it is learnt later (an MCP client's name arrives with its `initialize`).
+   */
+  readonly agent?: RequestAgent | (() => RequestAgent | undefined);
 }
 
 export interface CallOptions {
@@ -59,9 +64,11 @@ export class DaemonClient {
   /** Once set, the client never looks for (or starts) a daemon again. */
   private settled = false;
   private readonly reconnectListeners = new Set<() => void>();
+  private agentOf: DaemonClientOptions['agent'];
 
   constructor(private readonly options: DaemonClientOptions = {}) {
     if (options.endpoint !== undefined) this.known = options.endpoint;
+    this.agentOf = options.agent;
   }
 
   /**
@@ -75,7 +82,7 @@ export class DaemonClient {
       const remembered = this.known !== null;
       const endpoint = await this.endpoint();
       const body = JSON.stringify(
-        requestEnvelope(id, action, params, options.session, Date.now() + timeoutMs),
+        requestEnvelope(id, action, params, options.session, Date.now() + timeoutMs, this.agent()),
       );
       const mayReconnect =
         remembered && attempt === 0 && !this.settled && this.options.endpoint === undefined;
@@ -97,6 +104,16 @@ export class DaemonClient {
       }
       return answer;
     }
+  }
+
+  /** Says from now on which kind of agent this client is (DaemonClientOptions.agent). */
+  identify(agent: RequestAgent | (() => RequestAgent | undefined)): void {
+    this.agentOf = agent;
+  }
+
+  private agent(): RequestAgent | undefined {
+    const agent = this.agentOf;
+    return typeof agent === 'function' ? agent() : agent;
   }
 
   /** The daemon this client talks to: remembered, found in BPROXY_HOME, or started. */

@@ -21,3 +21,4 @@ export { isLifecycleError } from './lifecycle/errors';
 export { statePaths } from './lifecycle/paths';
 export { ensurePrivateFolder, writeNewPrivateFile } from './lifecycle/private-folder';
 export { newRequestId } from './request-id';
+export { TERMINAL_VAR, currentTerminalSession } from './lifecycle/terminal-session';

@@ -3,6 +3,8 @@
  * handles, launchers, pairing codes — built once and shared by every route (http/) and action
  * (actions/). Pure: no environment, no files, no listener; http/server.ts puts the HTTP shell around it.
  */
+import { Downloads } from './files/downloads';
+import { DEFAULT_DOWNLOAD_MAX_BYTES } from '@bproxy/protocol';
 import { DEFAULT_UPLOAD_MAX_BYTES } from './files/allowed-folders';
 import { SitePolicyGate, memoryPolicy } from './policy/site-policy';
 import { watchNavigation } from './policy/enforce';
@@ -12,6 +14,7 @@ import { BrowserState } from './browsers/browser-state';
 import { ClientRegistry } from './browsers/clients';
 import { systemClock, type Clock } from './clock';
 import { DriverConnections } from './browsers/drivers';
+import { forgetRestartedBrowser } from './actions/browser-restart';
 import { ElementHandles } from './sessions/element-handles';
 import { IdleExit } from './idle-exit';
 import { Launchers } from './browsers/launchers';
@@ -25,6 +28,7 @@ import { SessionRegistry } from './sessions/sessions';
 import { TabQueues } from './sessions/tab-queues';
 import { TraceRing } from './logs/traces';
 import { DEFAULT_NETWORK_SETTINGS } from './observe/network-settings';
+import { NO_SECRETS } from './actions/secret-fill';
 
 /** What the HTTP shell shares with the graph: the port actually bound, and whether it is stopping. */
 export interface DaemonState {
@@ -67,7 +71,13 @@ function browserGraph(opts: ServerOptions, clock: Clock, sessions: SessionRegist
   const pending = forwardedRequests(clock, logger);
   const activity = new ActivityLog(() => clock.now());
   const browserState = new BrowserState(sessions, clients, activity);
+  const downloads = new Downloads({
+    sessions,
+    tmpRoot: opts.tmpRoot,
+    downloadMaxBytes: opts.downloadMaxBytes ?? DEFAULT_DOWNLOAD_MAX_BYTES,
+  });
   const drivers = new DriverConnections({
+    downloads,
     clients,
     pending,
     sessions,
@@ -75,6 +85,7 @@ function browserGraph(opts: ServerOptions, clock: Clock, sessions: SessionRegist
     logger,
     graceMs,
     browserState,
+    debuggerIdleMs: opts.debuggerIdleMs ?? null,
   });
   const launchers = new Launchers(opts.launchers ?? [], {
     clients,
@@ -86,7 +97,7 @@ function browserGraph(opts: ServerOptions, clock: Clock, sessions: SessionRegist
     browserIdleMs: opts.browserIdleMs ?? null,
   });
   sessions.onTabsChanged = (clientKey) => launchers.tabsChanged(clientKey);
-  return { clients, handles, pending, activity, browserState, drivers, launchers };
+  return { clients, handles, pending, activity, browserState, drivers, launchers, downloads };
 }
 
 export function createDaemon(opts: ServerOptions): Daemon {
@@ -118,8 +129,10 @@ export function createDaemon(opts: ServerOptions): Daemon {
     port: () => state.port,
     paired: () => opts.extensionTokens.get() !== null,
     issuePairingCode: (kind) => codes.issue(kind),
+    secrets: { read: opts.secrets ?? NO_SECRETS, used: [] },
   };
   browsers.drivers.userRequests = userRequestHandler(deps);
+  browsers.drivers.browserRestarted = (record) => forgetRestartedBrowser(deps, record);
   browsers.drivers.tabMoved = (tab) => watchNavigation(deps, tab);
   return { deps, codes, state };
 }

@@ -96,6 +96,7 @@ async function main(): Promise<void> {
       launchers: browserLaunchers(choice, config.home),
       browserIdleMs: choice.browserIdleMs,
       allowFiles: args.allowFiles,
+      downloadMaxBytes: choice.downloadMaxBytes,
       ...(args.implicit ? { onIdleExit } : {}),
     });
     reporter.report({ ok: true, pid: daemon.pid, port: daemon.port });

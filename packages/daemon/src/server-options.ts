@@ -2,6 +2,7 @@ import type { DaemonMessage, DriverMessage, MessageTransport } from '@bproxy/pro
 import type { Logger } from './logs/logger';
 import type { NetworkSettings } from './observe/network-settings';
 import type { PolicySource } from './policy/site-policy';
+import type { SecretReader } from './actions/secret-fill';
 
 /** The daemon's end of a driver connection (WebSocket or in-process). */
 export type DriverLink = MessageTransport<DriverMessage, DaemonMessage>;
@@ -83,16 +84,22 @@ export interface ServerOptions {
   allowedFolders?: readonly string[];
   /** Largest file an upload may hand a page (default 100 MiB). */
   uploadMaxBytes?: number;
+  /** Largest download kept (default 100 MiB); the launched browser's driver is given the same cap. */
+  downloadMaxBytes?: number;
   /** The user's settings for the network read (BPROXY_HOME/network.json); default: redacted, session folder only. */
   networkSettings?: NetworkSettings;
   /** The site policy (BPROXY_HOME/policy.json, read again when it changes); absent: every origin allowed. */
   sitePolicy?: PolicySource;
+  /** Reads a secret of the user's store for `fill --secret` (BPROXY_HOME/secrets.json); absent: none. */
+  secrets?: SecretReader;
   /** Called after a pairing code was consumed (the lifecycle removes pairing.json). */
   onPairingConsumed?: () => void;
   /** Browsers started on first use when no extension is connected (the embedded headless one first). */
   launchers?: BrowserLauncher[];
   /** How long a browser the daemon opened may have no tab before it is closed; default null (never). */
   browserIdleMs?: number | null;
+  /** Told to extensions in their welcome: the debugger leaves a tab idle this long (null/absent: never). */
+  debuggerIdleMs?: number | null;
   /**
    * Present for an implicitly started daemon: `onIdle` is called once no agent request has arrived or
    * been in flight for `afterMs` (null: never); the lifecycle then stops the daemon as `service stop`

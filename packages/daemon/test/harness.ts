@@ -199,7 +199,7 @@ export class FakeExtension {
     }
   }
 
-  async connect(opts: { protocolVersion?: number; token?: string } = {}): Promise<void> {
+  async connect(opts: { protocolVersion?: number; token?: string; run?: string } = {}): Promise<void> {
     const socket = new WebSocket(
       `ws://127.0.0.1:${this.daemon.port}/ws`,
       ['bproxy.v1', wsAuthProtocol(opts.token ?? this.daemon.extensionToken)],
@@ -228,7 +228,12 @@ export class FakeExtension {
     this.send({
       type: 'hello',
       protocolVersion: opts.protocolVersion ?? PROTOCOL_VERSION,
-      client: { instanceId: this.instanceId, kind: 'extension', name: this.name },
+      client: {
+        instanceId: this.instanceId,
+        kind: 'extension',
+        name: this.name,
+        ...(opts.run === undefined ? {} : { run: opts.run }),
+      },
     });
     await welcomed;
   }

@@ -28,4 +28,5 @@ export * from './frames/frame-pages';
 export * from './frames/frame-refs';
 export * from './frames/frame-reads';
 export * from './frames/frame-input';
+export * from './input/drag';
 export * from './screenshot/scale';

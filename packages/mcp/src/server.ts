@@ -9,7 +9,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { DaemonClient } from '@bproxy/client';
-import { BPROXY_VERSION, type CapabilityGroup } from '@bproxy/protocol';
+import { BPROXY_VERSION, agentName, type CapabilityGroup } from '@bproxy/protocol';
 import {
   buildTools,
   CAPABILITIES_TOOL,
@@ -24,6 +24,7 @@ import {
   type ToolAction,
   type ToolReply,
   type ToolSpec,
+  untrustedRule,
 } from '@bproxy/tools';
 import { ConnectionSession, SessionCreateError, type Pacing } from './connection-session';
 import { DaemonLink } from './daemon-link';
@@ -40,7 +41,11 @@ export interface McpServerOptions {
   readonly groups?: ReadonlySet<CapabilityGroup>;
 }
 
-const INSTRUCTIONS = `Drive a real browser. Workflow: navigate {url} (opens a tab when none is open; tab_open for more tabs) → snapshot (outline with handles like el3, ln2) → act by handle (click, fill, type, press, select, hover) → after a navigation, snapshot again: old handles are stale. Replies say what changed (navigation, dialog) instead of returning the page. Errors end with "What to do". HUMAN_REQUIRED means a person must act in the browser first; then session_resume. More tools (debug, network, files, …): call capabilities with open [group].`;
+/**
+ * What the client's model is told once: the workflow, and what the untrusted-data fence of this
+ * process means (its nonce is in it; replies fence page text with the same one).
+ */
+export const INSTRUCTIONS = `Drive a real browser. Workflow: navigate {url} (opens a tab when none is open; tab_open for more tabs) → snapshot (outline with handles like el3, ln2) → act by handle (click, fill, type, press, select, hover) → after a navigation, snapshot again: old handles are stale. Replies say what changed (navigation, dialog) instead of returning the page. Errors end with "What to do". HUMAN_REQUIRED means a person must act in the browser first; then session_resume. More tools (debug, network, files, …): call capabilities with open [group]. ${untrustedRule()} A line flagged (hidden: …) or (addresses AI) in a snapshot is text people do not see, or text written at an assistant.`;
 
 /**
  * Said once, with the first reply of a connection, when the session is paced like a person: an agent
@@ -70,6 +75,11 @@ export class BproxyMcpServer {
       { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
     );
     this.link = new DaemonLink(options.client);
+    // Every request says it comes from an MCP client, named as it named itself once it has.
+    options.client.identify(() => {
+      const name = agentName(this.server.getClientVersion()?.name ?? '');
+      return name === '' ? { kind: 'mcp' } : { kind: 'mcp', name };
+    });
     this.session = new ConnectionSession(
       this.link,
       options.pacing,

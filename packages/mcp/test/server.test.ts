@@ -228,7 +228,8 @@ describe('batch', () => {
     await c.call('capabilities', { open: ['debug'] });
     const reply = await c.call('batch', { steps: [{ action: 'debug_last', params: { limit: 1 } }] });
     expect(reply.isError).toBe(false);
-    expect(reply.text).toMatch(/^1\. /);
+    // The step's result (JSON) is fenced as page data, its number before the fence.
+    expect(reply.text).toMatch(/^1\.\n<<untrusted-data [0-9a-f]{12}>>\n\{/);
   });
 });
 

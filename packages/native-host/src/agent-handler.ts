@@ -24,6 +24,8 @@ export function agentHandler(
       env: context.env,
       keepAlive: true,
       start: () => context.daemon.locate(true),
+      // The Activity says the side panel's chat acted.
+      agent: { kind: 'chat' },
     });
     return agent.createAgentService({
       home: context.home,

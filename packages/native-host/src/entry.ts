@@ -16,11 +16,13 @@ const daemonScript = fileURLToPath(beside('daemon.mjs'));
 // A computed specifier: the bundler leaves it alone, so the agent is a file of its own.
 const loadAgent = async (): Promise<AgentModule> =>
   (await import(beside('agent-runtime.mjs').href)) as AgentModule;
+const bproxyCommand = [process.execPath, fileURLToPath(beside('bproxy.mjs'))];
 void hostMain({
   daemonScript,
+  bproxyCommand,
   agent: agentHandler(daemonScript, loadAgent),
   terminal: terminalHandler({
-    bproxyCommand: [process.execPath, fileURLToPath(beside('bproxy.mjs'))],
+    bproxyCommand,
     ...(detachMsOf(process.env) === undefined ? {} : { detachMs: detachMsOf(process.env) }),
   }),
 });

@@ -5,18 +5,33 @@
  * process exits, every terminal's session is SIGKILLed first, synchronously: nothing a terminal
  * started outlives the host.
  */
+import { join } from 'node:path';
 import { resolveHome } from '@bproxy/client/lifecycle';
 import type { AgentMessage, HandlerFactory, TerminalMessage } from './handlers';
 import { HostLogFile, hostDir } from './host-log';
 import { runHost } from './run-host';
 import { takeStdout } from './stdout-guard';
 import { killEveryTerminalNow } from './terminal/pty-process';
+import { cliLauncher, writeCliLauncher } from './terminal/terminal-command';
 
 export interface HostMainOptions {
   /** The daemon bundle (dist/daemon.mjs beside the host bundle). */
   readonly daemonScript: string;
   readonly agent?: HandlerFactory<AgentMessage>;
   readonly terminal?: HandlerFactory<TerminalMessage>;
+  /** This installation's CLI (node and bproxy.mjs): its launcher is written at start, for the popup. */
+  readonly bproxyCommand?: readonly string[];
+}
+
+/** Writes BPROXY_HOME/host/bin/bproxy (terminal-command.ts) and returns its path; null when it cannot. */
+function launcherPath(home: string, cli: readonly string[] | undefined, log: HostLogFile): string | null {
+  try {
+    const dir = writeCliLauncher(home, cli);
+    return dir === null ? null : join(dir, cliLauncher(cli ?? []).name);
+  } catch (error) {
+    log.error('cli_launcher_failed', { reason: error instanceof Error ? error.message : String(error) });
+    return null;
+  }
 }
 
 export async function hostMain(options: HostMainOptions): Promise<never> {
@@ -35,6 +50,7 @@ export async function hostMain(options: HostMainOptions): Promise<never> {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => stop.abort(signal));
 
   const code = await runHost({
+    cliLauncher: launcherPath(resolveHome(env), options.bproxyCommand, log),
     argv: process.argv.slice(2),
     stdin: process.stdin,
     stdout,

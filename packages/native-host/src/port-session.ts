@@ -77,6 +77,8 @@ export interface PortSessionOptions {
   readonly terminal: HandlerFactory<TerminalMessage>;
   /** The host must end: the browser speaks another protocol version. */
   readonly onFatal: (reason: string) => void;
+  /** The CLI launcher's absolute path, said in the welcome (null: none). */
+  readonly cliLauncher?: string | null;
 }
 
 export class PortSession {
@@ -152,7 +154,13 @@ export class PortSession {
     }
     this.welcomed = true;
     log.info('welcome', { extensionVersion });
-    outbox.send({ type: 'welcome', protocolVersion: NATIVE_PROTOCOL_VERSION, hostVersion: BPROXY_VERSION });
+    const cli = this.options.cliLauncher ?? null;
+    outbox.send({
+      type: 'welcome',
+      protocolVersion: NATIVE_PROTOCOL_VERSION,
+      hostVersion: BPROXY_VERSION,
+      ...(cli === null ? {} : { cli }),
+    });
   }
 
   private async serve(message: Exclude<ExtensionToHost, { type: 'hello' }>): Promise<void> {

@@ -42,6 +42,8 @@ export interface RunHostOptions {
   readonly agent?: HandlerFactory<AgentMessage>;
   /** Terminals (default: none, as above). */
   readonly terminal?: HandlerFactory<TerminalMessage>;
+  /** The CLI launcher's absolute path, said in the welcome (null or absent: none). */
+  readonly cliLauncher?: string | null;
   /** The BPROXY_HOME watch that pushes `daemon.location` with id `watch`; false: no watch. */
   readonly watch?: { readonly pollMs?: number } | false;
   /** Aborting it stops the host as if the port closed (SIGTERM, SIGINT). */
@@ -92,6 +94,7 @@ export async function runHost(options: RunHostOptions): Promise<number> {
       agent: options.agent ?? NO_AGENT,
       terminal: options.terminal ?? NO_TERMINAL,
       onFatal: () => void finish(1, 'protocol_mismatch'),
+      cliLauncher: options.cliLauncher ?? null,
     });
 
     const finish = async (code: number, why: string, fields: Record<string, string> = {}) => {

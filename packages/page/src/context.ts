@@ -14,6 +14,8 @@ export interface PageContext {
   readonly documentId: string;
   /** The navigations the document asked for so far (navigation-watch.ts). */
   readonly navigations: () => number;
+  /** Values filled from secrets in this document: every answer masks them (fill-secret.ts). */
+  readonly secrets: string[];
 }
 
 function randomId(): string {
@@ -27,5 +29,6 @@ export function createContext(): PageContext {
     pointer: { hovered: null, at: null },
     documentId: randomId(),
     navigations: countNavigations(),
+    secrets: [],
   };
 }

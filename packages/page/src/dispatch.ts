@@ -1,5 +1,5 @@
 /** Routes an action to its handler and turns the outcome into a PageResult. */
-import { mayNavigate } from '@bproxy/protocol/plain';
+import { maskSecrets, mayNavigate } from '@bproxy/protocol/plain';
 import { PAGE_ACTIONS, type PageAction, type PageResult } from './api';
 import { annotateHide, annotateShow } from './actions/annotate';
 import { detectHuman } from './actions/detect-human';
@@ -60,7 +60,12 @@ const HANDLERS: Readonly<Record<PageAction, Handler>> = {
   frameProbe,
 };
 
+/** Runs the action; a value filled from a secret in this document never shows in the answer. */
 export async function run(ctx: PageContext, action: PageAction, params: unknown): Promise<PageResult> {
+  return maskSecrets(await runUnmasked(ctx, action, params), ctx.secrets);
+}
+
+async function runUnmasked(ctx: PageContext, action: PageAction, params: unknown): Promise<PageResult> {
   try {
     const handler = Object.prototype.hasOwnProperty.call(HANDLERS, action) ? HANDLERS[action] : undefined;
     if (handler === undefined)

@@ -328,6 +328,29 @@ export const ACTION_FACTS = {
     summary: 'Save the requests as HAR',
   },
 
+  // Issue 23 §2, after the tools clients already hold (packages/tools/test/tools-list.json).
+  drag: {
+    routing: 'tab',
+    destructive: true,
+    pacing: 'interaction',
+    driver: { resumable: true, pageLedger: true, effects: true, mayNavigate: true },
+    summary: 'Drag an element onto another, or to a point in it',
+  },
+  drop: {
+    routing: 'tab',
+    destructive: true,
+    pacing: 'interaction',
+    group: 'files',
+    // A page that takes no drop opens the file: it may navigate.
+    driver: { resumable: false, pageLedger: true, effects: true, mayNavigate: true },
+    summary: 'Drop files onto an element (a drop zone)',
+  },
+  downloads: {
+    routing: 'local',
+    destructive: false,
+    group: 'files',
+    summary: "List the session's downloads",
+  },
   'pairing.issue': {
     routing: 'local',
     destructive: false,

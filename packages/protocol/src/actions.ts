@@ -43,6 +43,7 @@ import {
   ClickParams,
   HoverParams,
   FillParams,
+  ForwardedFillParams,
   TypeParams,
   PressParams,
   SelectParams,
@@ -87,6 +88,15 @@ import {
   PdfResult,
   PdfDriverResult,
 } from './schemas/files';
+import { DownloadsParams, DownloadsResult } from './schemas/downloads';
+import {
+  DragForwarded,
+  DragParams,
+  DropDriverResult,
+  DropForwarded,
+  DropParams,
+  DropResult,
+} from './schemas/drag';
 import {
   CookiesClearParams,
   CookiesClearResult,
@@ -338,10 +348,16 @@ const SCHEMAS = {
     forwarded: withForwardedTarget(HoverParams.shape, false),
     driverResult: DriverInputEffectsSchema,
   },
+  drag: {
+    params: DragParams,
+    result: diffed(InputEffectsSchema),
+    forwarded: DragForwarded,
+    driverResult: DriverInputEffectsSchema,
+  },
   fill: {
     params: FillParams,
     result: diffed(EffectsSchema),
-    forwarded: withForwardedTarget(FillParams.shape, false),
+    forwarded: ForwardedFillParams,
     driverResult: DriverEffectsSchema,
   },
   type: {
@@ -383,6 +399,16 @@ const SCHEMAS = {
     result: noted(UploadResult),
     forwarded: UploadForwarded,
     driverResult: UploadDriverResult,
+  },
+  drop: {
+    params: DropParams,
+    result: noted(DropResult),
+    forwarded: DropForwarded,
+    driverResult: DropDriverResult,
+  },
+  downloads: {
+    params: DownloadsParams,
+    result: noted(DownloadsResult),
   },
   pdf: {
     params: PdfParams,
@@ -526,6 +552,12 @@ export function isForwardedAction(value: unknown): value is ForwardedAction {
 export function resultTakesNotes(action: ActionName): boolean {
   const result: z.ZodType = ACTIONS[action].result;
   return result instanceof z.ZodObject && 'notes' in result.shape;
+}
+
+/** Whether the action's result names the downloads it started (the results built on EffectsSchema). */
+export function resultNamesDownloads(action: ActionName): boolean {
+  const result: z.ZodType = ACTIONS[action].result;
+  return result instanceof z.ZodObject && 'downloads' in result.shape;
 }
 
 /** The driver flags of a forwarded action. */

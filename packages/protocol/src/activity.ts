@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RequestAgentSchema } from './envelope';
 import { ErrorCodeSchema } from './errors';
 import { RawTabIdSchema, SessionIdSchema, TabHandleSchema } from './ids';
 import { LabelSchema, SessionInfoSchema } from './schemas/common';
@@ -41,6 +42,8 @@ export const ActivityEntrySchema = z.strictObject({
   /** Why the session paused. */
   reason: z.string().max(300).optional(),
   elapsedMs: z.number().int().min(0).optional(),
+  /** Which kind of agent sent the action, as its client said (a label, not a proof). */
+  agent: RequestAgentSchema.optional(),
 });
 export type ActivityEntry = z.infer<typeof ActivityEntrySchema>;
 

@@ -3,6 +3,13 @@ import { ActionNameSchema } from './actions';
 import { BproxyErrorSchema } from './errors';
 import { HumanWaiverSchema } from './human';
 import { RawTabIdSchema, RequestIdSchema, SessionIdSchema } from './ids';
+import { AGENT_KINDS, AGENT_NAME_MAX } from './request-agent';
+
+/** Who sent the request (request-agent.ts): a label for the browser's activity feed, never trusted. */
+export const RequestAgentSchema = z.strictObject({
+  kind: z.enum(AGENT_KINDS),
+  name: z.string().min(1).max(AGENT_NAME_MAX).optional(),
+});
 
 /**
  * What POST / takes. `params` is checked against the action's own schema in a second step (see
@@ -15,6 +22,7 @@ export const BproxyRequestSchema = z.strictObject({
   session: z.string().max(64).optional(),
   params: z.record(z.string(), z.unknown()),
   deadline: z.number().int().positive(),
+  agent: RequestAgentSchema.optional(),
 });
 export type BproxyRequest = z.infer<typeof BproxyRequestSchema>;
 

@@ -200,6 +200,20 @@ export const ERROR_CATALOGUE = {
     when: 'The file input refuses these files: a type outside its accept, or several where it takes one',
     hint: 'Send files of the types the input accepts, one file unless it takes multiple',
   },
+  DOWNLOAD_TOO_LARGE: {
+    category: 'policy',
+    retry: false,
+    status: 413,
+    when: "A download grew past the daemon's cap (100 MiB unless BPROXY_DOWNLOAD_MAX_BYTES says otherwise): it was stopped and its partial file removed",
+    hint: 'Fetch a smaller file, or ask the user to raise the cap',
+  },
+  DOWNLOAD_TYPE_REFUSED: {
+    category: 'policy',
+    retry: false,
+    status: 403,
+    when: 'A download is a program or script by its name (.exe, .msi, .bat, .ps1, .sh, .dmg, .apk, .jar…): it was stopped and nothing kept',
+    hint: 'Download documents and data, not programs',
+  },
   NO_FILE_CHOOSER: {
     category: 'page',
     retry: true,
@@ -220,6 +234,27 @@ export const ERROR_CATALOGUE = {
     status: 403,
     when: "Reading or exporting the cookies of the user's own Chrome, which the user has not allowed",
     hint: 'Ask the user; only they can allow it (BPROXY_HOME/user-chrome.json). A browser bproxy launches needs no permission',
+  },
+  SECRET_NOT_FOUND: {
+    category: 'validation',
+    retry: false,
+    status: 404,
+    when: 'fill --secret names a secret the user has not added (`bproxy secret list` shows the names)',
+    hint: 'Use a name from `bproxy secret list`, or ask the user to add it: bproxy secret add NAME --origin ORIGIN',
+  },
+  SECRET_ORIGIN_MISMATCH: {
+    category: 'policy',
+    retry: false,
+    status: 403,
+    when: "fill --secret aimed at a field whose frame's origin is not the one the secret was added for; nothing was filled",
+    hint: "Fill it only on the secret's own site (secret list shows its origin); the user sees the attempt",
+  },
+  SECRET_STORE_UNREADABLE: {
+    category: 'policy',
+    retry: false,
+    status: 500,
+    when: 'The secret store or its key could not be read or did not verify (unsafe file, tampered, key gone)',
+    hint: 'Ask the user to run `bproxy doctor` and to add the secret again if the store was damaged',
   },
   STATE_FILE_INVALID: {
     category: 'validation',

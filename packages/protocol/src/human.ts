@@ -34,3 +34,11 @@ export const TAKE_OVER_REASON = 'the user took over this session in the browser;
  */
 export const TAKE_OVER_HINT =
   'The user is working in this tab: wait and try again later; only they can resume it, in the browser';
+
+/**
+ * The hint of SESSION_NOT_FOUND for an id of a tab the user shared (26 characters): creating a session
+ * would not reach the user's tab, as the catalogue's hint suggests; the user's side panel shares the
+ * tab again by itself after a daemon restart, under a new id only they can hand over.
+ */
+export const SHARED_SESSION_GONE_HINT =
+  'This was a tab the user shared: ask them for its new session id (the side panel shares it again after a restart); a session you create cannot reach their tab';

@@ -8,7 +8,7 @@
 /**
  * Each condition and who answers it: `page` — the page script, which re-checks on DOM changes; `driver`
  * — the browser driver, from what the browser reports (navigations, loads), since the page script dies
- * with its document.
+ * with its document; `daemon` — the daemon itself, from what drivers reported (downloads).
  */
 export const WAIT_CONDITIONS = {
   text: 'page',
@@ -20,6 +20,7 @@ export const WAIT_CONDITIONS = {
   load: 'driver',
   consoleError: 'driver',
   networkIdle: 'driver',
+  download: 'daemon',
 } as const;
 
 /** `networkIdle`: how long no request of the tab may be in flight for its network to count as idle. */

@@ -5,6 +5,7 @@ import { ActivityEntrySchema, BrowserSessionSchema } from './activity';
 import { RawTabIdSchema, SessionIdSchema, TabHandleSchema } from './ids';
 import { PacingModeSchema, SessionInfoSchema } from './schemas/common';
 import { SessionCloseResult } from './schemas/session-tab';
+import { DriverDownloadMessageSchema } from './schemas/downloads';
 import { PolicyViewSchema, SitePolicySchema } from './site-policy';
 import { ApprovalDecisionSchema, ApprovalIdSchema, ApprovalsViewSchema } from './approvals';
 
@@ -19,6 +20,14 @@ export const HelloMessageSchema = z.strictObject({
     name: z.string().min(1).max(64).optional(),
     version: z.string().max(32).optional(),
     userAgent: z.string().max(512).optional(),
+    /**
+     * Which run of the browser this is (the extension keeps it in session storage, which a browser
+     * restart empties): a reconnect with another run means the tabs of the last one are gone.
+     */
+    run: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{8,64}$/)
+      .optional(),
   }),
 });
 export const PingMessageSchema = z.strictObject({ type: z.literal('ping'), ts: z.number() });
@@ -113,6 +122,7 @@ export const DriverMessageSchema = z.union([
   NavigationMessageSchema,
   TabClosedMessageSchema,
   TabOpenedMessageSchema,
+  DriverDownloadMessageSchema,
   DriverResponseMessageSchema,
   UserRequestMessageSchema,
 ]);
@@ -126,6 +136,11 @@ export const WelcomeMessageSchema = z.strictObject({
   type: z.literal('welcome'),
   protocolVersion: z.number().int(),
   clientName: z.string(),
+  /**
+   * How long a driven tab may go without an action before the extension takes the debugger off it
+   * (its "being debugged" bar goes); the next action attaches again. Absent: kept attached.
+   */
+  debuggerIdleMs: z.number().int().min(100).max(604_800_000).optional(),
 });
 export const PongMessageSchema = z.strictObject({ type: z.literal('pong'), ts: z.number() });
 export const RequestMessageSchema = z.strictObject({

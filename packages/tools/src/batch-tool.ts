@@ -8,7 +8,8 @@
 import { BATCH_MAX_STEPS, MAX_DEADLINE_MS } from '@bproxy/protocol';
 import { TOOLS_BY_NAME, type ToolSpec } from './catalogue';
 import { localError, type ToolReply } from './errors';
-import { successReply } from './replies';
+import { joinParts, replyParts } from './replies';
+import { UNTRUSTED_OPEN } from './untrusted';
 import { checkToolArgs, toolTimeoutMs } from './tool-call';
 
 /** The batch tool's input schema, as a model is shown it: steps of tool names and their arguments. */
@@ -116,9 +117,12 @@ export function batchReply(batch: CheckedBatch, data: unknown): ToolReply {
   for (const [index, step] of steps.entries()) {
     const spec = batch.tools[index];
     if (spec === undefined || !isObject(step)) continue;
-    const reply = successReply(spec.name, batch.stepParams[index] ?? {}, step.data);
-    for (const block of reply.content) {
-      if (block.type === 'text') lines.push(`${index + 1}. ${block.text}`);
+    const reply = replyParts(spec.name, batch.stepParams[index] ?? {}, step.data);
+    const blocks = 'content' in reply ? reply.content : [{ type: 'text' as const, text: joinParts(reply) }];
+    for (const block of blocks) {
+      // A step's fence starts on a line of its own, after its number.
+      if (block.type === 'text')
+        lines.push(`${index + 1}.${block.text.startsWith(UNTRUSTED_OPEN) ? '\n' : ' '}${block.text}`);
       else images.push(block);
     }
   }

@@ -101,6 +101,8 @@ function inputSchema(spec: ToolSpec): ToolDefinition['inputSchema'] {
   const properties = isObject(json.properties) ? compactProperties(json.properties) : {};
   for (const key of spec.hide ?? []) delete properties[key];
   if (isObject(properties.target)) properties.target = compactTarget(TARGET_NOTE);
+  if (spec.action === 'drag' && isObject(properties.to))
+    properties.to = compactTarget('Where to drop it, likewise');
   const required = [
     ...(Array.isArray(json.required) ? json.required.filter((r): r is string => typeof r === 'string') : []),
     ...(spec.require ?? []),

@@ -16,6 +16,14 @@ export {
 } from './catalogue';
 export { errorReply, localError, textReply, TOOL_HINTS, type ToolError, type ToolReply } from './errors';
 export { successReply } from './replies';
+export {
+  fenceUntrusted,
+  untrustedFields,
+  untrustedRule,
+  UNTRUSTED_CLOSE,
+  UNTRUSTED_NONCE,
+  UNTRUSTED_OPEN,
+} from './untrusted';
 export { checkToolArgs, toolTimeoutMs, type CheckedToolCall } from './tool-call';
 export { outcomeOf, type CallOutcome, type DaemonAnswer } from './outcome';
 export { type StepPolicy } from './batch-tool';

@@ -45,7 +45,7 @@ export const TOOL_OVERRIDES = {
     description: 'Outline with handles to act on; diff:true for changes only; long text via text',
   },
   text: { description: 'Visible text; capped, continue with offset' },
-  fill: { description: 'Replace the value of a field' },
+  fill: { description: 'Replace the value of a field (value, or secret: a saved one by name)' },
   type: { description: 'Type text key by key (into target, else the focus)' },
   'session.resume': { description: 'Resume after the user did what HUMAN_REQUIRED asked' },
   'debug.last': { description: 'Recent request traces (ids, errors, timings)' },

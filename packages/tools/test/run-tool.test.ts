@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runTool, type DaemonAnswer, type ToolAction } from '../src/index';
+import { UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from '../src/untrusted';
 
 const textOf = (result: Awaited<ReturnType<typeof runTool>>): string =>
   result.reply.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('|');
@@ -30,7 +31,8 @@ describe('runTool', () => {
     expect(daemon.calls[0]?.params).toEqual({ url: page.url });
     expect(daemon.calls[0]?.timeoutMs).toBe(60_000);
     expect(result.ok).toBe(true);
-    expect(textOf(result)).toBe('at https://a.test/ "A"');
+    // The page's title is page text: in the fence.
+    expect(textOf(result)).toBe(`${UNTRUSTED_OPEN}\nat https://a.test/ "A"\n${UNTRUSTED_CLOSE}`);
   });
 
   it('answers an unknown tool and bad arguments without sending anything', async () => {

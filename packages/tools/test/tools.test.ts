@@ -6,6 +6,7 @@ import { buildTools, TOOL_SPECS } from '../src/catalogue';
 import { NO_TOOL, TOOL_OVERRIDES, type ToolOverride } from '../src/tool-overrides';
 import { errorReply, localError, TOOL_HINTS } from '../src/errors';
 import { successReply } from '../src/replies';
+import { UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from '../src/untrusted';
 
 describe('MCP tool list', () => {
   const tools = buildTools();
@@ -121,6 +122,8 @@ describe('MCP error replies', () => {
 describe('MCP success replies', () => {
   const text = (reply: ReturnType<typeof successReply>): string =>
     reply.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('|');
+  /** Page text as the replies fence it. */
+  const fenced = (page: string): string => `${UNTRUSTED_OPEN}\n${page}\n${UNTRUSTED_CLOSE}`;
 
   it('names a tab the click opened, so the agent can select it', () => {
     const reply = successReply(
@@ -133,7 +136,9 @@ describe('MCP success replies', () => {
         openedTabs: [{ tab: 't2', url: 'https://a.test/popup' }],
       },
     );
-    expect(text(reply)).toBe('clicked el3; opened t2 https://a.test/popup (tab_select t2 to act in it)');
+    expect(text(reply)).toBe(
+      fenced('clicked el3; opened t2 https://a.test/popup (tab_select t2 to act in it)'),
+    );
   });
 
   it('answers a snapshot diff and the diff an action caused in a few lines', () => {
@@ -142,7 +147,7 @@ describe('MCP success replies', () => {
       text(
         successReply('snapshot', { diff: true }, { ...snap, snapshot: '~ text: 2 likes', diff: 'changes' }),
       ),
-    ).toBe('u "T" (changes)\n~ text: 2 likes');
+    ).toBe(fenced('u "T" (changes)\n~ text: 2 likes'));
     expect(
       text(
         successReply(
@@ -151,7 +156,7 @@ describe('MCP success replies', () => {
           { ...snap, snapshot: '', diff: 'changes', notice: 'No change since your last snapshot.' },
         ),
       ),
-    ).toBe('u "T" (changes)\n[No change since your last snapshot.]');
+    ).toBe(`${fenced('u "T" (changes)')}\n[No change since your last snapshot.]`);
     expect(
       text(
         successReply(
@@ -160,13 +165,13 @@ describe('MCP success replies', () => {
           { ...snap, snapshot: 'button "Go" [el1]', diff: 'navigated' },
         ),
       ),
-    ).toBe('u "T" (whole: new page)\nbutton "Go" [el1]');
+    ).toBe(fenced('u "T" (whole: new page)\nbutton "Go" [el1]'));
     const clicked = successReply(
       'click',
       { target: 'el3', diff: true },
       { url: 'u', title: '', navigated: false, diff: { kind: 'changes', snapshot: '+ text: Saved' } },
     );
-    expect(text(clicked)).toBe('clicked el3\n(changes)\n+ text: Saved');
+    expect(text(clicked)).toBe(fenced('clicked el3\n(changes)\n+ text: Saved'));
   });
 
   it('lists the labels of an annotated screenshot after its image', () => {
@@ -176,7 +181,7 @@ describe('MCP success replies', () => {
       { annotate: true },
       { ...image, annotations: [{ handle: 'el1', name: 'Go', x: 1, y: 2, width: 3, height: 4 }] },
     );
-    expect(text(labelled)).toBe('[image]|labelled: el1 "Go" @1,2');
+    expect(text(labelled)).toBe(`[image]|${fenced('labelled: el1 "Go" @1,2')}`);
     expect(text(successReply('screenshot', {}, image))).toBe('[image]');
   });
 
@@ -188,24 +193,24 @@ describe('MCP success replies', () => {
   it('says in one short line how many runs of hidden text a read left out, and nothing when none', () => {
     const read = { url: 'u', title: '', text: 'hello', totalChars: 5, truncated: false };
     expect(text(successReply('text', {}, { ...read, hiddenBlocks: 3 }))).toBe(
-      'hello\n(hidden text left out: 3 blocks)',
+      `${fenced('hello')}\n(hidden text left out: 3 blocks)`,
     );
-    expect(text(successReply('text', {}, read))).toBe('hello');
+    expect(text(successReply('text', {}, read))).toBe(fenced('hello'));
     const snap = { url: 'u', title: 'T', snapshot: 'h1 "Hi"', totalChars: 7, truncated: false };
     expect(text(successReply('snapshot', {}, { ...snap, hiddenBlocks: 1 }))).toBe(
-      'u "T"\nh1 "Hi"\n(hidden text left out: 1 block)',
+      `${fenced('u "T"\nh1 "Hi"')}\n(hidden text left out: 1 block)`,
     );
   });
 
   it("adds the session's notes on lines of their own, to text and image replies alike", () => {
     const notes = ['t2 was closed in the browser; the session is back on t1, the tab that opened it'];
     const read = successReply('text', {}, { url: 'u', title: '', text: 'hello', notes });
-    expect(text(read)).toBe(`hello\nNote: ${notes[0]}`);
+    expect(text(read)).toBe(fenced(`hello\nNote: ${notes[0]}`));
     const shot = successReply(
       'screenshot',
       {},
       { mimeType: 'image/png', data: 'AA==', width: 1, height: 1, notes },
     );
-    expect(text(shot)).toBe(`[image]|Note: ${notes[0]}`);
+    expect(text(shot)).toBe(`[image]|${fenced(`Note: ${notes[0]}`)}`);
   });
 });

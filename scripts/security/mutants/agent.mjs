@@ -143,14 +143,14 @@ export const MUTANTS = [
     protects: 'page content, files and notes reach the model fenced as untrusted data',
     edits: [
       {
-        file: 'packages/agent/src/system-prompt.ts',
-        find: '  return `${OPEN} source=${source}\\n${safe}\\n${CLOSE}`;',
+        file: 'packages/tools/src/untrusted.ts',
+        find: '  return `${open}\\n${safe}\\n${UNTRUSTED_CLOSE}`;',
         replace: '  return safe;',
       },
     ],
     kills: [
       `${SANDBOX} › saves, appends, lists and reads back files in folders, with mode 0600, reads fenced as data`,
-      `${TURN} › streams text, runs a tool call in the message session through the daemon, and gives the model its result`,
+      `${TURN} › gives the model the page text of a reply inside the untrusted-data fence, its own words outside`,
     ],
   },
   {

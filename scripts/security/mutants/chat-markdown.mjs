@@ -27,6 +27,7 @@ export const MUTANTS = [
       `${MD_TEST} › keeps <script> and <img onerror> as visible text, never as elements`,
       `${MD_TEST} › decodes entities into text, so an encoded tag is shown, not built`,
       `${MD_TEST} › renders nested emphasis and links inside emphasis, and a link label with markup stays text`,
+      `${MD_TEST} › keeps HTML and script in a table cell as visible text, and a cell link only when http(s)`,
     ],
   },
   {
@@ -41,6 +42,7 @@ export const MUTANTS = [
     ],
     kills: [
       `${MD_TEST} › drops links to javascript:, data:, vbscript: and relative targets, keeping their words as text`,
+      `${MD_TEST} › keeps HTML and script in a table cell as visible text, and a cell link only when http(s)`,
     ],
   },
   {

@@ -71,9 +71,9 @@ export const MUTANTS = [
     protects: 'the daemon checks the files before forwarding an upload',
     edits: [
       {
-        file: 'packages/daemon/src/actions/page-actions.ts',
-        find: "  const upload = action === 'upload' ? checkUpload(deps, session, params, first.client) : null;",
-        replace: '  const upload = null as ReturnType<typeof checkUpload> | null;',
+        file: 'packages/daemon/src/actions/tab-steps.ts',
+        find: "  [['upload'], uploadStep],\n",
+        replace: '',
       },
     ],
     kills: [
@@ -87,9 +87,9 @@ export const MUTANTS = [
     run: BOTH_DRIVERS,
     edits: [
       {
-        file: 'packages/daemon/src/actions/page-actions.ts',
-        find: "  const upload = action === 'upload' ? checkUpload(deps, session, params, first.client) : null;",
-        replace: '  const upload = null as ReturnType<typeof checkUpload> | null;',
+        file: 'packages/daemon/src/actions/tab-steps.ts',
+        find: "  [['upload'], uploadStep],\n",
+        replace: '',
       },
     ],
     kills: [

@@ -2,7 +2,8 @@
  * Part of the driver-agnostic action suite (see actions.ts): snapshot diffs and handles that survive a
  * re-render. A list re-rendered in place keyed (its nodes kept) and unkeyed (its nodes replaced), a
  * field that changes after a click, a long error sentence that appears in a plain div: the diff shows
- * exactly the change, the handles of kept nodes act, those of replaced nodes are refused.
+ * exactly the change (the lines of removed items as one line naming their handles), the handles of
+ * kept nodes act, those of replaced or removed nodes are refused.
  */
 import { expect, it } from 'vitest';
 import type { Agent } from '../agent';
@@ -97,6 +98,33 @@ export function defineDiffTests(a: () => Agent): void {
   );
 
   it(
+    'diffs: the lines of removed items are one line naming every handle that went, and those handles are refused',
+    async () => {
+      const s = await a().session('diff-list.html');
+      const first = await snapshot(s, '--diff');
+      const apple = handleIn(first.snapshot, 'button', 'Like Apple');
+      const banana = handleIn(first.snapshot, 'button', 'Like Banana');
+      const cherry = handleIn(first.snapshot, 'button', 'Like Cherry');
+      const keep = handleIn(first.snapshot, 'button', 'Keep only Cherry (keyed)');
+
+      const kept = await act(s, 'click', keep, '--diff');
+      // Only lines went (the two rows): as many as the whole outline lost, named by their handles.
+      const after = (await snapshot(s)).snapshot;
+      const went = first.snapshot.split('\n').length - after.split('\n').length;
+      expect(went).toBeGreaterThanOrEqual(4);
+      expect(kept.diff).toEqual({ kind: 'changes', snapshot: `- ${went} lines gone: ${apple} ${banana}` });
+      expect(after).toContain(`[${cherry}]`);
+      // Each handle named there is dead; the row that stayed keeps its handle, which acts.
+      for (const old of [apple, banana])
+        expect((await a().cli.fail(['click', '-s', s, old])).code).toBe('ELEMENT_HANDLE_STALE');
+      await act(s, 'click', cherry);
+      expect(await likes(s)).toEqual({ Cherry: 1 });
+      await a().close(s);
+    },
+    T,
+  );
+
+  it(
     'diffs: a field changed by a click, a long error in a plain div, no change, and a new page',
     async () => {
       const s = await a().session('diff-form.html');
@@ -133,6 +161,19 @@ export function defineDiffTests(a: () => Agent): void {
       expect(moved.diff).toBe('navigated');
       expect(moved.snapshot).toContain('button "Increment"');
       await a().close(s);
+
+      // A page read whole with --max-chars: an action's diff compares with that read (its scope), not
+      // with a whole read of its own in the default scope.
+      const w = await a().session('diff-form.html');
+      const whole = await snapshot(w, '--diff', '--max-chars', '50000');
+      expect(whole.diff).toBe('first');
+      const wQty = handleIn(whole.snapshot, 'textbox', 'Quantity');
+      const wMore = handleIn(whole.snapshot, 'button', 'One more');
+      expect((await act(w, 'click', wMore, '--diff')).diff).toEqual({
+        kind: 'changes',
+        snapshot: `~ textbox "Quantity" value="2" [${wQty}]`,
+      });
+      await a().close(w);
     },
     T,
   );

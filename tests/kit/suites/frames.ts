@@ -2,7 +2,8 @@
  * Cross-origin frames, the same on every driver: a checkout whose card form lives in an iframe of
  * another site (another port on another loopback address, so an out-of-process frame), read with its
  * origin marked, filled and submitted by handles only through the CLI, and read and clicked through
- * MCP; the payment site checks what it received. A frame that navigated leaves its handles stale, and
+ * MCP; the payment site checks what it received. A frame of another origin on the page's own site (the
+ * same renderer process) is marked with its origin alike. A frame that navigated leaves its handles stale, and
  * frames that cannot be read (refused, sandboxed) are named with the reason, never silently missing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,6 +71,12 @@ export function defineFrameSuite(driver: DriverUnderTest): void {
         expect(named(elements, 'Coupon').frame).toBeUndefined();
         expect(named(elements, 'Card number')).toMatchObject({ tag: 'input', frame: f.payOrigin });
         expect(named(elements, 'Country')).toMatchObject({ tag: 'select', frame: f.payOrigin });
+        // Another port of the shop's own site: the same process, still another origin, marked alike.
+        const chat = await until('the help frame to be read', async () => {
+          const r = await x.cli.ok<{ elements: FramedElement[] }>(['elements', '-s', s]);
+          return r.elements.find((el) => el.name === 'Chat with us');
+        });
+        expect(chat).toMatchObject({ tag: 'button', frame: f.helpOrigin });
 
         const snap = await x.cli.ok<{ snapshot: string; crossOriginFrames?: Unread[] }>([
           'snapshot',
@@ -83,6 +90,10 @@ export function defineFrameSuite(driver: DriverUnderTest): void {
         expect(lines[frameLine + 1]).toMatch(/^ {2}/);
         expect(snap.snapshot).toMatch(/ {2}textbox "Card number" \[el\d+\]/);
         expect(snap.snapshot).toMatch(/\[Card terms\]\[ln\d+\]|link "Card terms" \[ln\d+\]/);
+        expect(
+          lines.some((l) => l.startsWith(`iframe "Help" frame ${f.helpOrigin}`)),
+          snap.snapshot,
+        ).toBe(true);
         // The refused frame is named, on its line and in crossOriginFrames, with why.
         expect(snap.snapshot).toMatch(/iframe "Offline" \(not read: [^)]+\)/);
         const refused = snap.crossOriginFrames?.find((u) => u.src === f.refusedSrc);
@@ -103,6 +114,7 @@ export function defineFrameSuite(driver: DriverUnderTest): void {
         const text = await x.cli.ok<{ text: string }>(['text', '-s', s]);
         expect(text.text).toContain('Total: 42.00 EUR');
         expect(text.text).toContain(`[frame ${f.payOrigin}]`);
+        expect(text.text).toContain(`[frame ${f.helpOrigin}]`);
         expect(text.text).toContain('Card number');
         await x.cli.ok(['session', 'close', '-s', s]);
       },

@@ -179,7 +179,8 @@ export function defineMcpSuite(driver: McpDriverUnderTest): void {
           `^clicked ${fresh} → navigated to .*ext-done\\.html\\?name=Ada&notes=fast&size=l "Extension done"; old handles are stale$`,
         ),
       );
-      expect(await a().ok('wait', { text: 'done' })).toMatch(/^done after \d+ ms; at .*ext-done\.html/);
+      // The page's line (its title) is page text: in the fence, on a line of its own.
+      expect(await a().ok('wait', { text: 'done' })).toMatch(/^done after \d+ ms\nat .*ext-done\.html/);
 
       expect(await a().ok('back')).toMatch(/ext-form\.html "Extension form"$/);
       expect(await a().ok('forward')).toMatch(/ext-done\.html\?name=Ada/);

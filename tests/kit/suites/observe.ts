@@ -139,12 +139,21 @@ export function defineObserveSuite(driver: DriverUnderTest): void {
     );
 
     it(
+      'lists the document and the subresources of the page a tab was opened with',
+      async () => {
+        const s = await session();
+        const all = await cli().ok<Listed>(['network', '-s', s]);
+        expect(all.text).toMatch(/^r\d+ GET 200 document http:\/\/127\.0\.0\.1:\d+\/observe\.html/m);
+        expect(all.text).toMatch(/^r\d+ GET 200 stylesheet http:\/\/127\.0\.0\.1:\d+\/observe\.css/m);
+        await cli().ok(['session', 'close', '-s', s]);
+      },
+      T,
+    );
+
+    it(
       'lists requests one line each, filtered by status, type and URL part, the CORS failure included',
       async () => {
         const s = await session();
-        // Loaded again by command: the extension's debugger joins a tab once it exists, after the
-        // request of the document the tab was opened with.
-        await cli().ok(['navigate', '-s', s, srv().pageUrl]);
         await cli().ok(['click', '-s', s, '--selector', '#pay']);
         await cli().ok(['click', '-s', s, '--selector', '#boom']);
         await cli().ok(['click', '-s', s, '--selector', '#cors']);

@@ -3,15 +3,16 @@
  * client in the session of the tab the user shared, so pacing, the paused state, handles and every
  * gate apply as they do for an outside agent. A call is the catalogue's one `runTool` (arguments
  * checked, the result checked and rendered as its one-line reply); this file keeps the agent's policy:
- * which tools, the shared tab's session, its own words for some errors, and every successful reply — it
- * carries page text: titles, snapshots, dialog messages — reaching the model fenced as untrusted data.
+ * which tools, the shared tab's session and its own words for some errors. The catalogue's replies
+ * already hold the page's text (titles, snapshots, dialog messages, console lines) in the one
+ * untrusted-data fence (@bproxy/tools' untrusted.ts), with bproxy's own words outside it.
  *
  * Hidden here (an outside agent has them): `session_resume`, because a pause is the user's to end in
  * their own tab, not the agent's; `debug_last`, whose traces cover every session of the daemon, not
  * only this one; `debug_log`, the driver's log, which is bproxy's diagnostics, not the user's task;
  * `batch`, whose steps could name the tools hidden here: the agent calls tools one at a time; and
- * `upload`, because a page steering this agent could have it hand the page a file from an allowed
- * folder — until each such action asks the user first, it is not offered.
+ * `upload` and `drop`, because a page steering this agent could have it hand the page a file from an
+ * allowed folder — until each such action asks the user first, they are not offered.
  */
 import { settleAnswer, type Answer } from '@bproxy/client';
 import {
@@ -22,7 +23,7 @@ import {
   type ToolDefinition,
   type ToolError,
 } from '@bproxy/tools';
-import { fenceUntrusted } from '../system-prompt';
+import { unfenced } from './exfiltration';
 import { failure, firstLine, replyImage, replyText, type ToolRun } from './tool-result';
 
 /** The one method of the daemon client the agent uses (DaemonClient fits; tests may pass their own). */
@@ -38,6 +39,7 @@ export const HIDDEN_BROWSER_TOOLS: ReadonlySet<string> = new Set([
   'session_resume',
   'debug_last',
   'debug_log',
+  'drop',
   'batch',
   'upload',
 ]);
@@ -77,13 +79,13 @@ export async function runBrowserTool(
   const image = replyImage(result.reply);
   return {
     ok: true,
-    content: text === '' ? `${name}: done` : fenceUntrusted(name, text),
+    content: text === '' ? `${name}: done` : text,
     summary: image === undefined ? panelSummary(name, true, text) : `${name}: an image`,
     ...(image === undefined ? {} : { image }),
   };
 }
 
-/** The panel's line for a browser tool's reply: a read's size (never the page), else the reply's first line. */
+/** The panel's line for a browser tool's reply: a read's size (never the page), else the reply's first line (not a fence's). */
 export function panelSummary(name: string, ok: boolean, text: string): string {
-  return ok && READS.has(name) ? `${name}: ${text.length} characters` : firstLine(text);
+  return ok && READS.has(name) ? `${name}: ${text.length} characters` : firstLine(unfenced(text));
 }

@@ -11,7 +11,7 @@
  */
 import { isLifecycleError, readStateFile, writeStateFileAtomic } from '@bproxy/client/lifecycle';
 import { z } from 'zod';
-import { fenceUntrusted } from '../system-prompt';
+import { fenceUntrusted } from '@bproxy/tools';
 import type { LocalTool, ToolContext } from './local-tool';
 import { failure, type ToolRun } from './tool-result';
 
@@ -114,7 +114,7 @@ export function notesTools(path: string, clock: () => number) {
           chosen.length === 0 ? 'no notes yet' : chosen.map(([name, n]) => `${name}: ${n.text}`).join('\n');
         return {
           ok: true,
-          content: fenceUntrusted('notes', text),
+          content: fenceUntrusted(text, 'notes'),
           summary: `recall: ${chosen.length} notes`,
           read: chosen.map(([, n]) => n.text),
         };

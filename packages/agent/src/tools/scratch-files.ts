@@ -20,7 +20,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { fenceUntrusted } from '../system-prompt';
+import { fenceUntrusted } from '@bproxy/tools';
 import type { LocalTool } from './local-tool';
 import { failure, type ToolRun } from './tool-result';
 
@@ -190,7 +190,7 @@ function readFile(root: string, { path, offset }: ReadArgs): ToolRun {
         : '';
     return {
       ...ok(
-        fenceUntrusted(`file ${segments.join('/')}`, slice) + more,
+        (slice === '' ? '(empty file)' : fenceUntrusted(slice, `file ${segments.join('/')}`)) + more,
         `read_file: ${slice.length} characters`,
       ),
       read: [slice],
@@ -216,7 +216,7 @@ function listFiles(root: string): ToolRun {
     };
     if (lstatOrNull(root) !== null) walk(root, '', 0);
     const text = lines.length === 0 ? 'no files yet' : lines.join('\n');
-    return ok(fenceUntrusted('list_files', text), `list_files: ${lines.length} files`);
+    return ok(fenceUntrusted(text, 'list_files'), `list_files: ${lines.length} files`);
   } catch (error) {
     return refused(error);
   }

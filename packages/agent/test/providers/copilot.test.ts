@@ -57,9 +57,7 @@ describe('the Copilot provider', { timeout: 30_000 }, () => {
     h.send({ type: 'user', chatId: 'a', text: 'add the mug', session: 'abcdef' });
     expect(await h.turnEnd('a')).toMatchObject({ type: 'turn_done', stopped: false, model: 'gpt-5-mini' });
     expect(daemon.calls).toEqual([{ action: 'click', params: { target: 'el3' }, session: 'abcdef' }]);
-    expect(h.text('a')).toMatch(
-      /^Clicking\. Tool said: <<untrusted-data [0-9a-f]+>> source=click\nclicked el3\n/,
-    );
+    expect(h.text('a')).toMatch(/^Clicking\. Tool said: clicked el3/);
     expect(h.of('tool_result', 'a')).toMatchObject([{ ok: true, text: 'clicked el3' }]);
     const created = calls().find((c) => c.method === 'session.create')?.params;
     expect(created).toMatchObject({

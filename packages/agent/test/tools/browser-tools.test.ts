@@ -1,5 +1,5 @@
 /**
- * The in-browser agent's browser tools: `upload` is not offered — a page steering the agent could
+ * The in-browser agent's browser tools: `upload` and `drop` are not offered — a page steering the agent could
  * otherwise have it hand the page a file from an allowed folder — and a call naming it reaches no
  * daemon.
  */
@@ -23,5 +23,21 @@ describe('the browser tools of the in-browser agent', () => {
     expect(run).toMatchObject({ ok: false, code: 'UNKNOWN_ACTION' });
     expect(calls).toEqual([]);
     expect(browserToolDefinitions().map((t) => t.name)).toContain('click');
+  });
+
+  it('does not offer drop (files onto a drop zone), and a call naming it reaches no daemon', async () => {
+    expect(TOOLS_BY_NAME.has('drop')).toBe(true);
+    expect(browserToolDefinitions().map((t) => t.name)).not.toContain('drop');
+    expect(browserToolDefinitions().map((t) => t.name)).toContain('drag');
+    const calls: string[] = [];
+    const caller = {
+      call(action: string) {
+        calls.push(action);
+        return Promise.reject(new Error('not reached'));
+      },
+    };
+    const run = await runBrowserTool(caller, 'drop', { target: 'el1', files: ['a.txt'] }, 'abcdef');
+    expect(run).toMatchObject({ ok: false, code: 'UNKNOWN_ACTION' });
+    expect(calls).toEqual([]);
   });
 });

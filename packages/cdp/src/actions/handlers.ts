@@ -3,7 +3,7 @@
  * 'client'. The type makes a missing or extra entry a compile error.
  */
 import type { HandlerTable } from './context';
-import { click, fill, hover, press, scroll, select, type } from './interaction-actions';
+import { click, drag, drop, fill, hover, press, scroll, select, type } from './interaction-actions';
 import { pdf, upload } from './files-actions';
 import { debugLog, dialog, wait } from './misc-actions';
 import { withNetworkIdleWait } from './network-idle-wait';
@@ -37,6 +37,8 @@ export const HANDLERS: HandlerTable = {
   scroll,
   click,
   hover,
+  drag,
+  drop,
   fill,
   type,
   press,

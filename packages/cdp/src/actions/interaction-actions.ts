@@ -15,7 +15,11 @@ import { trustedPage } from './trusted-page';
 /** Finds and checks the element outside the effects watch, then the input inside it. */
 async function trusted(ctx: ActionContext, call: TrustedCall): Promise<DriverResult<TrustedCall['action']>> {
   const tab = ctx.tab();
-  const page = framedTrustedPage(trustedPage(tab, ctx.remaining), tab.frames.pages(ctx.remaining));
+  const headless = ctx.browser().handle.userAgent.includes('HeadlessChrome');
+  const page = framedTrustedPage(
+    trustedPage(tab, ctx.remaining, { headless }),
+    tab.frames.pages(ctx.remaining),
+  );
   const steps = trustedSteps(page, call);
   await steps.prepare();
   return (await withEffects(tab, () => steps.act(), ctx.remaining())).effects;
@@ -23,6 +27,8 @@ async function trusted(ctx: ActionContext, call: TrustedCall): Promise<DriverRes
 
 export const click: HandlerDef<'click'> = { run: (ctx, params) => trusted(ctx, { action: 'click', params }) };
 export const hover: HandlerDef<'hover'> = { run: (ctx, params) => trusted(ctx, { action: 'hover', params }) };
+export const drag: HandlerDef<'drag'> = { run: (ctx, params) => trusted(ctx, { action: 'drag', params }) };
+export const drop: HandlerDef<'drop'> = { run: (ctx, params) => trusted(ctx, { action: 'drop', params }) };
 export const type: HandlerDef<'type'> = { run: (ctx, params) => trusted(ctx, { action: 'type', params }) };
 export const press: HandlerDef<'press'> = { run: (ctx, params) => trusted(ctx, { action: 'press', params }) };
 

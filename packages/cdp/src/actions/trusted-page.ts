@@ -5,7 +5,7 @@
  */
 import type { LocateResult } from '@bproxy/page';
 import type { ElementTarget } from '@bproxy/protocol';
-import { FOCUS_AT_POINT, fail, type InputSender, type TrustedPage } from '@bproxy/driver';
+import { FOCUS_AT_POINT, dragWatch, fail, type InputSender, type TrustedPage } from '@bproxy/driver';
 import { callInWorld, runPage } from '../driver/page-runner';
 import type { PageTab } from '../driver/page-tab';
 
@@ -15,11 +15,12 @@ async function locate(
   target: ElementTarget,
   timeoutMs: number,
   enabled: boolean,
+  at?: { x: number; y: number },
 ): Promise<{ x: number; y: number }> {
   const data = await runPage(
     tab,
     'locate',
-    { target, enabled },
+    { target, enabled, ...(at === undefined ? {} : { at }) },
     { timeoutMs, checkHuman: true, retryOnNavigation: true },
   );
   const point = data as Partial<Record<keyof LocateResult, unknown>> | null;
@@ -40,14 +41,21 @@ export async function checkHuman(tab: PageTab, timeoutMs: number): Promise<void>
 }
 
 /** `tab` as the kit's TrustedPage; every call is bounded by `remaining()`, the request's time left. */
-export function trustedPage(tab: PageTab, remaining: () => number): TrustedPage {
+export function trustedPage(
+  tab: PageTab,
+  remaining: () => number,
+  options: { readonly headless?: boolean } = {},
+): TrustedPage {
   const input: InputSender = {
     send: (method, params) => tab.session.send(method, params, remaining()),
+    watchDrags: () => dragWatch((seen) => tab.session.on('Input.dragIntercepted', (e) => seen(e.data))),
+    // Headless Chromium hands dispatched drag events to no page (Input.dispatchDragEvent).
+    ...(options.headless === true ? { dragEvents: false } : {}),
   };
   return {
     input,
     rest: tab,
-    locate: (target, enabled) => locate(tab, target, remaining(), enabled),
+    locate: (target, enabled, at) => locate(tab, target, remaining(), enabled, at),
     focusAt: async (point, caretToEnd) =>
       (await callInWorld(tab, FOCUS_AT_POINT, [point.x, point.y, caretToEnd], remaining())) === true,
     checkHuman: () => checkHuman(tab, remaining()),

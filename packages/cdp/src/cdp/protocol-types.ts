@@ -59,6 +59,16 @@ export interface CdpCommands {
     result: { product: string; userAgent: string; protocolVersion: string };
   };
   'Browser.close': { params: NoParams; result: NoResult };
+  'Browser.setDownloadBehavior': {
+    params: {
+      behavior: 'deny' | 'allow' | 'allowAndName' | 'default';
+      downloadPath?: string;
+      eventsEnabled?: boolean;
+      browserContextId?: string;
+    };
+    result: NoResult;
+  };
+  'Browser.cancelDownload': { params: { guid: string; browserContextId?: string }; result: NoResult };
   'Target.setDiscoverTargets': { params: { discover: boolean }; result: NoResult };
   'Target.createTarget': {
     params: { url: string; background?: boolean; newWindow?: boolean };
@@ -144,6 +154,8 @@ export interface CdpCommands {
   'Input.dispatchMouseEvent': { params: InputCommands['Input.dispatchMouseEvent']; result: NoResult };
   'Input.dispatchKeyEvent': { params: InputCommands['Input.dispatchKeyEvent']; result: NoResult };
   'Input.insertText': { params: InputCommands['Input.insertText']; result: NoResult };
+  'Input.setInterceptDrags': { params: InputCommands['Input.setInterceptDrags']; result: NoResult };
+  'Input.dispatchDragEvent': { params: InputCommands['Input.dispatchDragEvent']; result: NoResult };
   'Emulation.setFocusEmulationEnabled': { params: { enabled: boolean }; result: NoResult };
   'Page.setInterceptFileChooserDialog': { params: { enabled: boolean }; result: NoResult };
   'DOM.describeNode': {
@@ -164,6 +176,13 @@ export interface CdpCommands {
 
 export type CdpEvents = {
   'Target.targetCreated': { targetInfo: TargetInfo };
+  'Browser.downloadWillBegin': { frameId: string; guid: string; url: string; suggestedFilename: string };
+  'Browser.downloadProgress': {
+    guid: string;
+    totalBytes: number;
+    receivedBytes: number;
+    state: 'inProgress' | 'completed' | 'canceled';
+  };
   'Target.targetDestroyed': { targetId: string };
   'Target.targetInfoChanged': { targetInfo: TargetInfo };
   'Target.targetCrashed': { targetId: string };
@@ -181,6 +200,7 @@ export type CdpEvents = {
   'Runtime.executionContextCreated': { context: ExecutionContextDescription };
   'Runtime.executionContextDestroyed': { executionContextId: number };
   'Runtime.executionContextsCleared': Record<string, never>;
+  'Input.dragIntercepted': { data: Record<string, unknown> };
   'Page.fileChooserOpened': {
     frameId: string;
     mode: 'selectSingle' | 'selectMultiple';

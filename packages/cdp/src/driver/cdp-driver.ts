@@ -163,26 +163,35 @@ export class CdpDriver {
 
   private async connect(): Promise<ConnectedBrowser> {
     const handle = await openBrowser(this.options);
-    const browser = new ConnectedBrowser(handle, this.bundle, {
-      allocateTabId: () => this.nextTabId++,
-      navigation: (tab, url, cause) => this.send({ type: 'navigation', tabId: tab.tabId, url, cause }),
-      tabOpened: (tab, opener) => {
-        this.log.write('info', 'tab opened by a page', { tabId: tab.tabId, openerTabId: opener.tabId });
-        if (this.closing === undefined)
-          this.send({ type: 'tab_opened', tabId: tab.tabId, openerTabId: opener.tabId, url: tab.url });
+    const downloads = this.options.mode === 'launch' ? this.options.downloads : undefined;
+    const browser = new ConnectedBrowser(
+      handle,
+      this.bundle,
+      {
+        allocateTabId: () => this.nextTabId++,
+        navigation: (tab, url, cause) => this.send({ type: 'navigation', tabId: tab.tabId, url, cause }),
+        tabOpened: (tab, opener) => {
+          this.log.write('info', 'tab opened by a page', { tabId: tab.tabId, openerTabId: opener.tabId });
+          if (this.closing === undefined)
+            this.send({ type: 'tab_opened', tabId: tab.tabId, openerTabId: opener.tabId, url: tab.url });
+        },
+        tabClosed: (tab, why) => {
+          const browserGone = handle.connection.closed;
+          if (browserGone) this.lostTabs.add(tab.tabId);
+          this.log.write('info', 'tab closed', { tabId: tab.tabId, why });
+          if (this.closing === undefined)
+            this.send({
+              type: 'tab_closed',
+              tabId: tab.tabId,
+              reason: browserGone ? 'browser_gone' : 'closed',
+            });
+        },
+        download: (report) => {
+          if (this.closing === undefined) this.send({ type: 'download', ...report });
+        },
       },
-      tabClosed: (tab, why) => {
-        const browserGone = handle.connection.closed;
-        if (browserGone) this.lostTabs.add(tab.tabId);
-        this.log.write('info', 'tab closed', { tabId: tab.tabId, why });
-        if (this.closing === undefined)
-          this.send({
-            type: 'tab_closed',
-            tabId: tab.tabId,
-            reason: browserGone ? 'browser_gone' : 'closed',
-          });
-      },
-    });
+      downloads,
+    );
     handle.connection.onClose((reason) => {
       this.log.write(this.closing === undefined ? 'warn' : 'info', 'browser connection closed', {
         reason,

@@ -9,12 +9,16 @@ import type { TargetInfo } from '../cdp/protocol-types';
 import { CdpSession } from '../cdp/session';
 import type { BrowserHandle } from '../browser/open-browser';
 import { PageTab, type TabHooks } from './page-tab';
+import { BrowserDownloads, type DownloadSettings } from './downloads';
+import type { DriverDownloadMessage } from '@bproxy/protocol';
 
 export interface ConnectedBrowserHooks extends TabHooks {
   tabClosed(tab: PageTab, why: string): void;
   /** A driven tab's page opened `tab`, which is now set up and driven too. */
   tabOpened(tab: PageTab, opener: PageTab): void;
   allocateTabId(): number;
+  /** A download in one of our tabs started or ended (only with `downloads` settings). */
+  download?(report: Omit<DriverDownloadMessage, 'type'>): void;
 }
 
 /** How long attaching to and setting up a tab a page opened may take. */
@@ -30,6 +34,7 @@ export class ConnectedBrowser {
     readonly handle: BrowserHandle,
     private readonly bundle: string,
     private readonly hooks: ConnectedBrowserHooks,
+    private readonly downloads?: DownloadSettings,
   ) {
     const c = handle.connection;
     this.disconnected = new Promise<never>((_, reject) => {
@@ -62,6 +67,20 @@ export class ConnectedBrowser {
   async init(timeoutMs: number): Promise<void> {
     // Discovery is what makes the browser report targetDestroyed for tabs closed behind our back.
     await this.connection.send('Target.setDiscoverTargets', { discover: true }, { timeoutMs });
+    if (this.downloads !== undefined) {
+      const report = this.hooks.download?.bind(this.hooks) ?? (() => undefined);
+      await new BrowserDownloads(
+        this.connection,
+        this.downloads,
+        (frameId) => this.tabOfFrame(frameId),
+        report,
+      ).start(timeoutMs);
+    }
+  }
+
+  /** The tab whose main frame is `frameId`. */
+  private tabOfFrame(frameId: string): PageTab | undefined {
+    return this.byTarget.get(frameId) ?? [...this.tabs.values()].find((t) => t.mainFrameId === frameId);
   }
 
   tab(tabId: number): PageTab | undefined {

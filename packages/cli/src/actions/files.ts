@@ -84,5 +84,26 @@ export const pdf = defineAction({
   }),
 });
 
+export const downloads = defineAction({
+  action: 'downloads',
+  path: ['downloads'],
+  args: [],
+  options: {},
+  call: () => ({ action: 'downloads', params: {} }),
+  help: () => ({
+    description: "list the session's downloads (files in its downloads folder)",
+    args: {},
+    options: {},
+    examples: ['bproxy downloads -s m4q7z2', 'bproxy wait -s m4q7z2 --download'],
+    after: `A download a session's tab starts lands in the session's folder (tmpDir/downloads/NAME, 0600,
+the page's name without path parts, never overwriting: "NAME (2)"). The action that started it names it,
+and \`wait --download\` waits for one to end. Over the cap (100 MiB, BPROXY_DOWNLOAD_MAX_BYTES) it is
+stopped (DOWNLOAD_TOO_LARGE); programs and scripts (.exe .msi .bat .ps1 .sh .dmg .apk .jar…) are refused
+(DOWNLOAD_TYPE_REFUSED); nothing of either is kept. Browsers bproxy launches only (see README).
+Output: {"downloads":[{"file":"/…/downloads/report.csv","bytes":1234,"url":"…","state":"completed"}]}.\n`,
+    reference: [{ usage: '`bproxy -s ID downloads`', does: "the session's downloads" }],
+  }),
+});
+
 /** These commands, in the order the help lists them. */
-export const FILES = [upload, pdf];
+export const FILES = [upload, pdf, downloads];

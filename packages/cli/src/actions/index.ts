@@ -8,6 +8,7 @@
 import { batch } from './batch';
 import { DEBUG, call } from './debug';
 import type { ActionCommand, ActionGroup } from './grammar';
+import { drag } from './drag';
 import { FILES } from './files';
 import { INTERACTION } from './interaction';
 import { NAVIGATION } from './navigation';
@@ -21,7 +22,17 @@ import { WAITING } from './waiting';
 
 /** The commands that are not one protocol action each; commands/ builds each with commander. */
 export type CustomName =
-  'service' | 'mcp' | 'agent' | 'help' | 'bridge' | 'setup' | 'host' | 'extension' | 'doctor' | 'policy';
+  | 'service'
+  | 'mcp'
+  | 'agent'
+  | 'help'
+  | 'bridge'
+  | 'setup'
+  | 'host'
+  | 'extension'
+  | 'doctor'
+  | 'policy'
+  | 'secret';
 
 export interface CustomEntry {
   readonly custom: CustomName;
@@ -39,9 +50,9 @@ export const SECTIONS: readonly Section[] = [
   { heading: 'Sessions and tabs:', entries: [SESSION, TAB] },
   { heading: 'Navigation:', entries: NAVIGATION },
   { heading: 'Reading the page (mints handles like el3, ln2):', entries: READS },
-  { heading: 'Acting on the page:', entries: [...INTERACTION, ...WAITING, batch] },
+  { heading: 'Acting on the page:', entries: [...INTERACTION, drag, ...WAITING, batch] },
   { heading: 'Files:', entries: FILES },
-  { heading: 'Logins and emulation:', entries: [STATE, COOKIES, emulate] },
+  { heading: 'Logins and emulation:', entries: [STATE, COOKIES, emulate, { custom: 'secret' }] },
   { heading: 'Console and network:', entries: OBSERVE },
   { heading: 'Debugging:', entries: [DEBUG, call] },
   { heading: 'Agents:', entries: [{ custom: 'mcp' }, { custom: 'agent' }, { custom: 'help' }] },

@@ -100,7 +100,7 @@ browser refused trusted input in this tab (the page saw script events).\n`,
     reference: [
       {
         usage: '`bproxy -s ID click el3 [--diff]` / `hover el3`',
-        does: 'act on an element (or `--selector CSS`); `openedTabs` names tabs the page opened; `--diff` (click, fill, type, press, select) adds the snapshot diff the action caused',
+        does: 'act on an element (or `--selector CSS`); `openedTabs` names tabs the page opened; `--diff` (click, fill, type, press, select, drag) adds the snapshot diff the action caused',
       },
     ],
   }),
@@ -127,7 +127,12 @@ export const fill = defineAction({
   action: 'fill',
   path: ['fill'],
   args: [variadic('args')],
-  options: { selector: SELECTOR, value: text('--value <value>'), diff: DIFF },
+  options: {
+    selector: SELECTOR,
+    value: text('--value <value>'),
+    secret: text('--secret <name>'),
+    diff: DIFF,
+  },
   call([args], opts) {
     const [handle, positional, extra] =
       opts.selector === undefined ? [args[0], args[1], args[2]] : [undefined, args[0], args[1]];
@@ -136,10 +141,14 @@ export const fill = defineAction({
     if (positional !== undefined && opts.value !== undefined)
       throw usageError('give the value once: as an argument or with --value');
     const value = positional ?? opts.value;
-    if (value === undefined) throw usageError('give the value to fill: `fill el2 VALUE` or --value VALUE');
+    if (opts.secret !== undefined && value !== undefined)
+      throw usageError('give a value or --secret NAME, not both');
+    if (value === undefined && opts.secret === undefined)
+      throw usageError('give the value to fill: `fill el2 VALUE`, --value VALUE or --secret NAME');
+    const target = elementTarget(handle, opts.selector, true);
     return {
       action: 'fill',
-      params: compact({ target: elementTarget(handle, opts.selector, true), value, diff: opts.diff }),
+      params: compact({ target, value, secret: opts.secret, diff: opts.diff }),
     };
   },
   help: () => ({
@@ -150,17 +159,23 @@ export const fill = defineAction({
     options: {
       selector: SELECTOR_HELP,
       value: 'the value (instead of the positional one)',
+      secret: 'a secret the user added (`bproxy secret list`): filled by the daemon, never shown',
       diff: DIFF_HELP,
     },
     examples: [
       'bproxy fill -s m4q7z2 el2 "Ada Lovelace"',
       'bproxy fill -s m4q7z2 el2 --value ""',
       'bproxy fill -s m4q7z2 --selector "#email" ada@example.com',
+      'bproxy fill -s m4q7z2 el3 --secret bank',
     ],
     reference: [
       {
         usage: '`bproxy -s ID fill el2 --value V` / `type TEXT [--into el2]` / `press Enter`',
         does: 'type into fields',
+      },
+      {
+        usage: '`bproxy -s ID fill el3 --secret NAME`',
+        does: 'fill a secret the user added, only on its origin; the value never shows (SECRET_ORIGIN_MISMATCH elsewhere)',
       },
     ],
   }),

@@ -7,14 +7,20 @@ export const tabOpen = defineAction({
   action: 'tab.open',
   path: ['tab', 'open'],
   args: [optional('url')],
-  options: { url: text('--url <url>'), browser: text('--browser <name>'), background: flag('--background') },
+  options: {
+    url: text('--url <url>'),
+    browser: text('--browser <name>'),
+    background: flag('--background'),
+    foreground: flag('--foreground'),
+  },
   call([url], opts) {
     if (url !== undefined && opts.url !== undefined)
       throw usageError('give the URL once: as an argument or with --url');
+    if (opts.background && opts.foreground) throw usageError('give --background or --foreground, not both');
     const params = compact({
       url: url ?? opts.url,
       browser: opts.browser,
-      active: opts.background ? false : undefined,
+      active: opts.background ? false : opts.foreground ? true : undefined,
     });
     return { action: 'tab.open', params };
   },
@@ -25,6 +31,7 @@ export const tabOpen = defineAction({
       url: 'the URL to load',
       browser: 'which connected browser opens it (see `bproxy debug status`)',
       background: 'do not make the tab active',
+      foreground: "bring the tab to the front (in your own Chrome agents' tabs open behind yours)",
     },
     examples: [
       'bproxy tab open --url https://example.com',
@@ -32,8 +39,8 @@ export const tabOpen = defineAction({
     ],
     reference: [
       {
-        usage: '`bproxy [-s ID] tab open --url URL [--browser NAME]`',
-        does: 'open a tab (without `-s`: creates and binds a session)',
+        usage: '`bproxy [-s ID] tab open --url URL [--browser NAME] [--foreground]`',
+        does: 'open a tab (without `-s`: creates and binds a session); in your own Chrome it opens behind yours unless --foreground',
       },
     ],
   }),

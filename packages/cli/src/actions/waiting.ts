@@ -18,6 +18,7 @@ export const wait = defineAction({
     load: flag('--load'),
     consoleError: flag('--console-error'),
     networkIdle: flag('--network-idle'),
+    download: flag('--download'),
     state: choice('--state <state>', ['visible', 'hidden', 'attached', 'detached']),
     timeoutMs: int('--timeout-ms <ms>', 0, 300_000),
   },
@@ -32,10 +33,11 @@ export const wait = defineAction({
       opts.load,
       opts.consoleError,
       opts.networkIdle,
+      opts.download,
     ].filter((v) => v !== undefined).length;
     if (given !== 1)
       throw usageError(
-        'give exactly one of --text, --text-gone, --selector, --handle, --navigation, --url, --load, --console-error or --network-idle',
+        'give exactly one of --text, --text-gone, --selector, --handle, --navigation, --url, --load, --console-error, --network-idle or --download',
       );
     const target = opts.handle === undefined ? undefined : elementTarget(opts.handle, undefined, true);
     const params = compact({
@@ -48,6 +50,7 @@ export const wait = defineAction({
       load: opts.load,
       consoleError: opts.consoleError,
       networkIdle: opts.networkIdle,
+      download: opts.download,
       state: opts.state,
       timeoutMs: opts.timeoutMs,
     });
@@ -67,6 +70,7 @@ export const wait = defineAction({
       navigation: 'until the tab navigates',
       consoleError: 'until the tab logs an error or throws uncaught (since its latest action)',
       networkIdle: `until the tab has had no request in flight for ${NETWORK_IDLE_MS} ms`,
+      download: "until one of the session's downloads ends (see `downloads`)",
       state: 'for --selector/--handle',
       timeoutMs: 'give up after this long (0-300000)',
     },
@@ -79,11 +83,12 @@ export const wait = defineAction({
       'bproxy wait -s m4q7z2 --load',
       'bproxy wait -s m4q7z2 --console-error --timeout-ms 5000',
       'bproxy wait -s m4q7z2 --network-idle --timeout-ms 10000',
+      'bproxy wait -s m4q7z2 --download',
     ],
     reference: [
       {
         usage:
-          '`bproxy -s ID wait --text T \\| --text-gone T \\| --selector S \\| --handle el3 \\| --navigation \\| --url PATTERN \\| --load \\| --console-error \\| --network-idle [--timeout-ms MS]`',
+          '`bproxy -s ID wait --text T \\| --text-gone T \\| --selector S \\| --handle el3 \\| --navigation \\| --url PATTERN \\| --load \\| --console-error \\| --network-idle \\| --download [--timeout-ms MS]`',
         does: 'wait for a condition; `WAIT_TIMEOUT` says what was awaited and where the page is',
       },
     ],

@@ -25,6 +25,7 @@ import { HELP } from './help';
 import { HOST, SETUP } from './host';
 import { MCP } from './mcp';
 import { POLICY } from './policy';
+import { SECRET } from './secret';
 import { SERVICE } from './service';
 
 /** Every command that is not one protocol action, by the name the tree gives it. */
@@ -39,6 +40,7 @@ export const CUSTOM: { readonly [K in CustomName]: CustomCommand } = {
   extension: EXTENSION,
   doctor: DOCTOR,
   policy: POLICY,
+  secret: SECRET,
 };
 
 /** The protocol's actions that no hand-written command sends, as the protocol describes them. */

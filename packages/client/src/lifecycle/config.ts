@@ -25,6 +25,11 @@ export interface DaemonConfig {
    * with no agent request; null (`off`) keeps it up. A daemon started by `service start` ignores it.
    */
   readonly idleExitMs: number | null;
+  /**
+   * How long a tab of the user's Chrome may go without an agent action before the extension takes
+   * the debugger off it (BPROXY_DEBUGGER_IDLE; null, `off`: kept attached while driven).
+   */
+  readonly debuggerIdleMs: number | null;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -84,6 +89,14 @@ export function parseIdleExit(raw: string | undefined): number | null {
   return parseDuration('BPROXY_IDLE_EXIT', raw);
 }
 
+/** The "being debugged" bar leaves a tab no agent has acted in for this long. */
+export const DEFAULT_DEBUGGER_IDLE_MS = 10_000;
+
+export function parseDebuggerIdle(raw: string | undefined): number | null {
+  if (raw === undefined || raw === '') return DEFAULT_DEBUGGER_IDLE_MS;
+  return parseDuration('BPROXY_DEBUGGER_IDLE', raw);
+}
+
 export function loadConfig(env: Env = process.env): DaemonConfig {
   refuseExtensionIdVariable(env.BPROXY_EXTENSION_ID);
   return {
@@ -91,5 +104,6 @@ export function loadConfig(env: Env = process.env): DaemonConfig {
     port: parsePort(env.BPROXY_PORT),
     logLevel: parseLogLevel(env.BPROXY_LOG_LEVEL),
     idleExitMs: parseIdleExit(env.BPROXY_IDLE_EXIT),
+    debuggerIdleMs: parseDebuggerIdle(env.BPROXY_DEBUGGER_IDLE),
   };
 }

@@ -21,3 +21,6 @@ export * from './process-identity';
 export * from './secure-file';
 export * from './start-report';
 export * from './state-home';
+export * from './secret-keychain';
+export * from './secret-store';
+export * from './terminal-session';

@@ -21,6 +21,7 @@ describe('daemon configuration from the environment', () => {
       port: DEFAULT_PORT,
       logLevel: 'info',
       idleExitMs: 15 * 60_000,
+      debuggerIdleMs: 10_000,
     });
     expect(DEFAULT_IDLE_EXIT_MS).toBe(15 * 60_000);
   });

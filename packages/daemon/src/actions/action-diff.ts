@@ -1,7 +1,7 @@
 /**
- * `diff: true` on an acting action (click, fill, type, press, select): after the action answered, the
+ * `diff: true` on an acting action (click, fill, type, press, select, drag): after the action answered, the
  * daemon reads a snapshot diff of the whole page in the same tab (the scope of a plain `snapshot
- * --diff`) and adds it to the answer as `diff`, saving the read an agent makes next. The snapshot goes
+ * --diff`, with the maxChars of the agent's latest whole-page diff read of the tab) and adds it to the answer as `diff`, saving the read an agent makes next. The snapshot goes
  * through the same forwarded path (admission, the tab's queue, the deadline) as a read of its own.
  */
 import { ActionDiffSchema, makeError, type ActionName, type RequestId } from '@bproxy/protocol';
@@ -11,7 +11,7 @@ import { forward, type ForwardTarget } from './dispatch';
 import { mintFromResult } from './minting';
 import type { CommandContext, CommandRouteDeps } from './types';
 
-const DIFF_ACTIONS: ReadonlySet<ActionName> = new Set(['click', 'fill', 'type', 'press', 'select']);
+const DIFF_ACTIONS: ReadonlySet<ActionName> = new Set(['click', 'fill', 'type', 'press', 'select', 'drag']);
 
 /** Whether the request asks for the diff its action causes; its `diff` param never reaches a driver. */
 export function wantsActionDiff(action: ActionName, params: Record<string, unknown>): boolean {
@@ -21,6 +21,15 @@ export function wantsActionDiff(action: ActionName, params: Record<string, unkno
 export function withoutDiff(params: Record<string, unknown>): Record<string, unknown> {
   const { diff: _diff, ...rest } = params;
   return rest;
+}
+
+/**
+ * The snapshot an action's diff reads: the whole page, with the maxChars of the agent's latest
+ * whole-page diff read of the tab (so that a page first read whole with `maxChars` is compared with
+ * that read, not read whole a second time in the default scope).
+ */
+export function actionDiffParams(cap: number | null | undefined): { diff: true; maxChars?: number } {
+  return typeof cap === 'number' ? { diff: true, maxChars: cap } : { diff: true };
 }
 
 export async function addActionDiff(
@@ -35,7 +44,7 @@ export async function addActionDiff(
   // Its own id (the driver's exactly-once ledger keys on ids), made of the characters ids may hold.
   const id =
     `${ctx.request.id.slice(0, 100)}.diff-${Math.floor(deps.random() * 2 ** 32).toString(36)}` as RequestId;
-  const params = { diff: true };
+  const params = actionDiffParams(deps.handles.snapshots.wholeCap(session.id, tab.handle));
   const read: CommandContext = {
     request: { ...ctx.request, id, action: 'snapshot', params },
     deadlineMono: ctx.deadlineMono,

@@ -31,14 +31,16 @@ function resolveTargets(
   tab: TabHandle,
   params: Record<string, unknown>,
 ): { ok: true; params: Record<string, unknown> } | { ok: false; outcome: DriverOutcome } {
-  const target = params.target;
-  if (target === undefined) return { ok: true, params };
-  if (typeof target === 'string') {
-    const resolved = deps.handles.resolve(session, tab, target as Parameters<typeof deps.handles.resolve>[2]);
+  let out = params;
+  // `target`, and `to` (where drag drops): each handle becomes the target it stands for.
+  for (const key of ['target', 'to'] as const) {
+    const value = params[key];
+    if (typeof value !== 'string') continue;
+    const resolved = deps.handles.resolve(session, tab, value as Parameters<typeof deps.handles.resolve>[2]);
     if (!resolved.ok) return { ok: false, outcome: failed(resolved.code, resolved.message) };
-    return { ok: true, params: { ...params, target: resolved.target satisfies ElementTarget } };
+    out = { ...out, [key]: resolved.target satisfies ElementTarget };
   }
-  return { ok: true, params };
+  return { ok: true, params: out };
 }
 
 /**

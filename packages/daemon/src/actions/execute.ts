@@ -6,6 +6,7 @@
  */
 import {
   SESSION_ID_PATTERN,
+  SHARED_SESSION_GONE_HINT,
   type ACTIONS,
   actionDef,
   type ActionName,
@@ -67,7 +68,12 @@ function lookupSession(deps: CommandRouteDeps, id: string | undefined, required:
   if (!session)
     return {
       ok: false,
-      outcome: failed('SESSION_NOT_FOUND', `no session ${id} (closed, or the daemon restarted)`),
+      outcome: failed(
+        'SESSION_NOT_FOUND',
+        `no session ${id} (closed, or the daemon restarted)`,
+        // A shared tab's id (26 characters): a session of one's own would not reach the user's tab.
+        id.length === 26 ? { hint: SHARED_SESSION_GONE_HINT } : {},
+      ),
     };
   return { ok: true, session };
 }

@@ -101,6 +101,8 @@ export function forgetTab(
       ? 'was closed'
       : cause === 'released'
         ? 'was released'
-        : 'is no longer open in the browser',
+        : cause === 'browser_gone'
+          ? 'was lost when its browser restarted'
+          : 'is no longer open in the browser',
   );
 }

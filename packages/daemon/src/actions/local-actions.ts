@@ -8,6 +8,7 @@ import { actionDef, type ActionName, type ActionParams, type ForwardedAction } f
 import type { DriverOutcome } from '../browsers/forwarded-requests';
 import type { SessionRecord } from '../sessions/sessions';
 import { runBatch } from './batch';
+import { listDownloads } from './download-steps';
 import { debugLast, debugStatus } from './debug';
 import {
   heldByUser,
@@ -83,6 +84,7 @@ export const LOCAL_ACTIONS: { readonly [A in LocalAction]: LocalHandler<A> } = {
   },
   'tab.list': { session: 'required', run: (deps, _ctx, _params, session) => tabList(deps, session) },
   batch: { session: 'required', run: runBatch },
+  downloads: { session: 'required', run: (deps, _ctx, _params, session) => listDownloads(deps, session) },
   'pairing.issue': { session: 'none', run: pairingIssue },
   'debug.last': { session: 'none', run: (deps, ctx, params) => debugLast(deps, params, ctx.request.session) },
   'debug.status': { session: 'none', run: (deps, ctx) => debugStatus(deps, ctx.request.session) },

@@ -11,6 +11,7 @@ import { ElementHandles } from '../sessions/element-handles';
 import type { SessionRecord, TabRecord } from '../sessions/sessions';
 import type { CommandRouteDeps } from './types';
 import { diffSnapshot } from './snapshot-diff';
+import { snapshotNames } from './snapshot-names';
 
 const target = (item: { ref: string; selector: string }) => ({ ref: item.ref, selector: item.selector });
 
@@ -66,6 +67,12 @@ function snapshotDiff(
     longText: driver.longText ?? [],
   };
   deps.handles.snapshots.set(scope.session, scope.tab, key, now);
+  if (params.target === undefined && params.contains === undefined && (params.offset ?? 0) === 0)
+    deps.handles.snapshots.setWholeCap(
+      scope.session,
+      scope.tab,
+      typeof params.maxChars === 'number' ? params.maxChars : null,
+    );
   if (before === undefined) return { ...minted, diff: 'first' };
   if (before.epoch !== now.epoch) return { ...minted, diff: 'navigated' };
   const changes = diffSnapshot(before, now);
@@ -135,6 +142,7 @@ function mintSnapshot(
   result: SnapshotDriverResult,
 ): Record<string, unknown> {
   const names = new Map<number, ElementHandle>();
+  const called = snapshotNames(result.snapshot);
   for (const kind of ['el', 'ln'] as const) {
     const items = result.refs.map((r, i) => ({ r, i })).filter((x) => x.r.kind === kind);
     const minted = deps.handles.mint(
@@ -142,6 +150,7 @@ function mintSnapshot(
       'snapshot',
       kind,
       items.map((x) => target(x.r)),
+      items.map((x) => called.get(x.i)),
     );
     minted.forEach((handle, j) => {
       const item = items[j];

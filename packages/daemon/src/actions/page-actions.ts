@@ -22,14 +22,9 @@ import { mintFromResult } from './minting';
 import { failed } from './outcome';
 import { forgetTab } from './lifecycle';
 import type { CommandContext, CommandRouteDeps } from './types';
-import { urlForClient } from './url-check';
-import { checkUpload, uploadAnswer } from '../files/upload';
-import { checkPdf } from '../files/pdf';
-import { finishStateAction, isStateAction, prepareStateAction } from './state-doors';
-import { finishNetworkRead, noteNews, prepareNetworkRead } from '../observe/network-actions';
-import { addActionDiff, wantsActionDiff, withoutDiff } from './action-diff';
-import { annotatedScreenshot } from './annotate';
-import { checkLanding, refuseDestination, refuseOnPage } from '../policy/enforce';
+import { noteNews } from '../observe/network-actions';
+import { stepsOf, type PreparedStep, type StepContext } from './tab-steps';
+import { checkLanding, refuseOnPage } from '../policy/enforce';
 import { approvalGate } from '../approvals/gate';
 
 /**
@@ -97,63 +92,26 @@ export async function runTabAction(
   // Approvals: a sensitive action is not run until a person allowed it (approvals/gate.ts).
   const held = await approvalGate(deps, ctx, session, tab, first.client, params, resolveTarget);
   if (held) return held;
-  if (action === 'navigate' && typeof params.url === 'string') {
-    const checked = urlForClient(deps, first.client, params.url);
-    if ('ok' in checked) return checked;
-    const refused = refuseDestination(deps, session, checked.url);
-    if (refused) return refused;
-    forwardedParams = { ...params, url: checked.url };
-  }
-  // Files are checked against the allowed folders before the request goes anywhere.
-  const upload = action === 'upload' ? checkUpload(deps, session, params, first.client) : null;
-  if (upload !== null) {
-    if ('ok' in upload) return upload;
-    forwardedParams = upload.params;
-  }
-
-  // Where a PDF goes is checked before it is printed; the daemon writes it.
-  const pdf = action === 'pdf' ? checkPdf(deps, session, params) : null;
-  if (pdf !== null) {
-    if ('ok' in pdf) return pdf;
-    forwardedParams = pdf.params;
-  }
-
-  let statePath: string | undefined;
-  if (isStateAction(action)) {
-    const prepared = prepareStateAction(deps, action, session, first.client, params);
+  // The action's own steps (tab-steps.ts): checks before forwarding, then the answer's files and shape.
+  const sc: StepContext = { deps, ctx, session, tab, client: first.client, resolveTarget, params };
+  const finishes: NonNullable<PreparedStep['finish']>[] = [];
+  let replaced: PreparedStep['forward'];
+  for (const step of stepsOf(action)) {
+    const prepared = step.prepare(sc, forwardedParams);
     if ('ok' in prepared) return prepared;
-    forwardedParams = prepared.forwarded;
-    statePath = prepared.path;
+    forwardedParams = prepared.params;
+    if (prepared.forward !== undefined) replaced = prepared.forward;
+    if (prepared.finish !== undefined) finishes.unshift(prepared.finish);
   }
-
-  const prepared = prepareNetworkRead(deps, session, action, forwardedParams);
-  if (!prepared.ok) return prepared.outcome;
-  forwardedParams = prepared.params;
-
-  if (action === 'screenshot') {
-    // `annotate` is the daemon's to carry out: a driver gets the labels to draw instead.
-    const { annotate, ...image } = forwardedParams;
-    forwardedParams = image;
-    if (annotate === true)
-      return afterAnswer(
-        deps,
-        ctx,
-        session,
-        tab,
-        await annotatedScreenshot(deps, ctx, session, tab, resolveTarget, image),
-      );
-  }
-  const diff = wantsActionDiff(action, params);
-  if (diff) forwardedParams = withoutDiff(forwardedParams);
-  const outcome = await forward(deps, ctx, session, resolveTarget, forwardedParams);
+  const outcome =
+    replaced === undefined
+      ? await forward(deps, ctx, session, resolveTarget, forwardedParams)
+      : await replaced(forwardedParams);
   noteNews(session, tab, outcome);
   // Where the browser went meanwhile (a link, a popup, a redirect) is judged by the site policy.
-  const answered = checkLanding(deps, session, tab, afterAnswer(deps, ctx, session, tab, outcome));
-  if (pdf !== null) return pdf.answer(answered);
-  if (upload !== null) return uploadAnswer(answered, upload.files);
-  if (isStateAction(action)) return finishStateAction(action, statePath, answered);
-  const finished = finishNetworkRead(deps, session, action, answered, prepared.harPath);
-  return diff ? addActionDiff(deps, ctx, session, tab, resolveTarget, finished) : finished;
+  let answered = checkLanding(deps, session, tab, afterAnswer(deps, ctx, session, tab, outcome));
+  for (const finish of finishes) answered = await finish(answered);
+  return answered;
 }
 
 function afterAnswer(

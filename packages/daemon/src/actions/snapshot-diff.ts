@@ -1,7 +1,10 @@
 /**
  * The lines that changed between two snapshots of one scope, written for a language model: `+ line`
  * added, `- line` removed, `~ line` changed (the new line; the element kept its handle, or a line of
- * the same kind took the place of another), no context lines, indentation dropped. Handles are the
+ * the same kind took the place of another), no context lines, indentation dropped. Removed lines are
+ * the cheap part: the agent read them before, and what it needs is which handles are dead, so a run of
+ * removed lines that holds a handle is one line naming every handle that went (`- 7 lines gone: ln4
+ * el9 el10`); a removed line alone, or a run without handles (text that went away), stays whole. Handles are the
  * same across reads for the same node (element-handles.ts), so an unchanged element is an unchanged
  * line. New long text runs, which a whole snapshot leaves to `text`, follow as `+ text:` lines, cut
  * at LONG_TEXT_SHOWN characters each and LONG_TEXT_TOTAL in all, with a continuation.
@@ -15,6 +18,7 @@ export const LONG_TEXT_TOTAL = 3000;
 type Op = { op: '=' | '-' | '+'; line: string };
 
 const HANDLE = /\[((?:el|ln)\d+)\]/;
+const HANDLES = /\[((?:el|ln)\d+)\]/g;
 
 /** Two lines stand for the same thing when they carry the same handle, or (no handle) start with the same word. */
 function keyOf(line: string): string {
@@ -74,6 +78,17 @@ function editScript(prev: readonly string[], next: readonly string[]): Op[] {
   return ops;
 }
 
+/** The removed lines of one run that did not pair with an added one: whole, or one line naming their handles. */
+function gone(removed: readonly string[], out: string[]): void {
+  // Every handle of each line: a `links:` line holds several.
+  const handles = removed.flatMap((line) => [...line.matchAll(HANDLES)].flatMap((m) => m[1] ?? []));
+  if (removed.length < 2 || handles.length === 0) {
+    for (const line of removed) out.push(`- ${line.trim()}`);
+    return;
+  }
+  out.push(`- ${removed.length} lines gone: ${handles.join(' ')}`);
+}
+
 /** One run of removed and added lines: removed ones first, then the added ones in page order, each `~` when it pairs with a removed one. */
 function hunk(removed: string[], added: string[], out: string[]): void {
   const paired = new Set<number>();
@@ -84,9 +99,10 @@ function hunk(removed: string[], added: string[], out: string[]): void {
     paired.add(match);
     return '~';
   });
-  removed.forEach((line, k) => {
-    if (!paired.has(k)) out.push(`- ${line.trim()}`);
-  });
+  gone(
+    removed.filter((_, k) => !paired.has(k)),
+    out,
+  );
   added.forEach((line, k) => out.push(`${marks[k] ?? '+'} ${line.trim()}`));
 }
 

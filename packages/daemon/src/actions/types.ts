@@ -14,8 +14,10 @@ import type { ForwardedRequests } from '../browsers/forwarded-requests';
 import type { SessionRegistry, TabRecord } from '../sessions/sessions';
 import type { TabQueues } from '../sessions/tab-queues';
 import type { TraceRing } from '../logs/traces';
+import type { Downloads } from '../files/downloads';
 import type { SitePolicyGate } from '../policy/site-policy';
 import type { ApprovalBook } from '../approvals/book';
+import type { DaemonSecrets } from './secret-fill';
 
 export interface CommandRouteDeps {
   sessions: SessionRegistry;
@@ -35,6 +37,8 @@ export interface CommandRouteDeps {
   tmpRoot: string;
   /** The folders an agent's files may be in besides each session's own (files.json, --allow-files), and the upload cap. */
   files: { readonly allowed: readonly string[]; readonly uploadMaxBytes: number };
+  /** The downloads of sessions' tabs (files/downloads.ts). */
+  downloads: Downloads;
   /** The user's settings for the network read: whether secrets show. */
   networkSettings: NetworkSettings;
   startedMono: number;
@@ -50,6 +54,8 @@ export interface CommandRouteDeps {
   policy: SitePolicyGate;
   /** The actions held for a person's decision (approvals/gate.ts). */
   approvals: ApprovalBook;
+  /** The user's secrets (fill --secret), and the values filled so far, masked in every answer. */
+  secrets: DaemonSecrets;
 }
 
 /** One request on its way through the daemon. */

@@ -26,6 +26,8 @@ export interface ClientRecord {
   session?: SessionId;
   /** Label used in logs (`ws_client`), e.g. client-3. */
   label: string;
+  /** The browser's run, as its last hello said (an extension's): another one means it restarted. */
+  run?: string;
 }
 
 export class ClientRegistry {
@@ -34,14 +36,19 @@ export class ClientRegistry {
 
   constructor(private readonly clock: { now(): number; monotonic(): number }) {}
 
-  /** Registers a connection after its hello. Returns the record and the transport it displaced, if any. */
+  /**
+   * Registers a connection after its hello. Returns the record, the transport it displaced, if any,
+   * and whether the browser restarted since its last connection (another run: its tabs are gone).
+   */
   attach(
     hello: HelloMessage,
     transport: DriverLink,
     started: { launcher?: string; session?: SessionId } = {},
-  ): { record: ClientRecord; displaced: DriverLink | null } {
+  ): { record: ClientRecord; displaced: DriverLink | null; restarted: boolean } {
     const existing = this.clients.get(hello.client.instanceId);
     const displaced = existing?.transport ?? null;
+    const run = hello.client.run;
+    const restarted = existing?.run !== undefined && run !== undefined && existing.run !== run;
     const record: ClientRecord = existing ?? {
       key: hello.client.instanceId,
       name: this.uniqueName(hello.client.name ?? (hello.client.kind === 'extension' ? 'chrome' : 'cdp')),
@@ -53,6 +60,7 @@ export class ClientRegistry {
       label: `client-${++this.counter}`,
     };
     if (hello.client.version !== undefined) record.version = hello.client.version;
+    if (run !== undefined) record.run = run;
     if (started.launcher !== undefined) record.launcher = started.launcher;
     if (started.session !== undefined) record.session = started.session;
     record.transport = transport;
@@ -60,7 +68,7 @@ export class ClientRegistry {
     record.connectedMono = this.clock.monotonic();
     record.disconnectedMono = null;
     this.clients.set(record.key, record);
-    return { record, displaced };
+    return { record, displaced, restarted };
   }
 
   /** Marks the client disconnected if `transport` is still its current connection. */

@@ -5,6 +5,7 @@
  * after a grace period, pending requests fail and a CDP browser's tabs are dropped). Handlers are
  * attached synchronously, before any await, so no early message is lost.
  */
+import type { Downloads } from '../files/downloads';
 import {
   BPROXY_VERSION,
   DriverMessageSchema,
@@ -50,6 +51,10 @@ export interface DriverDeps {
   logger: Logger;
   graceMs: number;
   helloTimeoutMs?: number;
+  /** Files the downloads drivers report (files/downloads.ts). */
+  downloads?: Downloads;
+  /** Told to extensions: how long a driven tab keeps the debugger with no action (null: for ever). */
+  debuggerIdleMs?: number | null;
 }
 
 /** Where a driver connection comes from: a socket's peer, or a launcher of the daemon (for a session). */
@@ -73,6 +78,11 @@ export class DriverConnections {
   private readonly graceTimers = new Map<string, NodeJS.Timeout>();
   /** Set once the command graph exists (daemon.ts); until then user requests are refused. */
   userRequests: UserRequestHandler | null = null;
+  /**
+   * Told when a browser came back after a restart (its hello names another run): its tabs of the last
+   * run are gone. Set with the command graph (daemon.ts), which forgets them and their shared sessions.
+   */
+  browserRestarted: ((record: ClientRecord) => void) | null = null;
   /** Told when a session's tab committed a navigation or was opened by its page (the site policy). */
   tabMoved: ((tab: TabRecord) => void) | null = null;
 
@@ -180,15 +190,26 @@ export class DriverConnections {
       transport.close('protocol_mismatch');
       return null;
     }
-    const { record, displaced } = deps.clients.attach(hello, transport, {
+    const { record, displaced, restarted } = deps.clients.attach(hello, transport, {
       ...(meta.launcher === undefined ? {} : { launcher: meta.launcher }),
       ...(meta.session === undefined ? {} : { session: meta.session }),
     });
+    if (restarted) {
+      deps.logger.info({ event: 'browser_restarted', ws_client: record.label });
+      deps.handles.forgetPages(record.key);
+      this.browserRestarted?.(record);
+    }
     const grace = this.graceTimers.get(record.key);
     if (grace) clearTimeout(grace);
     this.graceTimers.delete(record.key);
     if (displaced && displaced !== transport) displaced.close('replaced');
-    transport.send({ type: 'welcome', protocolVersion: PROTOCOL_VERSION, clientName: record.name });
+    const idle = deps.debuggerIdleMs ?? null;
+    transport.send({
+      type: 'welcome',
+      protocolVersion: PROTOCOL_VERSION,
+      clientName: record.name,
+      ...(record.kind === 'extension' && idle !== null ? { debuggerIdleMs: idle } : {}),
+    });
     deps.browserState?.welcomed(record.key);
     deps.logger.info({
       event: 'ws_connect',
@@ -234,6 +255,9 @@ export class DriverConnections {
         }
         // A tab opened after its action answered still joins the session's tab group now.
         deps.browserState?.changed();
+        return;
+      case 'download':
+        deps.downloads?.onReport(record, msg);
         return;
       case 'response': {
         const outcome = msg.ok

@@ -137,6 +137,11 @@ export class Launchers {
     return kind === 'remote' || kind === 'per-session';
   }
 
+  /** Whether the daemon files this client's downloads: a browser it launched (its driver stages them). */
+  filesDownloads(record: ClientRecord): boolean {
+    return record.launcher !== undefined && this.find(record.launcher)?.kind === 'launched';
+  }
+
   /** Whether this client's tabs may load file: URLs: a browser the daemon launched with --allow-file-urls. */
   allowsFileUrls(record: ClientRecord): boolean {
     if (record.launcher === undefined) return false;

@@ -1,5 +1,5 @@
 /**
- * upload on the daemon's side: the paths the agent named are checked against the allowed folders
+ * upload (and drop, files dropped onto a drop zone) on the daemon's side: the paths the agent named are checked against the allowed folders
  * (allowed-folders.ts) before the request is forwarded — a refusal answers at once and the driver never
  * hears of it — and the driver gets the checked real paths with each file's name and type. The answer
  * names the files that were set.
@@ -22,12 +22,13 @@ export function checkUpload(
   session: SessionRecord,
   params: Record<string, unknown>,
   client: ClientRecord,
+  action: 'upload' | 'drop' = 'upload',
 ): CheckedUpload | DriverOutcome {
   // The browser is handed a path on this machine: one running elsewhere could not read it.
   if (deps.launchers.isRemote(client))
     return failed(
       'UNSUPPORTED_ACTION',
-      `upload hands the browser a path on this machine; browser "${client.name}" runs elsewhere (a remote endpoint or farm)`,
+      `${action} hands the browser a path on this machine; browser "${client.name}" runs elsewhere (a remote endpoint or farm)`,
     );
   const raws = Array.isArray(params.files)
     ? params.files.filter((f): f is string => typeof f === 'string')

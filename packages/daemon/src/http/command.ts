@@ -17,6 +17,7 @@ import type { FastifyInstance } from 'fastify';
 import { recordAction } from '../actions/activity-trail';
 import { timeoutOutcome } from '../actions/dispatch';
 import { execute } from '../actions/execute';
+import { maskAnswer } from '../actions/secret-fill';
 import type { CommandContext, CommandRouteDeps } from '../actions/types';
 import type { DriverOutcome } from '../browsers/forwarded-requests';
 import { logRequestPayload } from '../logs/payload-log';
@@ -102,10 +103,13 @@ async function runCommand(
     trail: {},
     runStep: (body) => answerCommand(deps, ledger, body),
   };
-  const outcome =
+  // Every answer (and the activity feed's copy) masks the values filled from secrets so far.
+  const outcome = maskAnswer(
+    deps.secrets,
     ctx.deadlineMono <= facts.startMono
       ? timeoutOutcome(deps, ctx, 'arrival', 'the deadline had already passed when the request arrived')
-      : await executeChecked(deps, ctx);
+      : await executeChecked(deps, ctx),
+  );
   recordAction(deps, ctx, outcome);
   deps.browserState.changed();
   const response = outcome.ok

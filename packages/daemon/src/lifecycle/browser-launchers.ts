@@ -21,6 +21,8 @@ import {
   parseProfileName,
 } from '@bproxy/client/lifecycle';
 import { assertProfileFree, profileFolder } from './profiles';
+import { ensureDownloadStaging } from '../files/downloads';
+import { DEFAULT_DOWNLOAD_MAX_BYTES } from '@bproxy/protocol';
 import type { BrowserLauncher, LaunchOptions, StartedBrowser } from '../server-options';
 
 /** A browser with no tab for this long is closed (a launched one, or a session's farm browser). */
@@ -40,6 +42,16 @@ export interface BrowserChoice {
   allowFileUrls: boolean;
   /** The launched browser keeps its user data in BPROXY_HOME/profiles/NAME; null: a fresh profile. */
   profile: string | null;
+  /** Largest download kept (BPROXY_DOWNLOAD_MAX_BYTES, default 100 MiB). */
+  downloadMaxBytes: number;
+}
+
+/** BPROXY_DOWNLOAD_MAX_BYTES: a whole number of bytes, 1 or more; unset or empty: the default. */
+export function envDownloadMaxBytes(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return DEFAULT_DOWNLOAD_MAX_BYTES;
+  if (!/^[0-9]{1,15}$/.test(raw) || Number(raw) < 1)
+    throw new LifecycleError('config', `BPROXY_DOWNLOAD_MAX_BYTES must be a number of bytes, got "${raw}"`);
+  return Number(raw);
 }
 
 /** BPROXY_ALLOW_FILE_URLS: 1 or true turns it on; unset, empty, 0 or false leave it off. */
@@ -86,6 +98,7 @@ export function browserChoice(args: BrowserArgs, env: Env): BrowserChoice {
   return {
     allowFileUrls,
     profile,
+    downloadMaxBytes: envDownloadMaxBytes(env.BPROXY_DOWNLOAD_MAX_BYTES),
     browser,
     attach: args.attach ?? (env.BPROXY_ATTACH || null),
     cdpUrl,
@@ -155,6 +168,8 @@ export function browserLaunchers(choice: BrowserChoice, home: string): BrowserLa
     const options: CdpDriverOptions = { mode: 'launch', headless, profilesDir };
     if (process.env.CHROME_PATH) options.executablePath = process.env.CHROME_PATH;
     if (choice.allowFileUrls) options.allowFileUrls = true;
+    // Its downloads go to the daemon's staging folder; the daemon files them in the sessions' folders.
+    options.downloads = { dir: ensureDownloadStaging(home), maxBytes: choice.downloadMaxBytes };
     const profile = choice.profile;
     if (profile !== null) options.userDataDir = profileFolder(home, profile);
     launchers.push({

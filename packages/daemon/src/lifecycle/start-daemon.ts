@@ -17,6 +17,7 @@ import {
   extensionsFileStamp,
   readFilesConfig,
   PolicyStore,
+  readSecret,
   errnoCode,
   LifecycleError,
   liveTrustedExtensionIds,
@@ -45,6 +46,8 @@ export interface StartDeps {
   onIdleExit?: (idleMs: number) => void;
   /** Folders `service start --allow-files` named (files.json's are read here). */
   allowFiles?: readonly string[];
+  /** Largest download kept (default 100 MiB). */
+  downloadMaxBytes?: number;
   /** Seam for tests that run the lifecycle inside the test process. */
   isOurDaemon?: DaemonIdentityCheck;
 }
@@ -117,10 +120,12 @@ export async function startDaemon(config: DaemonConfig, deps: StartDeps): Promis
       logger,
       tmpRoot: paths.tmp,
       allowedFolders,
+      debuggerIdleMs: config.debuggerIdleMs,
       sitePolicy,
       networkSettings: readNetworkSettings(paths.home, (why) =>
         logger.warn({ event: 'network_settings_ignored', why }),
       ),
+      secrets: (name) => readSecret(paths.home, name),
       onPairingConsumed: () => {
         removeStateFileQuietly(paths.pairing);
         logger.info({ event: 'pairing_file_removed' });
@@ -128,6 +133,7 @@ export async function startDaemon(config: DaemonConfig, deps: StartDeps): Promis
     };
     if (deps.launchers) options.launchers = deps.launchers;
     if (deps.browserIdleMs !== undefined) options.browserIdleMs = deps.browserIdleMs;
+    if (deps.downloadMaxBytes !== undefined) options.downloadMaxBytes = deps.downloadMaxBytes;
     if (deps.onIdleExit) options.idleExit = { afterMs: config.idleExitMs, onIdle: deps.onIdleExit };
     server = await deps.buildServer(options);
     let port: number;

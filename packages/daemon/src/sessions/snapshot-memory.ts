@@ -2,7 +2,9 @@
  * Each session's last snapshot per tab and scope (the target, contains, offset and maxChars it was
  * asked with), for `snapshot --diff`: its lines with handles written in, the long text runs the page
  * sent, and the page (epoch) it was read on. Memory only, bounded: 64 scopes in all, the least recently
- * read dropped first; forgotten with the tab or the session.
+ * read dropped first; forgotten with the tab or the session. It also keeps the `maxChars` of each tab's
+ * latest whole-page diff read, so that the diff an action answers with (`click --diff`) compares within
+ * the scope the agent reads the page in.
  */
 import type { SessionId, TabHandle } from '@bproxy/protocol';
 
@@ -16,6 +18,8 @@ export interface RememberedSnapshot {
 
 export class SnapshotMemory {
   private readonly entries = new Map<string, RememberedSnapshot>();
+  /** session/tab → the maxChars of its latest whole-page diff read (null: the default cap). */
+  private readonly wholeCaps = new Map<string, number | null>();
 
   private static key(session: SessionId, tab: TabHandle, scope: string): string {
     return `${session}/${tab}/${scope}`;
@@ -40,6 +44,16 @@ export class SnapshotMemory {
     }
   }
 
+  /** A whole-page diff read (no target, contains or offset) was answered with this maxChars. */
+  setWholeCap(session: SessionId, tab: TabHandle, maxChars: number | null): void {
+    this.wholeCaps.set(`${session}/${tab}/`, maxChars);
+  }
+
+  /** The maxChars of the tab's latest whole-page diff read; undefined before any (or null: the default). */
+  wholeCap(session: SessionId, tab: TabHandle): number | null | undefined {
+    return this.wholeCaps.get(`${session}/${tab}/`);
+  }
+
   forgetTab(session: SessionId, tab: TabHandle): void {
     this.forget(`${session}/${tab}/`);
   }
@@ -50,5 +64,6 @@ export class SnapshotMemory {
 
   private forget(prefix: string): void {
     for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.entries.delete(key);
+    for (const key of [...this.wholeCaps.keys()]) if (key.startsWith(prefix)) this.wholeCaps.delete(key);
   }
 }

@@ -35,6 +35,46 @@ describe('snapshot diff', () => {
     ]);
   });
 
+  it('names every handle of a run of removed lines on one line, and keeps lone or handle-less removals whole', () => {
+    const card = (n: number, name: string) => [
+      `  listitem`,
+      `    link "${name}" [ln${n}]`,
+      `    text: £${n}9.00`,
+      `    button "Add ${name} to basket" [el${n}]`,
+    ];
+    const prev = [
+      'main',
+      '  text: Showing 3 products',
+      ...card(1, 'Oak desk'),
+      ...card(2, 'Pine shelf'),
+      ...card(3, 'Ash stool'),
+      '  alert',
+      '    text: Price must be a number',
+      '  links: [Next][ln8] [Last][ln9]',
+      '  button "Clear" [el9]',
+    ];
+    const next = ['main', '  text: Showing 1 products', ...card(2, 'Pine shelf')];
+    const out = diff(prev, next);
+    expect(out).toEqual([
+      '~ text: Showing 1 products',
+      '- 4 lines gone: ln1 el1',
+      '- 8 lines gone: ln3 el3 ln8 ln9 el9',
+    ]);
+    // Every removed handle is still named: an agent knows each one is dead.
+    for (const handle of ['ln1', 'el1', 'ln3', 'el3', 'ln8', 'ln9', 'el9'])
+      expect(out.join('\n')).toMatch(new RegExp(`\\b${handle}\\b`));
+    // Text that went away without an element, and a single removed line, stay whole.
+    expect(
+      diff(
+        ['main', '  alert', '    text: Price must be a number', '  text: Total'],
+        ['main', '  text: Total'],
+      ),
+    ).toEqual(['- alert', '- text: Price must be a number']);
+    expect(diff(['main', '  button "Remove" [el2]', '  text: Total'], ['main', '  text: Total'])).toEqual([
+      '- button "Remove" [el2]',
+    ]);
+  });
+
   it('pairs a changed element by its handle even when it moved within the changed run', () => {
     const prev = ['list', '  button "A" [el1]', '  button "B" [el2]'];
     const next = ['list', '  button "B (2)" [el2]', '  button "A (1)" [el1]'];

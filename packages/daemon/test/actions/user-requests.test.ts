@@ -6,7 +6,7 @@
  * onto this channel, and a browser cannot touch a session that holds none of its tabs.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DaemonMessage } from '@bproxy/protocol';
+import { SHARED_SESSION_GONE_HINT, type DaemonMessage, type SessionId } from '@bproxy/protocol';
 import { FakeExtension, okData, startDaemon, until, type TestDaemon } from '../harness';
 
 let daemon: TestDaemon;
@@ -82,6 +82,20 @@ describe('sharing a tab from the browser', () => {
     expect(ext.messages.find((m) => m.type === 'tab_released')).toEqual({ type: 'tab_released', tabId: 78 });
   });
 
+  it('tells an agent whose shared tab’s session is gone to ask the user, not to create a session', async () => {
+    const session = sharedSession(await share(79));
+    okData(await daemon.call('session.close', {}, session));
+    const gone = await daemon.call('text', {}, session);
+    expect(gone).toMatchObject({
+      ok: false,
+      error: { code: 'SESSION_NOT_FOUND', hint: SHARED_SESSION_GONE_HINT },
+    });
+    // An agent's own session id keeps the catalogue's hint.
+    const own = await daemon.call('text', {}, 'm4q7z2');
+    expect(own).toMatchObject({ ok: false, error: { code: 'SESSION_NOT_FOUND' } });
+    expect(JSON.stringify(own)).not.toContain(SHARED_SESSION_GONE_HINT);
+  });
+
   it('refuses a share that does not come from an extension', async () => {
     const handler = daemon.server.deps.drivers.userRequests;
     if (!handler) throw new Error('no user-request handler');
@@ -95,6 +109,52 @@ describe('sharing a tab from the browser', () => {
     ext.send({ type: 'user_request', requestId: 'bad', request: { kind: 'share_tab', tabId: 'seven' } });
     await until(() => ext.messages.some((m) => m.type === 'error'), 'the error');
     expect(okData<{ sessions: unknown[] }>(await daemon.call('session.list')).sessions).toEqual([]);
+  });
+});
+
+describe('a browser that restarted', () => {
+  it('closes the sessions the user shared in its last run, and keeps them across a reconnect of the same run', async () => {
+    const browser = new FakeExtension(daemon, 'restartingbrowser', 'restarting');
+    await browser.connect({ run: 'run-one-1234' });
+    const shared = sharedSession(
+      await ask({ kind: 'share_tab', tabId: 41, url: 'https://a.example/', title: 'A' }, 'rs1', browser),
+    );
+    const sharedIds = () =>
+      daemon.server.deps.sessions
+        .all()
+        .filter((s) => s.sharedByUser === true)
+        .map((s) => s.id);
+    expect(sharedIds()).toEqual([shared]);
+
+    // The worker reconnecting in the same run of the browser: the tab is still there.
+    await browser.drop();
+    await browser.connect({ run: 'run-one-1234' });
+    expect(sharedIds()).toEqual([shared]);
+    okData(await daemon.call('text', {}, shared));
+
+    // A second shared tab is closed as the browser quits (Chrome closes its tabs first): its session
+    // is left with no tab until the browser comes back.
+    const closing = sharedSession(
+      await ask({ kind: 'share_tab', tabId: 42, url: 'https://b.example/', title: 'B' }, 'rs2', browser),
+    );
+    browser.send({ type: 'tab_closed', tabId: 42 });
+    await until(
+      () => daemon.server.deps.sessions.get(closing as SessionId)?.tabs.size === 0,
+      'the closed tab to be forgotten',
+    );
+    expect(sharedIds().sort()).toEqual([shared, closing].sort());
+
+    // The browser restarted: the tab of its last run is gone, and so are the sessions it shared.
+    await browser.drop();
+    await browser.connect({ run: 'run-two-5678' });
+    expect(sharedIds()).toEqual([]);
+    const refused = await daemon.call('text', {}, shared);
+    expect(refused.ok).toBe(false);
+    await until(
+      () => browser.messages.some((m) => m.type === 'sessions' && m.sessions.length === 0),
+      'the sessions push without it',
+    );
+    await browser.drop();
   });
 });
 
@@ -297,5 +357,56 @@ describe('what the daemon pushes to the browser', () => {
     if (replay.type !== 'user_answer' || !replay.ok || replay.result.kind !== 'activity')
       throw new Error('no replay');
     expect(replay.result.entries.map((e) => e.action)).toEqual(['tab.open', 'elements', 'click', 'click']);
+  });
+
+  it('names an element a snapshot minted, says which agent acted, and records a click refused while paused', async () => {
+    const session = sharedSession(await share(90));
+    ext.behaviour = (req) =>
+      req.action === 'snapshot'
+        ? {
+            ok: true,
+            data: {
+              url: 'http://x/',
+              title: 'Shop',
+              snapshot: `heading "Shop"\n  button "Add Mug to cart" \uE0000\uE001`,
+              refs: [{ ref: 'r9', selector: '#mug', kind: 'el' }],
+              totalChars: 40,
+              truncated: false,
+            },
+          }
+        : ext.defaultAnswer(req);
+    const send = async (action: string, params: Record<string, unknown>, agent?: unknown) =>
+      (
+        await daemon.post({
+          id: `a${++asked}`,
+          action,
+          session,
+          params,
+          deadline: Date.now() + 5_000,
+          ...(agent === undefined ? {} : { agent }),
+        })
+      ).body;
+    const read = okData<{ snapshot: string }>(await send('snapshot', {}, { kind: 'cli' }));
+    const handle = /\[(el\d+)\]/.exec(read.snapshot)?.[1] ?? '';
+    okData(await send('click', { target: handle }, { kind: 'mcp', name: 'Claude Desktop' }));
+    await ask({ kind: 'take_over', session });
+    const refused = await send('click', { target: handle }, { kind: 'cli' });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'HUMAN_REQUIRED' } });
+    const clicks = () =>
+      ext.messages.flatMap((m) => (m.type === 'activity' && m.entry.action === 'click' ? [m.entry] : []));
+    await until(() => clicks().length === 2, 'the click and the refusal');
+    expect(clicks()[0]).toMatchObject({
+      target: { ref: handle, name: 'button "Add Mug to cart"' },
+      agent: { kind: 'mcp', name: 'Claude Desktop' },
+    });
+    expect(clicks()[1]).toMatchObject({
+      tabId: 90,
+      target: { ref: handle, name: 'button "Add Mug to cart"' },
+      agent: { kind: 'cli' },
+      error: { code: 'HUMAN_REQUIRED' },
+    });
+    // A label, checked like every field of the envelope: an unknown kind or an overlong name is refused.
+    for (const agent of [{ kind: 'root' }, { kind: 'mcp', name: 'x'.repeat(65) }])
+      expect(await send('text', {}, agent)).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
   });
 });

@@ -23,7 +23,7 @@ let home: string;
 let config: DaemonConfig;
 beforeEach(() => {
   home = join(mkdtempSync(join(tmpdir(), 'bproxy-start-')), 'home');
-  config = { home, port: 0, logLevel: 'silent', idleExitMs: null };
+  config = { home, port: 0, logLevel: 'silent', idleExitMs: null, debuggerIdleMs: null };
 });
 afterEach(() => {
   rmSync(join(home, '..'), { recursive: true, force: true });

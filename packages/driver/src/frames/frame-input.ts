@@ -27,6 +27,8 @@ async function inFrame<T>(hop: FrameHop, work: () => Promise<T>): Promise<T> {
     if (error instanceof DriverFailure && error.error.code === 'ELEMENT_HANDLE_STALE') throw error;
     if (error instanceof DriverFailure && error.error.code === 'HUMAN_REQUIRED') throw error;
     if (error instanceof DriverFailure && error.error.code.startsWith('ELEMENT_')) throw error;
+    // The frame answered: a secret refused for its origin is that refusal, not a stale handle.
+    if (error instanceof DriverFailure && error.error.code === 'SECRET_ORIGIN_MISMATCH') throw error;
     const why = error instanceof DriverFailure ? error.error.message : String(error);
     fail(
       'ELEMENT_HANDLE_STALE',
@@ -77,19 +79,23 @@ export function framedTrustedPage(page: TrustedPage, pages: FramePages): Trusted
     input: page.input,
     rest: page.rest,
     checkHuman: () => page.checkHuman(),
-    async locate(target: ElementTarget, enabled: boolean): Promise<PathPoint> {
+    async locate(target: ElementTarget, enabled: boolean, at?: { x: number; y: number }): Promise<PathPoint> {
       const framed = frameTarget(target);
       if (framed === null) {
         focusFrame = null;
-        return page.locate(target, enabled);
+        return page.locate(target, enabled, at);
       }
       const last = framed.hops[framed.hops.length - 1];
-      if (last === undefined) return page.locate(target, enabled);
+      if (last === undefined) return page.locate(target, enabled, at);
       await page.checkHuman();
       return inFrame(last, async () => {
         const offset = await framesOffset(pages, framed.hops);
         const local = pointOf(
-          await pages.run(last.frame, 'locate', { target: framed.target, enabled }),
+          await pages.run(last.frame, 'locate', {
+            target: framed.target,
+            enabled,
+            ...(at === undefined ? {} : { at }),
+          }),
           'locate',
         );
         focusFrame = { frame: last.frame, offset };

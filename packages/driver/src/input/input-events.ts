@@ -32,11 +32,46 @@ export interface InputCommands {
     location?: number;
   };
   'Input.insertText': { text: string };
+  'Input.setInterceptDrags': { enabled: boolean };
+  'Input.dispatchDragEvent': {
+    type: 'dragEnter' | 'dragOver' | 'drop' | 'dragCancel';
+    x: number;
+    y: number;
+    data: Record<string, unknown>;
+  };
 }
 
 /** Sends one input command to the tab's page and resolves when the renderer has handled it. */
 export interface InputSender {
   send<M extends keyof InputCommands>(method: M, params: InputCommands[M]): Promise<unknown>;
+  /**
+   * Starts watching for Input.dragIntercepted (an HTML5 drag the browser handed us, with its drag
+   * data): `data()` answers it once seen, else null; `stop()` ends the watch.
+   */
+  watchDrags?(): DragWatch;
+  /**
+   * false when the browser hands dispatched drag events (Input.dispatchDragEvent) to no page: headless
+   * Chromium. An HTML5 drag or a file drop is then refused rather than answered as done.
+   */
+  readonly dragEvents?: boolean;
+}
+
+/** A watch for an HTML5 drag the browser intercepted. */
+export interface DragWatch {
+  /** The drag's data if the browser has intercepted one by now, else null. */
+  data(): Record<string, unknown> | null;
+  stop(): void;
+}
+
+/** A DragWatch over a driver's event subscription: `subscribe` calls back with each intercepted drag's data. */
+export function dragWatch(
+  subscribe: (seen: (data: Record<string, unknown>) => void) => () => void,
+): DragWatch {
+  let data: Record<string, unknown> | null = null;
+  const stop = subscribe((d) => {
+    data = d;
+  });
+  return { data: () => data, stop };
 }
 
 /** The pointer's resting place, kept per tab by the driver and updated here after every move. */
@@ -107,6 +142,19 @@ export async function approach(
     rest.pointer = way[way.length - 1] ?? rest.pointer;
   }
   return { end, travelled: way.length > 0 };
+}
+
+/** One move to `point` with these buttons held (a bit field: 1 = left), waited for as a hand's move. */
+export async function seenMove(input: InputSender, point: PathPoint, buttons: number): Promise<void> {
+  await seen(
+    input.send('Input.dispatchMouseEvent', {
+      type: 'mouseMoved',
+      x: point.x,
+      y: point.y,
+      button: buttons === 0 ? 'none' : 'left',
+      buttons,
+    }),
+  );
 }
 
 /** Moves the pointer onto `to`, every point of the way seen by the page (hover). */

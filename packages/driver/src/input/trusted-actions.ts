@@ -17,8 +17,9 @@ import {
   type PointerRest,
 } from './input-events';
 import { parseCombo } from './keys';
+import { dragGesture, dropFiles, type DragEnds } from './drag';
 
-export type TrustedAction = 'click' | 'hover' | 'type' | 'press';
+export type TrustedAction = 'click' | 'hover' | 'type' | 'press' | 'drag' | 'drop';
 
 /** One of the four actions with its forwarded params. */
 export type TrustedCall = {
@@ -35,7 +36,7 @@ export interface TrustedPage {
    * to press, in top-viewport CSS pixels. `enabled: false` lets a disabled element through (hovering one
    * is fine; pressing one is not).
    */
-  locate(target: ElementTarget, enabled: boolean): Promise<PathPoint>;
+  locate(target: ElementTarget, enabled: boolean, at?: { x: number; y: number }): Promise<PathPoint>;
   /** focusAtPoint (focus-at.ts) run in the page. */
   focusAt(point: PathPoint, caretToEnd: boolean): Promise<boolean>;
   /** The human check alone, for keys sent to whatever has the focus. */
@@ -127,6 +128,38 @@ function pressSteps(page: TrustedPage, params: ForwardedParams<'press'>): Truste
   };
 }
 
+function dragSteps(page: TrustedPage, params: ForwardedParams<'drag'>): TrustedSteps {
+  const from = requireTarget(params.target, 'drag');
+  const onto = requireTarget(params.to, 'drag');
+  let ends: DragEnds | undefined;
+  const find = async (): Promise<DragEnds> => ({
+    from: await page.locate(from, true),
+    to: await page.locate(onto, false, params.at),
+  });
+  return {
+    async prepare() {
+      ends = await find();
+    },
+    async act() {
+      await dragGesture(page.input, page.rest, ends ?? (await find()));
+    },
+  };
+}
+
+function dropSteps(page: TrustedPage, params: ForwardedParams<'drop'>): TrustedSteps {
+  const onto = requireTarget(params.target, 'drop');
+  const paths = params.files.map((f) => f.path);
+  let point: PathPoint | undefined;
+  return {
+    async prepare() {
+      point = await page.locate(onto, false, params.at);
+    },
+    async act() {
+      await dropFiles(page.input, page.rest, point ?? (await page.locate(onto, false, params.at)), paths);
+    },
+  };
+}
+
 /** The steps of one trusted action; throws BAD_REQUEST at once for params no input could carry out. */
 export function trustedSteps(page: TrustedPage, call: TrustedCall): TrustedSteps {
   switch (call.action) {
@@ -138,5 +171,9 @@ export function trustedSteps(page: TrustedPage, call: TrustedCall): TrustedSteps
       return typeSteps(page, call.params);
     case 'press':
       return pressSteps(page, call.params);
+    case 'drag':
+      return dragSteps(page, call.params);
+    case 'drop':
+      return dropSteps(page, call.params);
   }
 }

@@ -93,6 +93,7 @@ export function startWorker(options: WorkerOptions): Worker {
     host: host.host.status(),
     autoPairing: host.pairing.status(),
     drivenTabs: driver.tabs.size,
+    debuggerTabs: driver.debuggerTabs(),
     inFlight: driver.inFlight(),
     version,
   });
@@ -105,6 +106,13 @@ export function startWorker(options: WorkerOptions): Worker {
     share: daemon.share,
     startDaemon: () => host.pairing.startDaemon(),
     isDriven: (tabId) => driver.tabs.has(tabId),
+    sessionOf: (tabId) => {
+      for (const held of daemon.view.sessions) {
+        const tab = held.tabs.find((t) => t.tabId === tabId);
+        if (tab) return { session: held.info.session, tab: tab.tab, paused: held.info.paused };
+      }
+      return null;
+    },
     status,
     wake,
   });

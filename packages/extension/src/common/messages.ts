@@ -13,6 +13,8 @@ export const PopupMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('share'), tabId: z.number().int().min(0) }),
   /** The user's Start bproxy: the native host starts the daemon (it reconnects by itself after). */
   z.strictObject({ type: z.literal('start_daemon') }),
+  /** Which session holds a tab, if any (the popup offers Share only for a tab no session holds). */
+  z.strictObject({ type: z.literal('tab_session'), tabId: z.number().int().min(0) }),
 ]);
 export type PopupMessage = z.infer<typeof PopupMessageSchema>;
 
@@ -22,6 +24,8 @@ export interface WorkerStatus extends ConnectionStatus {
   /** The last automatic pairing through the host. */
   autoPairing: AutoPairState;
   drivenTabs: number;
+  /** The tabs the debugger is on now (Chrome shows its debugging bar while it is). */
+  debuggerTabs: number[];
   inFlight: number;
   version: string;
 }
@@ -30,6 +34,9 @@ export type PairAnswer = { ok: true } | { ok: false; reason: string };
 
 /** A shared tab's session, for the user to hand to a CLI agent (`bproxy -s ID …`). */
 export type ShareAnswer = { ok: true; session: string; tab: string } | { ok: false; reason: string };
+
+/** The session holding a tab (the answer to `tab_session`), or null when none does. */
+export type TabSession = { session: string; tab: string; paused: boolean } | null;
 
 /** A browser WebSocket cannot tell a refused upgrade (401) from a closed port; the popup's probe can. */
 export const UNREACHABLE = 'the daemon is not reachable, or it refused the token';

@@ -76,6 +76,8 @@ export const WorkerToPanelSchema = z.discriminatedUnion('type', [
      * reason (a version mismatch names the older part), or the native host's failure.
      */
     problem: z.string().max(2000).optional(),
+    /** The CLI launcher the native host wrote (absolute path): the panel's command line uses it. */
+    cli: z.string().max(4096).optional(),
   }),
   z.strictObject({
     type: z.literal('sessions'),

@@ -29,3 +29,19 @@ export function untrustedHostHint(id: string = ownExtensionId()): string {
 export function untrustedDaemonHint(id: string = ownExtensionId()): string {
   return `The daemon refused this extension (HTTP 401): its id ${id} is not trusted. Run \`${trustCommand(id)}\`, then \`bproxy service stop\` so that the daemon starts again trusting it.`;
 }
+
+/** A word a shell reads as one: as it is when plain, else quoted (POSIX single quotes, or Windows double). */
+function shellWord(word: string): string {
+  if (/^[\w@%+=:,./-]+$/.test(word)) return word;
+  if (/^[a-zA-Z]:\\/.test(word)) return `"${word}"`;
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * The line a person pastes in a terminal to drive a shared tab: the CLI launcher the native host wrote
+ * (its absolute path, so it runs where `bproxy` is not on PATH — a tarball or extension install), else
+ * `bproxy` as installed on PATH.
+ */
+export function cliLine(session: string, cli?: string): string {
+  return `${cli === undefined ? 'bproxy' : shellWord(cli)} -s ${session} snapshot`;
+}

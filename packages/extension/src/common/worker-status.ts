@@ -35,6 +35,8 @@ export interface HostStatus {
   state: HostState;
   hostVersion: string | null;
   lastError: string | null;
+  /** The absolute path of the CLI launcher the host wrote (the popup's command line uses it). */
+  cli?: string;
 }
 
 export type AutoPairState =

@@ -1,10 +1,11 @@
 /**
- * Activity: a live feed of what agents do in this browser, newest first — time, session, tab, action,
- * target (handle and name), outcome, pacing waits, pauses and resumes — pushed by the daemon through
- * the worker. On open it replays what the daemon kept and marks where entries were dropped. Filter: this
+ * Activity: a live feed of what agents do in this browser, newest first, in words (activity-words.ts):
+ * what was done to which element, by which kind of agent, refusals while paused, pauses and resumes —
+ * pushed by the daemon through the worker. On open it replays what the daemon kept and marks where entries were dropped. Filter: this
  * tab or all tabs; a click on an entry brings its tab to the front.
  */
 import type { ActivityEntry } from '@bproxy/protocol';
+import { agentWords, entryWords, type Words } from './activity-words';
 import { byId, el } from './dom';
 import type { PanelLink } from './link';
 
@@ -14,24 +15,10 @@ function clock(at: number): string {
   return new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 }
 
-function describe(entry: ActivityEntry): { what: string; detail: string } {
-  switch (entry.kind) {
-    case 'pause':
-      return { what: 'paused — waiting for you', detail: entry.reason ?? '' };
-    case 'resume':
-      return { what: 'resumed', detail: '' };
-    case 'close':
-      return { what: 'session closed', detail: '' };
-    case 'action': {
-      const target = entry.target
-        ? ` ${entry.target.ref}${entry.target.name !== undefined ? ` ${entry.target.name}` : ''}`
-        : '';
-      const outcome = entry.error ? ` ✗ ${entry.error.code}` : '';
-      const waited = entry.waitedMs !== undefined ? `paced ${(entry.waitedMs / 1000).toFixed(1)} s` : '';
-      const detail = [entry.error?.message ?? '', waited].filter((s) => s !== '').join(' · ');
-      return { what: `${entry.action ?? 'action'}${target}${outcome}`, detail };
-    }
-  }
+function sentence(words: Words): Node[] {
+  return words.map((part) =>
+    typeof part === 'string' ? document.createTextNode(part) : el('strong', { text: part.name }),
+  );
 }
 
 export class ActivityView {
@@ -97,13 +84,15 @@ export class ActivityView {
 
   private item(entry: ActivityEntry | { gap: true; seq: number }): HTMLLIElement {
     if ('gap' in entry) return el('li', { className: 'gap', text: '… older entries were dropped …' });
-    const { what, detail } = describe(entry);
-    const who = `${entry.label ?? entry.session}${entry.tab !== null ? ` · ${entry.tab}` : ''}`;
+    const { what, detail } = entryWords(entry);
+    // Who acted; the session's own words only when it is not the user's shared tab (no ids, no t1).
+    const label = entry.label !== undefined && entry.label !== 'shared by the user' ? entry.label : '';
+    const who = entry.kind === 'action' ? agentWords(entry.agent) : label;
     const item = el(
       'li',
       { className: [entry.kind, entry.error ? 'failed' : ''].join(' ').trim() },
       el('span', { className: 'when', text: clock(entry.at) }),
-      el('span', { className: 'what', text: what }),
+      el('span', { className: 'what' }, ...sentence(what)),
       el('span', { className: 'detail', text: detail }),
       el('span', { className: 'who', text: who }),
     );

@@ -2,7 +2,8 @@
  * The DOM of one conversation: the user's bubbles (shown the moment they are sent), the agent's
  * answers as safe Markdown growing as they stream (rendered at most once per frame, only the last
  * block parsed again; see MarkdownStream and RenderBatch), each tool call inline with its result
- * folded under it, errors and notices. It renders what it is told, from the live stream or from a
+ * folded under it, errors and notices; below them, apart, the messages waiting for the running answer
+ * to end (and, marked, those Stop dropped). It renders what it is told, from the live stream or from a
  * stored transcript, and holds no chat state beyond what it shows.
  */
 import type { TranscriptEntry } from '@bproxy/protocol';
@@ -33,6 +34,19 @@ function inputSummary(input: Record<string, unknown>): string {
 
 export class ChatLog {
   readonly element = el('div', { className: 'chat-log' });
+  /**
+   * Messages sent while an answer streams, below it and apart from it: each joins the log when its
+   * turn starts, or is marked dropped when Stop drops it. Always the log's last child.
+   */
+  private readonly waitingArea = el('div', {
+    className: 'chat-waiting',
+    title: 'Sent when the answer above ends',
+  });
+  /**
+   * Waiting messages that will not run (dropped by Stop, refused by a full queue) while the turn ahead
+   * had not ended: they join the log under its answer, with what to say under each.
+   */
+  private later: { bubble: HTMLElement; note: string | null }[] = [];
   private answer: { node: HTMLElement; stream: MarkdownStream<ChildNode> } | null = null;
   private readonly tools = new Map<string, HTMLDetailsElement>();
   private readonly typing = el('div', { className: 'typing', title: 'The agent is working' });
@@ -45,6 +59,51 @@ export class ChatLog {
   /** `rendered`: called after a streamed answer was rendered (the view scrolls). */
   constructor(private readonly rendered: () => void = () => undefined) {
     this.typing.append(el('span'), el('span'), el('span'));
+    this.waitingArea.hidden = true;
+    this.element.append(this.waitingArea);
+  }
+
+  /** A message sent while an answer streams: shown waiting, below that answer, never inside it. */
+  queued(text: string): HTMLElement {
+    const bubble = el('div', { className: 'bubble user pending queued', text });
+    this.waitingArea.append(bubble);
+    this.waitingArea.hidden = false;
+    return bubble;
+  }
+
+  /** A waiting message's turn starts: it joins the log, and the answer after it is a new one. */
+  started(bubble: HTMLElement): void {
+    this.endAnswer();
+    bubble.classList.remove('queued', 'pending');
+    this.add(bubble);
+    this.waitingArea.hidden = this.waitingArea.childElementCount === 0;
+  }
+
+  /**
+   * Stop dropped these waiting messages: marked at once, and moved into the log under the stopped
+   * answer when its turn ends (`turnDone`), as the stored transcript keeps them.
+   */
+  dropped(bubbles: readonly HTMLElement[], turnRunning: boolean): void {
+    for (const bubble of bubbles) {
+      bubble.classList.remove('queued', 'pending');
+      bubble.classList.add('dropped');
+      bubble.title = 'Not sent: Stop dropped this message';
+    }
+    for (const bubble of bubbles) this.later.push({ bubble, note: 'Not sent: Stop dropped it.' });
+    if (!turnRunning) this.placeLater();
+  }
+
+  /** A waiting message the host refused: it joins the log with the others that will not run. */
+  refusedWaiting(bubble: HTMLElement): void {
+    this.later.push({ bubble, note: null });
+  }
+
+  private placeLater(): void {
+    for (const { bubble, note } of this.later.splice(0)) {
+      this.add(bubble);
+      if (note !== null) this.add(el('div', { className: 'dropped-note', text: note }));
+    }
+    this.waitingArea.hidden = this.waitingArea.childElementCount === 0;
   }
 
   /** The user's message, at once; `pending` until the host took it (or refused it). */
@@ -103,6 +162,7 @@ export class ChatLog {
     else if (model !== undefined && this.answer !== null)
       this.answer.node.after(el('div', { className: 'answer-meta', text: model }));
     this.answer = null;
+    this.placeLater();
   }
 
   error(text: string): void {
@@ -123,12 +183,17 @@ export class ChatLog {
   /** A stored transcript replaces what is shown. */
   load(entries: readonly TranscriptEntry[]): void {
     this.endAnswer();
-    this.element.replaceChildren();
+    this.element.replaceChildren(this.waitingArea);
+    this.waitingArea.replaceChildren();
+    this.waitingArea.hidden = true;
+    this.later = [];
     this.tools.clear();
     for (const entry of entries) {
       switch (entry.role) {
         case 'user':
-          this.user(entry.text);
+          if (entry.dropped === true)
+            this.dropped([el('div', { className: 'bubble user', text: entry.text })], false);
+          else this.user(entry.text);
           break;
         case 'assistant':
           this.delta(entry.text);
@@ -151,13 +216,14 @@ export class ChatLog {
     this.answer = null;
   }
 
+  /** Appends to the log: before the working dots and the waiting messages, which stay last. */
   private add(node: HTMLElement): void {
-    this.element.append(node);
+    this.element.insertBefore(node, this.waitingArea);
     this.keepTypingLast();
   }
 
   private keepTypingLast(force = false): void {
-    if ((force || this.typing.isConnected) && this.element.lastChild !== this.typing)
-      this.element.append(this.typing);
+    if ((force || this.typing.isConnected) && this.waitingArea.previousSibling !== this.typing)
+      this.element.insertBefore(this.typing, this.waitingArea);
   }
 }

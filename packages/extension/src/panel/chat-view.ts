@@ -22,6 +22,8 @@ interface TabChat {
   queued: number;
   /** Bubbles sent and not yet taken or refused by the host, oldest first. */
   readonly unconfirmed: HTMLElement[];
+  /** Bubbles sent behind a running answer whose turn has not started, oldest first. */
+  waiting: HTMLElement[];
 }
 
 /** Chats this panel keeps listening to (the tabs it showed), newest kept. */
@@ -43,8 +45,6 @@ export class ChatView {
   constructor(
     private readonly link: PanelLink,
     private readonly currentTab: () => number | null,
-    /** The session holding a tab, when one does. */
-    private readonly sessionOfTab: (tab: number) => SessionId | undefined,
     private readonly storage: SessionStorage,
   ) {
     this.calls = new HostCalls(link);
@@ -113,6 +113,7 @@ export class ChatView {
           running: false,
           queued: 0,
           unconfirmed: [],
+          waiting: [],
         };
         this.byChatId.set(chatId, chat);
         this.watch();
@@ -142,6 +143,7 @@ export class ChatView {
     // Sent while it loaded: the bubble is newer than what the host had stored, keep what is shown.
     if (chat.unconfirmed.length > 0) return;
     chat.log.load(answer.entries);
+    chat.waiting = [];
     chat.running = answer.running;
     this.renderState();
     this.scrollDown();
@@ -159,18 +161,25 @@ export class ChatView {
       return;
     }
     this.input.value = '';
-    const bubble = chat.log.user(text, true);
+    // Behind a running answer (or one about to run), the message waits apart, below that answer.
+    const behind = chat.running || chat.unconfirmed.length > 0 || chat.waiting.length > 0;
+    const bubble = behind ? chat.log.queued(text) : chat.log.user(text, true);
+    if (behind) chat.waiting.push(bubble);
     chat.unconfirmed.push(bubble);
     this.scrollDown();
     // The tab captured above, not the one in front now: the user may have switched tabs meanwhile.
-    const session = this.sessionOfTab(tab) ?? (await this.shareTab(tab, chat, bubble));
+    // Asked each time, not remembered: after a daemon restart the tab has another session.
+    const session = await this.shareTab(tab, chat, bubble);
     if (session === undefined) return;
     const choice = ModelChoiceSchema.safeParse(this.model.value);
     const model: ModelChoice = choice.success ? choice.data : 'auto';
     this.link.send({ type: 'host', message: { type: 'user', chatId: chat.chatId, text, session, model } });
   }
 
-  /** The first message in a tab no session holds: the user shares it, as with "Share this tab". */
+  /**
+   * The session holding the tab now, from the daemon (started when it is down): the one that holds it,
+   * else a new one — the first message in a tab no session holds shares it, as "Share this tab" does.
+   */
   private async shareTab(tab: number, chat: TabChat, bubble: HTMLElement): Promise<SessionId | undefined> {
     const answer = await this.link.user({ kind: 'share_tab', tabId: tab });
     if (answer.ok && answer.result.kind === 'share_tab') return answer.result.shared.session;
@@ -184,12 +193,44 @@ export class ChatView {
 
   private refuse(chat: TabChat, bubble: HTMLElement | undefined, why: string): void {
     if (bubble !== undefined) {
-      bubble.classList.remove('pending');
+      bubble.classList.remove('pending', 'queued');
       bubble.classList.add('refused');
       const at = chat.unconfirmed.indexOf(bubble);
       if (at >= 0) chat.unconfirmed.splice(at, 1);
+      const waiting = chat.waiting.indexOf(bubble);
+      if (waiting >= 0) {
+        chat.waiting.splice(waiting, 1);
+        if (chat.running) {
+          chat.log.refusedWaiting(bubble);
+          chat.log.notice(why);
+          return;
+        }
+        chat.log.started(bubble);
+      }
     }
     chat.log.error(why);
+  }
+
+  /**
+   * The host's queue moved: waiting messages beyond what it says waits have started (they join the
+   * log, in order), or Stop dropped them (marked, and kept).
+   */
+  private queueMoved(chat: TabChat, message: Extract<HostToExtension, { type: 'chat.queue' }>): void {
+    // The host answers messages in the order they were sent: this one took the oldest waiting.
+    chat.unconfirmed.shift()?.classList.remove('pending');
+    const wasRunning = chat.running;
+    chat.running = message.running;
+    chat.queued = message.queued;
+    const taken = chat.waiting.filter((b) => !chat.unconfirmed.includes(b));
+    if (message.dropped !== undefined) {
+      chat.waiting = chat.waiting.filter((b) => !taken.includes(b));
+      chat.log.dropped(taken, wasRunning);
+      return;
+    }
+    for (const bubble of taken.slice(0, Math.max(0, taken.length - message.queued))) {
+      chat.waiting.splice(chat.waiting.indexOf(bubble), 1);
+      chat.log.started(bubble);
+    }
   }
 
   private stream(message: HostToExtension): void {
@@ -217,10 +258,7 @@ export class ChatView {
         this.settings.answered();
         break;
       case 'chat.queue':
-        // The host answers messages in the order they were sent: this one took the oldest waiting.
-        chat.unconfirmed.shift()?.classList.remove('pending');
-        chat.running = message.running;
-        chat.queued = message.queued;
+        this.queueMoved(chat, message);
         break;
       case 'error':
         if (message.code === 'CHAT_QUEUE_FULL') {

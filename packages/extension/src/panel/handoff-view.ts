@@ -5,6 +5,7 @@
  * ready-to-copy line for a CLI agent.
  */
 import { TAKE_OVER_REASON, type BrowserSession } from '@bproxy/protocol';
+import { cliLine } from '../common/user-commands';
 import { byId } from './dom';
 import type { PanelLink } from './link';
 
@@ -52,6 +53,11 @@ export class HandoffView {
   /** The line said about each tab (never carried to another tab). */
   private readonly said = new Map<number, Said>();
   private daemon: string | null = null;
+  /** The CLI launcher's absolute path, when the native host said it. */
+  private cliPath: string | undefined;
+  private readonly closeConfirm = byId('close-confirm');
+  private readonly closeYes = byId<HTMLButtonElement>('close-confirm-yes');
+  private readonly closeNo = byId<HTMLButtonElement>('close-confirm-no');
 
   constructor(
     private readonly link: PanelLink,
@@ -65,6 +71,7 @@ export class HandoffView {
           this.render();
         }
         this.daemon = message.daemon;
+        this.cliPath = message.cli;
         return;
       }
       if (message.type !== 'sessions') return;
@@ -74,7 +81,16 @@ export class HandoffView {
     });
     this.resume.addEventListener('click', () => void this.act('resume'));
     this.takeOver.addEventListener('click', () => void this.act('take_over'));
-    this.close.addEventListener('click', () => void this.act('close_session'));
+    // Closing ends the agents' work in the tab: asked once more, away from Take over.
+    this.close.addEventListener('click', () => {
+      this.closeConfirm.hidden = false;
+      this.close.hidden = true;
+    });
+    this.closeNo.addEventListener('click', () => this.confirmClosed());
+    this.closeYes.addEventListener('click', () => {
+      this.confirmClosed();
+      void this.act('close_session');
+    });
     this.share.addEventListener('click', () => void this.shareTab());
     this.pacing.addEventListener('change', () => void this.setPacing());
     this.copy.addEventListener('click', () => {
@@ -83,6 +99,11 @@ export class HandoffView {
         () => this.say(this.currentTab(), 'Could not copy: select the line and copy it by hand.', 'bad'),
       );
     });
+  }
+
+  private confirmClosed(): void {
+    this.closeConfirm.hidden = true;
+    this.close.hidden = false;
   }
 
   /** The session holding the tab in front, if any. */
@@ -99,6 +120,7 @@ export class HandoffView {
   render(): void {
     this.renderSaid();
     const session = this.current();
+    if (session === undefined) this.confirmClosed();
     this.free.hidden = session !== undefined;
     this.held.hidden = session === undefined;
     if (!session) {
@@ -113,8 +135,10 @@ export class HandoffView {
     }
     const { info } = session;
     this.sessionId.textContent = info.session;
-    this.sessionLabel.textContent = info.label ?? '';
-    this.state.textContent = info.paused ? 'paused' : info.state;
+    // Words for people: "shared by you", "active" (the daemon's "bound"), "no tab yet" ("created").
+    this.sessionLabel.textContent =
+      info.label === 'shared by the user' ? 'shared by you' : (info.label ?? '');
+    this.state.textContent = info.paused ? 'paused' : info.state === 'bound' ? 'active' : 'no tab yet';
     this.state.className = `badge${info.paused ? ' paused' : ''}`;
     this.reason.hidden = !info.paused;
     // The take-over's reason is written for agents; a person reads what it means for them.
@@ -126,7 +150,7 @@ export class HandoffView {
     this.pacing.value = info.pacing;
     this.resume.hidden = !info.paused;
     this.takeOver.hidden = info.paused;
-    this.cli.textContent = `bproxy -s ${info.session} snapshot`;
+    this.cli.textContent = cliLine(info.session, this.cliPath);
   }
 
   private async act(kind: 'resume' | 'take_over' | 'close_session'): Promise<void> {

@@ -4,7 +4,8 @@
  * HTML (a peer stored model HTML and injected it again later): `<script>` and `<img onerror>` stay
  * visible text, entities decode into text, and a link keeps its href only when it is http(s). Enough of
  * Markdown for chat answers: paragraphs, headings, lists (nested by indentation), block quotes, fenced
- * code, rules; inline code, emphasis, strong, strike-through, links and bare URLs.
+ * code, rules, tables (GitHub's pipes; each cell's text inline Markdown like any other); inline code,
+ * emphasis, strong, strike-through, links and bare URLs.
  */
 
 export type MdTag =
@@ -24,7 +25,13 @@ export type MdTag =
   | 'em'
   | 'strong'
   | 'del'
-  | 'a';
+  | 'a'
+  | 'table'
+  | 'thead'
+  | 'tbody'
+  | 'tr'
+  | 'th'
+  | 'td';
 
 export type MdNode =
   | { readonly kind: 'text'; readonly text: string }
@@ -347,6 +354,10 @@ export function inline(source: string, depth = 0): MdNode[] {
 // --- blocks -----------------------------------------------------------------------------------------
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/** A table's delimiter row: `| --- | :-: |`, each cell dashes with an optional colon either side. */
+const TABLE_DELIMITER = /^ {0,3}\|?(?:[ \t]*:?-+:?[ \t]*\|)*[ \t]*:?-+:?[ \t]*\|?[ \t]*$/;
+/** At most this many columns: the rest of a wider row is dropped. */
+const TABLE_COLUMNS = 64;
 const RULE = /^ {0,3}([-*_])(\s*\1){2,}\s*$/;
 const QUOTE = /^ {0,3}>\s?(.*)$/;
 const ITEM = /^(\s*)([-*+]|\d{1,9}[.)])\s+(.*)$/;
@@ -367,6 +378,60 @@ function heading(line: string): { level: number; text: string } | null {
   body = body.slice(0, end).trimEnd();
   if (/[\r\u2028\u2029]/.test(body)) return null;
   return { level: Math.min(hashes, 4), text: body };
+}
+
+/**
+ * The cells of a table row: split at each `|` not escaped by a backslash, without the row's outer
+ * pipes. An escaped pipe stays in its cell (the inline parse turns `\|` into `|`).
+ */
+export function tableCells(line: string): string[] {
+  let row = line.trim();
+  if (row.startsWith('|')) row = row.slice(1);
+  if (row.endsWith('|') && !row.endsWith('\\|')) row = row.slice(0, -1);
+  const cells: string[] = [];
+  let cell = '';
+  for (let i = 0; i < row.length; i++) {
+    const c = row[i] ?? '';
+    if (c === '\\' && row[i + 1] === '|') {
+      cell += '\\|';
+      i += 1;
+    } else if (c === '|') {
+      cells.push(cell.trim());
+      cell = '';
+    } else cell += c;
+  }
+  cells.push(cell.trim());
+  return cells;
+}
+
+/** Whether `lines[at]` starts a table: a row with a pipe, then a delimiter row of as many cells. */
+function tableStart(lines: readonly string[], at: number): boolean {
+  const head = lines[at] ?? '';
+  const delimiter = lines[at + 1];
+  if (!head.includes('|') || delimiter === undefined || !TABLE_DELIMITER.test(delimiter)) return false;
+  return tableCells(head).length === tableCells(delimiter).length;
+}
+
+/** A table from `lines[start]` (tableStart): its rows run to a blank line or a line with no pipe. */
+function table(lines: readonly string[], start: number, depth: number): Block {
+  const columns = Math.min(tableCells(lines[start] ?? '').length, TABLE_COLUMNS);
+  const row = (line: string, tag: 'th' | 'td'): MdNode => {
+    const cells = tableCells(line);
+    return el(
+      'tr',
+      Array.from({ length: columns }, (_, c) => el(tag, inline(cells[c] ?? '', depth + 1))),
+    );
+  };
+  const body: MdNode[] = [];
+  let i = start + 2;
+  while (i < lines.length) {
+    const line = lines[i] ?? '';
+    if (line.trim() === '' || !line.includes('|')) break;
+    body.push(row(line, 'td'));
+    i += 1;
+  }
+  const head = el('thead', [row(lines[start] ?? '', 'th')]);
+  return { node: el('table', body.length === 0 ? [head] : [head, el('tbody', body)]), next: i };
 }
 
 function indentOf(line: string): number {
@@ -425,9 +490,11 @@ interface Block {
 /**
  * The blocks of `lines`. A block's extent is decided by its own lines and the one line after it, and
  * the parse of what follows does not depend on what came before: this is what lets a streamed answer
- * keep the blocks it has finished and parse again only the last one (MarkdownStream).
+ * keep the blocks it has finished and parse again only the last one (MarkdownStream). One exception,
+ * a table that interrupts a paragraph, needs the two lines after it: its header and its delimiter row,
+ * which ends the paragraph only once complete (`growing`: the last line may still grow).
  */
-function blocks(lines: readonly string[], depth: number): Block[] {
+function blocks(lines: readonly string[], depth: number, growing = false): Block[] {
   const out: Block[] = [];
   let i = 0;
   while (i < lines.length) {
@@ -474,11 +541,18 @@ function blocks(lines: readonly string[], depth: number): Block[] {
       out.push({ node: found.node, next: i });
       continue;
     }
+    if (tableStart(lines, i)) {
+      const found = table(lines, i, depth);
+      i = found.next;
+      out.push(found);
+      continue;
+    }
     const paragraph: string[] = [];
     while (i < lines.length) {
       const next = lines[i] ?? '';
       if (next.trim() === '' || FENCE.test(next) || heading(next) !== null || QUOTE.test(next)) break;
       if (paragraph.length > 0 && (ITEM.test(next) || RULE.test(next))) break;
+      if (paragraph.length > 0 && i + 1 < lines.length - (growing ? 1 : 0) && tableStart(lines, i)) break;
       paragraph.push(next.trim());
       i += 1;
     }
@@ -613,7 +687,7 @@ export class MarkdownStream<N extends StreamNode<N>> {
     this.parsed += end - this.settled;
     // The last line may still grow, unless the Markdown part is complete.
     const complete = final ? Infinity : lines.length - 1;
-    const found = blocks(lines, 0);
+    const found = blocks(lines, 0, !final);
     const built = this.patch(
       this.container,
       this.open,

@@ -30,12 +30,7 @@ link.connect();
 const handoff = new HandoffView(link, currentTab);
 const activity = new ActivityView(link, currentTab);
 const debugNote = new DebugNote(link, () => handoff.current(), platform.storage.local);
-const chat = new ChatView(
-  link,
-  currentTab,
-  (tabId) => handoff.sessionOf(tabId)?.info.session,
-  platform.storage.session,
-);
+const chat = new ChatView(link, currentTab, platform.storage.session);
 const terminal = new TerminalView({
   link,
   currentTab,

@@ -44,6 +44,8 @@ export class TerminalView {
   /** Keys typed while the tab is being shared, sent once the terminal knows its session. */
   private waiting: string[] | null = null;
   private visible = false;
+  /** The session the host was last told holds the attached terminal's tab. */
+  private told: SessionId | undefined;
 
   constructor(private readonly options: TerminalViewOptions) {
     this.attachment = new TerminalAttachment(
@@ -54,6 +56,7 @@ export class TerminalView {
     options.link.on((message) => {
       if (message.type === 'host') this.fromHost(message.message);
       if (message.type === 'status') this.attachment.hostStatus(message.host);
+      if (message.type === 'sessions') this.sessionsChanged();
     });
     options.link.onReconnect(() => this.reattach());
   }
@@ -137,9 +140,26 @@ export class TerminalView {
     this.open(this.options.sessionOf());
   }
 
+  /**
+   * Another session holds the tab now (the daemon restarted and the tab was shared again, the user
+   * shared it again, or its session ended): the host tells `bproxy` in the running terminal.
+   */
+  private sessionsChanged(): void {
+    const termId = this.attachment.termId;
+    if (termId === null || this.tabId !== this.options.currentTab()) return;
+    const session = this.options.sessionOf();
+    if (session === this.told) return;
+    this.told = session;
+    this.options.link.send({
+      type: 'host',
+      message: { type: 'pty.session', termId, ...(session === undefined ? {} : { session }) },
+    });
+  }
+
   private open(session?: SessionId): void {
     const termId = this.attachment.termId;
     if (termId === null || this.term === null) return;
+    this.told = session;
     const { cols, rows } = this.term;
     this.options.link.send({
       type: 'host',

@@ -3,7 +3,7 @@
  * the pairing form (claim → hand the bootstrap to the worker → show the outcome).
  */
 import { DEFAULT_PORT } from '@bproxy/protocol';
-import type { PairAnswer, PopupMessage, ShareAnswer, WorkerStatus } from '../common/messages';
+import type { PairAnswer, PopupMessage, ShareAnswer, TabSession, WorkerStatus } from '../common/messages';
 import { claimPairing, parsePort, probeDaemon } from '../common/pair-client';
 import { PopupView } from './view';
 
@@ -29,6 +29,21 @@ let portTouched = false;
 let awaitingConnection = false;
 /** "Paired and connected." is on screen; it goes when the connection does. */
 let connectedNote = false;
+/** The CLI launcher the native host wrote (absolute path), for the line handed out. */
+let cli: string | undefined;
+/** The session this popup just shared the tab as, until the worker reports the tab held. */
+let justShared: string | null = null;
+
+/** A tab a session holds already is not offered for sharing: its session and line are shown instead. */
+async function showHolder(): Promise<void> {
+  const tabId = await targetTab();
+  const held = tabId === null ? null : await ask<TabSession>({ type: 'tab_session', tabId });
+  if (held) {
+    justShared = null;
+    view.showShared(held.session, cli);
+  } else if (justShared === null) view.showUnshared();
+  // else: shared from this popup a moment ago; the daemon's word of it is on its way.
+}
 
 async function ask<T>(message: PopupMessage): Promise<T | null> {
   try {
@@ -56,7 +71,9 @@ async function refresh(): Promise<void> {
     return;
   }
   view.showStatus(status, reachable);
+  cli = status.host.cli;
   view.showShare(status.state === 'connected');
+  if (status.state === 'connected') await showHolder();
   if (awaitingConnection && status.state === 'connected') {
     awaitingConnection = false;
     connectedNote = true;
@@ -115,7 +132,8 @@ async function shareTab(): Promise<void> {
   else if (!answer.ok) view.sayShare(`Not shared: ${answer.reason}.`, 'bad');
   else {
     view.sayShare('', '');
-    view.showShared(answer.session, answer.tab);
+    justShared = answer.session;
+    view.showShared(answer.session, cli);
   }
 }
 

@@ -3,7 +3,7 @@
  * pairing or connections; popup.ts decides, this file only shows.
  */
 import { UNREACHABLE, type WorkerStatus } from '../common/messages';
-import { setupCommand, untrustedHostHint } from '../common/user-commands';
+import { cliLine, setupCommand, untrustedHostHint } from '../common/user-commands';
 
 export type Tone = 'ok' | 'bad' | 'warn' | '';
 
@@ -25,8 +25,8 @@ export class PopupView {
   readonly copyButton = element<HTMLButtonElement>('copy-line');
   private readonly shareSection = element('share');
   private readonly shared = element('shared');
-  private readonly sharedSession = element('shared-session');
-  private readonly sharedTab = element('shared-tab');
+  private readonly shareTitle = element('share-title');
+  private readonly shareIntro = element('share-intro');
   readonly sharedLine = element('shared-line');
   private readonly shareMessage = element('share-message');
   private readonly paired = element('paired');
@@ -84,13 +84,21 @@ export class PopupView {
     this.shareSection.hidden = !available;
   }
 
-  showShared(session: string, tab: string): void {
+  /** The tab is a session's: the line that drives it, and no Share. */
+  showShared(session: string, cli: string | undefined): void {
     this.shared.hidden = false;
-    this.sharedSession.textContent = session;
-    this.sharedTab.textContent = tab;
-    this.sharedLine.textContent = `bproxy -s ${session} snapshot`;
-    this.shareButton.textContent = 'Shared';
-    this.shareButton.disabled = true;
+    this.sharedLine.textContent = cliLine(session, cli);
+    this.shareTitle.textContent = 'This tab is shared with agents';
+    this.shareIntro.hidden = true;
+    this.shareButton.hidden = true;
+  }
+
+  /** The tab in front is no session's: offer to share it. */
+  showUnshared(): void {
+    this.shared.hidden = true;
+    this.shareTitle.textContent = 'Share this tab with agents';
+    this.shareIntro.hidden = false;
+    this.shareButton.hidden = false;
   }
 
   sayShare(text: string, tone: Tone): void {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  cliLine,
   setupCommand,
   trustCommand,
   untrustedDaemonHint,
@@ -21,5 +22,20 @@ describe('commands the extension asks a person to run', () => {
     } finally {
       (globalThis as { chrome?: unknown }).chrome = saved;
     }
+  });
+});
+
+describe('the command line handed out for a shared tab', () => {
+  it('runs the launcher the native host wrote by its absolute path, quoted for a shell when it must be', () => {
+    expect(cliLine('abc', '/home/ada/.bproxy/host/bin/bproxy')).toBe(
+      '/home/ada/.bproxy/host/bin/bproxy -s abc snapshot',
+    );
+    expect(cliLine('abc', "/home/a d'a/.bproxy/host/bin/bproxy")).toBe(
+      `'/home/a d'\\''a/.bproxy/host/bin/bproxy' -s abc snapshot`,
+    );
+    expect(cliLine('abc', 'C:\\Users\\Ada Lovelace\\.bproxy\\host\\bin\\bproxy.cmd')).toBe(
+      '"C:\\Users\\Ada Lovelace\\.bproxy\\host\\bin\\bproxy.cmd" -s abc snapshot',
+    );
+    expect(cliLine('abc')).toBe('bproxy -s abc snapshot');
   });
 });

@@ -32,6 +32,12 @@ const ALLOWED = new Set([
   'strong',
   'del',
   'a',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
 ]);
 
 /** A node of a small DOM: enough for the renderer to build, append and remove, and counted. */
@@ -209,6 +215,55 @@ describe('the chat Markdown renderer', () => {
     );
   });
 
+  it('renders a table as a table: header cells, body rows, inline Markdown in cells, escaped pipes kept', () => {
+    const { html, elements } = render(
+      [
+        'Prices:',
+        '| Item | Price | Note |',
+        '| :--- | ---: | :-: |',
+        '| **Mug** | `$4` | a \\| b |',
+        '| Tee | $9 |',
+        'Cup | $1 | extra | dropped',
+        '',
+        'after',
+      ].join('\n'),
+    );
+    expectOnlySafeElements(elements);
+    expect(html).toBe(
+      '<p>Prices:</p>' +
+        '<table><thead><tr><th>Item</th><th>Price</th><th>Note</th></tr></thead><tbody>' +
+        '<tr><td><strong>Mug</strong></td><td><code>$4</code></td><td>a | b</td></tr>' +
+        '<tr><td>Tee</td><td>$9</td><td></td></tr>' +
+        '<tr><td>Cup</td><td>$1</td><td>extra</td></tr>' +
+        '</tbody></table><p>after</p>',
+    );
+    // No delimiter row (or one of another width): not a table, the pipes stay text.
+    expect(render('a | b\nc | d').html).toBe('<p>a | b<br></br>c | d</p>');
+    expect(render('| a | b |\n| --- |').html).toBe('<p>| a | b |<br></br>| --- |</p>');
+  });
+
+  it('keeps HTML and script in a table cell as visible text, and a cell link only when http(s)', () => {
+    const { html, elements } = render(
+      [
+        '| <script>alert(1)</script> | <img src=x onerror="alert(2)"> |',
+        '| --- | --- |',
+        '| [a](javascript:alert(1)) | [b](https://example.com/) |',
+        '| &lt;b onclick=x&gt; | <td onclick=x>cell</td> |',
+      ].join('\n'),
+    );
+    expectOnlySafeElements(elements);
+    expect(elements.filter((e) => e.tag === 'a').map((e) => e.attributes.get('href'))).toEqual([
+      'https://example.com/',
+    ]);
+    expect(html).toBe(
+      '<table><thead><tr><th>&lt;script&gt;alert(1)&lt;/script&gt;</th>' +
+        '<th>&lt;img src=x onerror=&quot;alert(2)&quot;&gt;</th></tr></thead><tbody>' +
+        '<tr><td>a</td><td><a href="https://example.com/" target="_blank" rel="noopener noreferrer">b</a></td></tr>' +
+        '<tr><td>&lt;b onclick=x&gt;</td><td>&lt;td onclick=x&gt;cell&lt;/td&gt;</td></tr>' +
+        '</tbody></table>',
+    );
+  });
+
   it('drops links to javascript:, data:, vbscript: and relative targets, keeping their words as text', () => {
     const hostile = [
       '[a](javascript:alert(1))',
@@ -352,6 +407,8 @@ describe('the chat Markdown renderer', () => {
       '**bold across\n\nparagraphs** and *em*',
       '<script>alert(1)</script>\n\n[x](javascript:alert(1))',
       `${'para *a* '.repeat(30)}\n\n`.repeat(8),
+      'Here:\n| a | **b** |\n| --- | :-: |\n| 1 | 2 |\n| 3 |\nafter\n\n| x |\n| - |\n',
+      'text\n| a | b |\n| --- | -x\n| c | d |',
     ];
     for (const answer of answers) {
       const whole = stream([answer]).bubble;

@@ -6,11 +6,13 @@
  * shell, not a login one, whose profile would set PATH anew and drop the `bproxy` put first on it. The
  * environment is the host's (the browser's, plus what the launcher set) with BPROXY_HOME, and
  * BPROXY_SESSION naming the session of the terminal's tab, so that `bproxy` (a small launcher for this
- * installation's CLI, put first on PATH) and agents started there drive that tab.
+ * installation's CLI, put first on PATH) and agents started there drive that tab; and BPROXY_TERMINAL
+ * naming the terminal, whose file says the tab's session when it changed since (terminal-session.ts).
  */
 import { accessSync, chmodSync, constants, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Env } from '@bproxy/client';
+import { TERMINAL_VAR, type Env } from '@bproxy/client';
+import { TERMINAL_AGENT_VAR } from '@bproxy/protocol/plain';
 
 export const TERMINAL_COMMAND_VAR = 'BPROXY_TERMINAL_COMMAND';
 /** How long a terminal no panel shows lives, in ms (default 60 s); for tests that prove it lives on. */
@@ -166,6 +168,8 @@ export interface TerminalEnvOptions {
   readonly session: string | undefined;
   /** A folder to put first on PATH (the CLI launcher's). */
   readonly binDir: string | null;
+  /** The terminal: BPROXY_TERMINAL names it, for `bproxy` to read the tab's session now. */
+  readonly termId?: string;
 }
 
 export function terminalEnv(options: TerminalEnvOptions): Record<string, string> {
@@ -173,9 +177,13 @@ export function terminalEnv(options: TerminalEnvOptions): Record<string, string>
   for (const [key, value] of Object.entries(options.env)) if (value !== undefined) out[key] = value;
   // Not inherited: a terminal without a session of its own must not drive another one's tab.
   delete out.BPROXY_SESSION;
+  delete out[TERMINAL_VAR];
   delete out[TERMINAL_COMMAND_VAR];
   out.BPROXY_HOME = options.home;
+  // `bproxy` run here says it is the side panel's Terminal (the Activity names it so).
+  out[TERMINAL_AGENT_VAR] = 'terminal';
   if (options.session !== undefined) out.BPROXY_SESSION = options.session;
+  if (options.termId !== undefined) out[TERMINAL_VAR] = options.termId;
   out.TERM = 'xterm-256color';
   out.COLORTERM = 'truecolor';
   const search = out.PATH ?? '/usr/local/bin:/usr/bin:/bin';

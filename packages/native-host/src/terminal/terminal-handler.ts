@@ -9,6 +9,7 @@
  * what was sent, every terminal's output is held (the program blocks on its writes) until it has.
  */
 import { homedir } from 'node:os';
+import { removeTerminalSession, writeTerminalSession } from '@bproxy/client/lifecycle';
 import type { HostToExtension } from '@bproxy/protocol';
 import type { Emit, HandlerContext, HandlerFactory, PortHandler, TerminalMessage } from '../handlers';
 import { HostFailure } from '../failure';
@@ -99,6 +100,11 @@ export class TerminalHandler implements PortHandler<TerminalMessage> {
         if (terminal !== undefined) this.end(terminal);
         return;
       }
+      case 'pty.session': {
+        const terminal = this.terminals.get(message.termId);
+        if (terminal !== undefined) this.setSession(terminal, message.session);
+        return;
+      }
     }
   }
 
@@ -140,12 +146,34 @@ export class TerminalHandler implements PortHandler<TerminalMessage> {
     existing.detachTimer = null;
     existing.cols = message.cols;
     existing.rows = message.rows;
-    // The session is the program's environment: it can change only before the program starts.
-    if (existing.process === null && existing.starting === null) existing.session = message.session;
+    // The tab's session now: the program's environment before it starts, its terminal file after.
+    this.setSession(existing, message.session);
     existing.process?.resize(message.cols, message.rows);
     const missed = existing.ring.text();
     if (missed !== '') emit({ type: 'pty.output', termId: existing.termId, data: missed, replay: true });
     if (existing.exit !== null) emit(existing.exit);
+  }
+
+  /**
+   * The session holding the terminal's tab changed. A running program keeps the BPROXY_SESSION it
+   * started with, but `bproxy` there reads the terminal's file, which says the session now.
+   */
+  private setSession(terminal: Terminal, session: string | undefined): void {
+    if (terminal.session === session) return;
+    terminal.session = session;
+    if (terminal.process !== null || terminal.starting !== null) this.writeSession(terminal);
+  }
+
+  /** The terminal's file says its tab's session; a failure is logged (`bproxy` then uses the variable). */
+  private writeSession(terminal: Terminal): void {
+    try {
+      writeTerminalSession(this.context.home, terminal.termId, terminal.session);
+    } catch (error) {
+      this.context.log.warn('terminal_session_write_failed', {
+        termId: terminal.termId,
+        error: error instanceof Error ? error.name : 'unknown',
+      });
+    }
   }
 
   /** Notes that the host ends `terminal`'s running program for a returning view to hear it. */
@@ -213,9 +241,11 @@ export class TerminalHandler implements PortHandler<TerminalMessage> {
     const { env, home, log } = this.context;
     const command = this.options.command ?? terminalCommand(env);
     const binDir = writeCliLauncher(home, this.options.bproxyCommand);
+    // `bproxy` in the terminal asks this file for the tab's session (the program's variable ages).
+    this.writeSession(terminal);
     const started = await PtyProcess.spawn({
       command,
-      env: terminalEnv({ env, home, session: terminal.session, binDir }),
+      env: terminalEnv({ env, home, session: terminal.session, binDir, termId: terminal.termId }),
       cwd: env.HOME ?? homedir(),
       cols: terminal.cols,
       rows: terminal.rows,
@@ -227,6 +257,7 @@ export class TerminalHandler implements PortHandler<TerminalMessage> {
       onExit: (exitCode, signal) => {
         log.info('terminal_exited', { termId: terminal.termId, exitCode, signal });
         terminal.process = null;
+        removeTerminalSession(home, terminal.termId);
         terminal.exit = { type: 'pty.exit', termId: terminal.termId, exitCode, signal };
         terminal.emit(terminal.exit);
       },

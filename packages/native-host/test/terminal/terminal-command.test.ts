@@ -10,6 +10,7 @@ import {
   fallbackShell,
   onPath,
   terminalCommand,
+  terminalEnv,
   type HostPlatform,
 } from '../../src/terminal/terminal-command';
 
@@ -79,5 +80,16 @@ describe('the terminal program', () => {
       name: 'bproxy.cmd',
       text: '@"C:\\Program Files\\nodejs\\node.exe" "C:\\b\\bproxy.mjs" %*\r\n',
     });
+  });
+
+  it('the terminal’s environment says `bproxy` runs in the side panel’s Terminal, whatever was inherited', () => {
+    const env = terminalEnv({
+      env: { PATH: '/usr/bin', BPROXY_AGENT_KIND: 'cli', BPROXY_SESSION: 'other' },
+      home: '/h',
+      session: 'mine',
+      binDir: '/h/host/bin',
+    });
+    expect(env.BPROXY_AGENT_KIND).toBe('terminal');
+    expect(env.BPROXY_SESSION).toBe('mine');
   });
 });

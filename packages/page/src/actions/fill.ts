@@ -13,7 +13,8 @@ import {
   selectEditableContents,
   setNativeValue,
 } from '../input/editing';
-import { reqString, reqTarget, type Params } from '../params';
+import { optString, reqString, reqTarget, type Params } from '../params';
+import { checkSecretOrigin, rememberSecret } from './fill-secret';
 import { effects, type Effects } from './effects';
 
 /** Focusing an already focused element fires nothing, so this is safe to call before every edit. */
@@ -24,6 +25,7 @@ export function focusField(el: Element): void {
 export function fill(ctx: PageContext, p: Params): Effects {
   const el = resolveTarget(reqTarget(p), ctx.registry);
   const value = reqString(p, 'value');
+  const secretOrigin = optString(p, 'secretOrigin');
   const field = asTextField(el);
   if (field === null && !isContentEditable(el)) {
     const kind =
@@ -35,13 +37,17 @@ export function fill(ctx: PageContext, p: Params): Effects {
     throw new PageError('ELEMENT_NOT_INTERACTABLE', `${describe(el)} is ${kind}`);
   }
   ensureActionable(el, { enabled: true, editable: field !== null });
+  if (secretOrigin !== undefined) {
+    checkSecretOrigin(el, secretOrigin);
+    rememberSecret(ctx, value);
+  }
   focusField(el);
   if (field !== null) {
     setNativeValue(field, value);
     if (field.value !== value && !(field.type === 'email' && field.value === value.trim())) {
       throw new PageError(
         'BAD_REQUEST',
-        `${describe(el)} (type ${field.type}) does not accept the value ${JSON.stringify(value.slice(0, 100))}`,
+        `${describe(el)} (type ${field.type}) does not accept the value ${secretOrigin === undefined ? JSON.stringify(value.slice(0, 100)) : 'of the secret'}`,
       );
     }
     fireInput(field, 'insertText', value);

@@ -3,6 +3,7 @@ import type { ActionResult } from '@bproxy/protocol';
 import type { PageContext } from '../context';
 import { FrameReport } from '../dom/flat-tree';
 import { readRoot } from '../dom/resolve';
+import { aiFlag } from '../dom/page-flags';
 import { UnseenText } from '../dom/unseen';
 import { optNumber, optTarget, type Params } from '../params';
 import { visibleText } from '../render/visible-text';
@@ -14,7 +15,11 @@ export function text(ctx: PageContext, p: Params): ActionResult<'text'> {
   const offset = optNumber(p, 'offset') ?? 0;
   const frames = new FrameReport();
   const unseen = new UnseenText();
-  const all = visibleText(readRoot(optTarget(p), ctx.registry), frames, unseen);
+  // A line that addresses an AI assistant ends with its flag (page-flags.ts).
+  const all = visibleText(readRoot(optTarget(p), ctx.registry), frames, unseen)
+    .split('\n')
+    .map((line) => line + aiFlag(line))
+    .join('\n');
   const end = Math.min(all.length, offset + maxChars);
   const result: ActionResult<'text'> = {
     url: location.href,

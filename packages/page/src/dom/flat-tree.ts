@@ -77,13 +77,31 @@ export function isFrame(el: Element): el is HTMLIFrameElement {
   return el.localName === 'iframe' || el.localName === 'frame';
 }
 
-/** The document of a same-origin frame, or null when the frame is cross-origin (or sandboxed away). */
-export function frameDocument(frame: Element): Document | null {
+/** A document's origin as its window serializes it ('null' when opaque, or when it has no window). */
+function originOf(doc: Document): string {
   try {
-    return (frame as HTMLIFrameElement).contentDocument;
+    return doc.defaultView?.origin ?? 'null';
+  } catch {
+    return 'null';
+  }
+}
+
+/**
+ * The document of a same-origin frame, or null when the frame is cross-origin (or sandboxed away). A
+ * script with universal access (the CDP driver's isolated world) can enter a cross-origin frame its own
+ * renderer holds (another port of the same site): it is still another origin, read by the driver in the
+ * frame itself and marked with its origin, as in every driver. An opaque origin is never the same.
+ */
+export function frameDocument(frame: Element): Document | null {
+  let doc: Document | null;
+  try {
+    doc = (frame as HTMLIFrameElement).contentDocument;
   } catch {
     return null;
   }
+  if (doc === null) return null;
+  const outer = originOf(frame.ownerDocument);
+  return outer !== 'null' && outer === originOf(doc) ? doc : null;
 }
 
 /** Children in the flat tree; `frames` collects cross-origin frames met on the way. */

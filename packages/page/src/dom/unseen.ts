@@ -218,6 +218,32 @@ export class UnseenText {
     return this.covered(text, el, rects[0], view) ? 'covered' : null;
   }
 
+  /**
+   * Why a person cannot see a control or link itself, or null when they can: its box under 4 px either
+   * way or wholly off the page, or every word of it (the first three text nodes) transparent or the
+   * colour of its background. Visually hidden words inside a visible control (an icon button's
+   * screen-reader label) do not count: that label is how the control is named. Form fields are not
+   * judged: a custom checkbox hides its input and is operated through its label.
+   */
+  controlReason(el: Element): UnseenReason | null {
+    const view = el.ownerDocument.defaultView;
+    if (view === null) return null;
+    const b = el.getBoundingClientRect();
+    if (b.width < MIN_TEXT_HEIGHT || b.height < MIN_TEXT_HEIGHT) return 'too small';
+    if (isEmpty(intersect(b, this.pageOf(el.ownerDocument, view)))) return 'off the page';
+    const walker = el.ownerDocument.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    let words = 0;
+    let verdict: UnseenReason | null = null;
+    for (let node = walker.nextNode(); node !== null && words < 3; node = walker.nextNode()) {
+      if ((node.nodeValue ?? '').trim() === '' || node.parentElement === null) continue;
+      words++;
+      const colour = this.colourVerdict(node.parentElement);
+      if (colour === null) return null;
+      verdict = colour;
+    }
+    return verdict;
+  }
+
   /** Content the browser skips: in a closed `<details>`, under `content-visibility:hidden` (`hidden=until-found`). */
   private collapsed(el: Element): boolean {
     const known = this.skipped.get(el);

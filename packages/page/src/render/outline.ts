@@ -18,6 +18,7 @@ import {
   type FrameReport,
 } from '../dom/flat-tree';
 import { actionableKind, type ActionableKind } from '../dom/interactive';
+import { aiFlag, hiddenFlag, LONG_LABEL } from '../dom/page-flags';
 import type { UnseenText } from '../dom/unseen';
 import { styleOf } from '../dom/visibility';
 import { controlLine, nameOrHint, quote } from './describe-control';
@@ -58,7 +59,7 @@ export interface Outline {
 }
 
 /** A run of inline content: text, and the links (or clickable words) inside it. */
-type Segment = { text: string } | { ref: number; name: string; word: 'link' | 'clickable' };
+type Segment = { text: string } | { ref: number; name: string; word: 'link' | 'clickable'; flags: string };
 type Mode = 'full' | 'controls';
 
 export interface OutlineOptions {
@@ -96,12 +97,31 @@ class OutlineBuilder {
     return this.run.some((s) => 'ref' in s || s.text.trim() !== '');
   }
 
-  /** Links with nothing but space between them: one line each, grouped later by mergeLinkRuns. */
+  /**
+   * Links with nothing but space between them: one line each, grouped later by mergeLinkRuns. A flagged
+   * link keeps a line of its own, its flags after its handle.
+   */
   private linkLines(links: Extract<Segment, { ref: number }>[], depth: number, parent: number): void {
     for (const link of links) {
       const named = link.name ? `${link.word} ${quote(link.name)}` : link.word;
-      this.emit(depth, `${named} ${placeholder(link.ref)}`, parent, link);
+      const text = `${named} ${placeholder(link.ref)}${link.flags}`;
+      this.emit(depth, text, parent, link.flags === '' ? { ref: link.ref, name: link.name } : undefined);
     }
+  }
+
+  /**
+   * The flags of a control or link (page-flags.ts): hidden from people (not a form field, nor one its
+   * scrolling container cuts away: that is `clipped`), an `aria-label` stuffed past LONG_LABEL
+   * characters, and words that address an AI assistant in what its line shows.
+   */
+  private flagsOf(el: Element, shown: string, clipped: boolean): string {
+    let flags = '';
+    if (!clipped && !FIELDS.has(el.localName)) {
+      const reason = this.unseen.controlReason(el);
+      if (reason !== null) flags += ` ${hiddenFlag(reason)}`;
+    }
+    if ((el.getAttribute('aria-label') ?? '').length > LONG_LABEL) flags += ` ${hiddenFlag('long label')}`;
+    return flags + aiFlag(shown);
   }
 
   flush(depth: number, parent: number): void {
@@ -118,7 +138,7 @@ class OutlineBuilder {
       this.omitted.runs++;
       this.omitted.chars += plain.length;
       if (this.options.longText === true && this.longText.length < LONG_TEXT_RUNS)
-        this.longText.push(clip(plain, LONG_TEXT_MAX));
+        this.longText.push(clip(plain, LONG_TEXT_MAX) + aiFlag(plain));
       this.linkLines(links, depth, parent);
       return;
     }
@@ -127,7 +147,7 @@ class OutlineBuilder {
     let cut = false;
     for (const seg of run) {
       if ('ref' in seg) {
-        out += ` [${clip(seg.name, LINK_NAME_MAX)}]${placeholder(seg.ref)} `;
+        out += ` [${clip(seg.name, LINK_NAME_MAX)}]${placeholder(seg.ref)}${seg.flags} `;
         continue;
       }
       if (cut) continue;
@@ -140,7 +160,7 @@ class OutlineBuilder {
         budget -= text.length;
       }
     }
-    this.emit(depth, `text: ${collapse(out)}`, parent);
+    this.emit(depth, `text: ${collapse(out)}${aiFlag(plain)}`, parent);
   }
 
   visit(node: Node, depth: number, parent: number, mode: Mode, textVisible: boolean): void {
@@ -237,7 +257,9 @@ class OutlineBuilder {
     const inText = !clipped && (link || (role === 'generic' && kind === 'pointer' && !block));
     if (inText && mode === 'full') {
       if (block) this.flush(depth, parent);
-      this.run.push({ ref, name: nameOrHint(el, 80), word: link ? 'link' : 'clickable' });
+      const name = nameOrHint(el, 80);
+      const flags = this.flagsOf(el, name, clipped);
+      this.run.push({ ref, name, word: link ? 'link' : 'clickable', flags });
       if (block) this.flush(depth, parent);
       return;
     }
@@ -246,8 +268,11 @@ class OutlineBuilder {
     // scroll region, a clickable card) is a container: named by its label, its content shown in full.
     const container = kind !== 'control' && richContent(el);
     const linkMeta = link ? { ref, name: nameOrHint(el, 80), word: 'link' as const } : undefined;
-    const shown = `${controlLine(el, kind, container ? labelOf(el) : undefined)}${clipped ? ' clipped' : ''}`;
-    const line = this.emit(depth, `${shown} ${placeholder(ref)}`, parent, linkMeta);
+    const described = controlLine(el, kind, container ? labelOf(el) : undefined);
+    const shown = `${described}${clipped ? ' clipped' : ''}`;
+    const flags = this.flagsOf(el, described, clipped);
+    const meta = flags === '' ? linkMeta : undefined;
+    const line = this.emit(depth, `${shown} ${placeholder(ref)}${flags}`, parent, meta);
     if (container) {
       this.children(el, depth + 1, line, 'full', true);
       this.flush(depth + 1, line);
@@ -267,7 +292,11 @@ class OutlineBuilder {
     if (dropped) this.unseen.blocks++;
     const name = dropped ? seen : nameOf(el, 100);
     const level = headingLevel(el);
-    const line = this.emit(depth, `${level === undefined ? 'heading' : `h${level}`} ${quote(name)}`, parent);
+    const line = this.emit(
+      depth,
+      `${level === undefined ? 'heading' : `h${level}`} ${quote(name)}${aiFlag(name)}`,
+      parent,
+    );
     this.children(el, depth + 1, line, 'controls', true);
     const only = this.lines[line + 1];
     const headingLine = this.lines[line];

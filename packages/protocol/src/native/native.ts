@@ -69,6 +69,20 @@ export const SettingsSetSchema = z.strictObject({
     .strictObject({ fast: z.string().max(128), strong: z.string().max(128) })
     .partial()
     .optional(),
+  /**
+   * What the panel showed for each field it changes: when a field is no longer that (`bproxy agent
+   * config` changed it meanwhile), nothing is saved and the answer says so — stale fields never
+   * overwrite newer settings.
+   */
+  base: z
+    .strictObject({
+      tools: z.record(z.string().max(64), z.boolean()).optional(),
+      models: z
+        .strictObject({ fast: z.string().max(128), strong: z.string().max(128) })
+        .partial()
+        .optional(),
+    })
+    .optional(),
 });
 
 export const PtyOpenSchema = z.strictObject({
@@ -93,6 +107,16 @@ export const PtyResizeSchema = z.strictObject({
 /** The view went away: keep the process for a while so a reopened view can reattach. */
 export const PtyDetachSchema = z.strictObject({ type: z.literal('pty.detach'), termId: TermIdSchema });
 export const PtyCloseSchema = z.strictObject({ type: z.literal('pty.close'), termId: TermIdSchema });
+/**
+ * The session now holding the terminal's tab (none: no session holds it): what `bproxy` run in the
+ * terminal drives from now on, though its program started with another (the daemon restarted, the
+ * user shared the tab again).
+ */
+export const PtySessionSchema = z.strictObject({
+  type: z.literal('pty.session'),
+  termId: TermIdSchema,
+  session: SessionIdSchema.optional(),
+});
 
 export const ExtensionToHostSchema = z.discriminatedUnion('type', [
   NativeHelloSchema,
@@ -108,6 +132,7 @@ export const ExtensionToHostSchema = z.discriminatedUnion('type', [
   PtyResizeSchema,
   PtyDetachSchema,
   PtyCloseSchema,
+  PtySessionSchema,
 ]);
 export type ExtensionToHost = z.infer<typeof ExtensionToHostSchema>;
 
@@ -117,6 +142,11 @@ export const NativeWelcomeSchema = z.strictObject({
   type: z.literal('welcome'),
   protocolVersion: z.number().int(),
   hostVersion: z.string().max(32),
+  /**
+   * The absolute path of a launcher that runs this installation's CLI (BPROXY_HOME/host/bin/bproxy):
+   * the command line the popup hands out runs where `bproxy` is not on PATH.
+   */
+  cli: z.string().min(1).max(4096).optional(),
 });
 export const DaemonLocationSchema = z.strictObject({
   type: z.literal('daemon.location'),
@@ -163,10 +193,18 @@ export const ChatQueueSchema = z.strictObject({
   chatId: ChatIdSchema,
   running: z.boolean(),
   queued: z.number().int().min(0),
+  /** Set by Stop: how many waiting messages it dropped (never sent to the model). */
+  dropped: z.number().int().min(1).optional(),
 });
 
 export const TranscriptEntrySchema = z.discriminatedUnion('role', [
-  z.strictObject({ role: z.literal('user'), text: Text, at: z.number() }),
+  z.strictObject({
+    role: z.literal('user'),
+    text: Text,
+    at: z.number(),
+    /** A message that waited behind a running answer and was dropped by Stop: never sent to the model. */
+    dropped: z.literal(true).optional(),
+  }),
   z.strictObject({ role: z.literal('assistant'), text: Text, at: z.number(), model: z.string().optional() }),
   z.strictObject({
     role: z.literal('tool'),

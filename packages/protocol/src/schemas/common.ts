@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { RawTabIdSchema, SessionIdSchema, TabHandleSchema } from '../ids';
 import { ElementTargetSchema, TargetInputSchema } from '../targets';
+import { DownloadSchema } from './downloads';
 
 export const PacingModeSchema = z.enum(['human', 'fast']);
 export type PacingMode = z.infer<typeof PacingModeSchema>;
@@ -75,6 +76,8 @@ const effectsShape = {
 export const EffectsSchema = z.strictObject({
   ...effectsShape,
   openedTabs: z.array(OpenedTabSchema).optional(),
+  /** Downloads the action started (the daemon adds them; drivers never send this). */
+  downloads: z.array(DownloadSchema).optional(),
 });
 export const DriverEffectsSchema = z.strictObject({
   ...effectsShape,

@@ -1,6 +1,7 @@
 /** Interaction actions: click, hover, fill, type, press, select, scroll, wait, dialog. */
 import { z } from 'zod';
-import { TargetInputSchema } from '../targets';
+import { ElementTargetSchema, TargetInputSchema } from '../targets';
+import { SecretNameSchema } from '../secrets';
 import { DriverEffectsSchema, EffectsSchema, ScopeSchema } from './common';
 import { DiffParamShape } from './diff';
 
@@ -13,9 +14,22 @@ export const ClickParams = z.strictObject({
   ...DiffParamShape,
 });
 export const HoverParams = z.strictObject({ target: TargetInputSchema });
-export const FillParams = z.strictObject({
-  target: TargetInputSchema,
+export const FillParams = z
+  .strictObject({
+    target: TargetInputSchema,
+    value: z.string().max(100_000).optional(),
+    secret: SecretNameSchema.optional(),
+    ...DiffParamShape,
+  })
+  .refine((p) => (p.value === undefined) !== (p.secret === undefined), 'give value or secret, exactly one');
+/**
+ * What a driver gets for fill: the value itself (the daemon looked a secret up), and for a secret the
+ * origin it may only go to — the page checks the field's frame against it before it writes anything.
+ */
+export const ForwardedFillParams = z.strictObject({
+  target: ElementTargetSchema,
   value: z.string().max(100_000),
+  secretOrigin: z.string().min(1).max(300).optional(),
   ...DiffParamShape,
 });
 export const TypeParams = z.strictObject({

@@ -7,6 +7,7 @@ import { ElementTargetSchema, TargetInputSchema } from '../targets';
 import { WAIT_CONDITIONS, waitConditionsOf } from '../wait-conditions';
 import { ConsoleErrorWaitResultShape, ConsoleErrorWaitShape } from './wait-console-error';
 import { NetworkIdleWaitShape } from './wait-network-idle';
+import { DownloadWaitResultShape, DownloadWaitShape } from './downloads';
 
 const STATE = z.enum(['visible', 'hidden', 'attached', 'detached']);
 
@@ -20,6 +21,7 @@ const conditionFields = {
   load: z.boolean().optional(),
   ...ConsoleErrorWaitShape,
   ...NetworkIdleWaitShape,
+  ...DownloadWaitShape,
 };
 
 const oneCondition = `give exactly one of ${Object.keys(WAIT_CONDITIONS).join(', ')}`;
@@ -45,4 +47,5 @@ export const WaitResult = z.strictObject({
   title: z.string(),
   waitedMs: z.number(),
   ...ConsoleErrorWaitResultShape,
+  ...DownloadWaitResultShape,
 });

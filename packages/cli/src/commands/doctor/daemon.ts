@@ -56,7 +56,37 @@ function secretFiles(context: DoctorContext): string[] {
     join(home, 'agent', 'config.json'),
     join(home, 'agent', 'keys.json'),
     join(home, 'host', 'install.json'),
+    join(home, 'secrets.json'),
+    join(home, 'secrets.key'),
   ];
+}
+
+const KEY_PLACES = {
+  file: 'in BPROXY_HOME/secrets.key (0600): no OS keychain answered when the first secret was added',
+  'secret-tool': 'in the OS keyring (libsecret, through secret-tool)',
+  keychain: 'in the macOS Keychain',
+  dpapi: 'in BPROXY_HOME/secrets.key, sealed for this Windows user by DPAPI',
+} as const;
+
+/** The secret store (fill --secret): how many secrets, where their key is, and whether they open. */
+async function secretsCheck(context: DoctorContext): Promise<Check> {
+  const { checkSecretStore, SecretStoreError } = await import('@bproxy/client/lifecycle');
+  try {
+    const status = checkSecretStore(context.home);
+    if (status === null)
+      return ok('daemon', 'secrets', 'no secrets added (bproxy secret add NAME --origin ORIGIN)');
+    return ok('daemon', 'secrets', `${status.count} secret(s); the key is ${KEY_PLACES[status.place]}`);
+  } catch (error) {
+    if (!(error instanceof SecretStoreError)) throw error;
+    return fail(
+      'daemon',
+      'secrets',
+      error.message,
+      error.kind === 'unsafe'
+        ? 'fix the file it names (chmod 600, or remove a link)'
+        : '`bproxy secret remove NAME` and `bproxy secret add NAME --origin ORIGIN` again (or remove BPROXY_HOME/secrets.json)',
+    );
+  }
 }
 
 function privateFolders(context: DoctorContext): string[] {
@@ -119,6 +149,7 @@ export async function daemonChecks(
       ? skip('daemon', 'files', 'there is no BPROXY_HOME yet')
       : filesCheck(context),
   ];
+  if (lstatOrNull(context.home) !== null) checks.push(await secretsCheck(context));
   let status: ReturnType<typeof daemonStatus>;
   try {
     status = daemonStatus(context.env);

@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { BPROXY_VERSION, DoctorReportSchema, type DoctorCheck, type DoctorReport } from '@bproxy/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addSecret } from '@bproxy/client/lifecycle';
 import { createHarness, killDaemonOf, type CliRun, type Harness } from '../../helpers/cli-harness';
 
 let h: Harness;
@@ -167,6 +168,28 @@ describe('bproxy doctor', () => {
     expect(check(again.report, 'daemon', 'files')).toMatchObject({
       status: 'fail',
       fix: `\`chmod 700 ${join(u.state, 'logs')}\``,
+    });
+  }, 60_000);
+
+  it('says where the secret store keeps its key, and names a store that no longer opens', async () => {
+    const u = user();
+    await installed(u);
+    expect(check((await doctor(u)).report, 'daemon', 'secrets')).toMatchObject({ status: 'ok' });
+    // This machine has no keyring: the key goes to the 0600 file, and doctor says so.
+    addSecret(u.state, 'bank', 'https://bank.example', 'a-long-enough-value', { keyStore: null });
+    const { report } = await doctor(u);
+    expect(check(report, 'daemon', 'secrets')).toMatchObject({
+      status: 'ok',
+      detail: expect.stringContaining('1 secret(s); the key is in BPROXY_HOME/secrets.key (0600)'),
+    });
+    expect(JSON.stringify(report)).not.toContain('a-long-enough-value');
+    writeFileSync(join(u.state, 'secrets.key'), `${Buffer.alloc(32, 1).toString('base64')}\n`, {
+      mode: 0o600,
+    });
+    const broken = await doctor(u);
+    expect(check(broken.report, 'daemon', 'secrets')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('secret bank did not verify'),
     });
   }, 60_000);
 

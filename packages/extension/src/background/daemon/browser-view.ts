@@ -52,6 +52,11 @@ export class BrowserView {
   private reconnecting = false;
   /** Told, after the daemon came back, of the tabs bproxy drives that no session holds any more. */
   onOrphans: (held: ReadonlySet<number>) => void = () => undefined;
+  /**
+   * Told, after the daemon came back, of the tabs the user had shared that no session holds: the
+   * worker shares them again. A tab it cannot share again stays lost ("Session lost — Share again").
+   */
+  onLost: (tabIds: readonly number[]) => void = () => undefined;
 
   constructor(
     private readonly chrome: Pick<ChromeApi, 'tabs' | 'tabGroups' | 'action'>,
@@ -129,6 +134,7 @@ export class BrowserView {
       this.reconnecting = false;
       for (const tabId of this.shared) if (!held.has(tabId)) this.lostTabs.add(tabId);
       this.onOrphans(held);
+      if (this.lostTabs.size > 0) this.onLost([...this.lostTabs]);
     }
     for (const tabId of held) this.lostTabs.delete(tabId);
     this.shared.clear();
@@ -185,10 +191,12 @@ export class BrowserView {
     if (tabIds.length === 0) return;
     const title = groupTitle(await this.nameOf(session), info.paused);
     this.grouped.set(info.session, tabIds);
+    const isNew = !this.groups.has(info.session);
     try {
       const groupId = await this.joinGroup(info.session, tabIds);
       this.groups.set(info.session, groupId);
       await this.chrome.tabGroups.update(groupId, { title, color: info.paused ? 'orange' : 'blue' });
+      if (isNew && info.sharedByUser !== true) await this.fold(groupId, tabIds);
     } catch (error) {
       // The group may have been closed by the user: start a new one next time.
       this.groups.delete(info.session);
@@ -225,6 +233,19 @@ export class BrowserView {
    * All the tabs at once; when Chrome refuses that — one of them cannot be grouped, such as a popup
    * window a page opened (only tabs of normal windows can) — each tab on its own, so the others still are.
    */
+  /**
+   * An agent's new group stays folded, out of the user's way, until the user opens it; never one
+   * holding the tab the user looks at (folding it would switch the user to another tab).
+   */
+  private async fold(groupId: number, tabIds: number[]): Promise<void> {
+    try {
+      for (const tabId of tabIds) if ((await this.chrome.tabs.get(tabId)).active) return;
+      await this.chrome.tabGroups.update(groupId, { collapsed: true });
+    } catch (error) {
+      this.log.debug('tab_group_fold_failed', { groupId, error: messageOf(error) });
+    }
+  }
+
   private async joinGroup(session: string, tabIds: number[]): Promise<number> {
     let groupId = this.groups.get(session);
     try {

@@ -52,6 +52,8 @@ export interface ConnectionOptions {
    * daemon held can be known live now (the browser view lets go of their tab groups).
    */
   onDown?: () => void;
+  /** The daemon welcomed this browser, with its settings for the driver (the debugger's idle period). */
+  onWelcome?: (settings: { debuggerIdleMs: number | null }) => void;
   now?: () => number;
   pingIntervalMs?: number;
   pongTimeoutMs?: number;
@@ -114,6 +116,7 @@ export class Connection {
       stableAfterMs: 2_000,
       minWakeGapMs: 1_000,
       onDown: () => undefined,
+      onWelcome: () => undefined,
       ...options,
     };
     this.backoff = new Backoff({ ...DEFAULT_BACKOFF, random: options.random });
@@ -308,6 +311,7 @@ export class Connection {
     switch (msg.type) {
       case 'welcome':
         this.onWelcome(socket, msg.clientName);
+        this.opts.onWelcome?.({ debuggerIdleMs: msg.debuggerIdleMs ?? null });
         return;
       case 'pong':
         if (this.pongTimer) clearTimeout(this.pongTimer);

@@ -8,6 +8,7 @@ import type { ChromeApi } from '../../chrome-api';
 import type { Driver } from '../driver/driver';
 import type { WorkerLog } from '../log';
 import { BrowserView } from './browser-view';
+import { browserRun } from './browser-run';
 import { Connection } from './connection';
 import { proveDaemon, type FetchLike, type ProofOutcome } from './daemon-proof';
 import { PairingStore, randomInstanceId } from './pairing-state';
@@ -28,7 +29,7 @@ export interface DaemonLinkOptions {
   fetch: FetchLike;
   clientName: () => string;
   userAgent?: string;
-  driver: Pick<Driver, 'executor' | 'tabs' | 'release'>;
+  driver: Pick<Driver, 'executor' | 'tabs' | 'release' | 'setDebuggerIdle'>;
   /** The server on the paired port did not prove itself (the host link may know better). */
   onProofFailed: (outcome: Extract<ProofOutcome, { ok: false }>) => void;
 }
@@ -61,12 +62,16 @@ export function createDaemonLink(opts: DaemonLinkOptions): DaemonLink {
     log,
     random: opts.random,
     now,
-    clientInfo: async () => ({
-      kind: 'extension' as const,
-      name: opts.clientName(),
-      version: opts.version,
-      ...(opts.userAgent ? { userAgent: opts.userAgent.slice(0, 512) } : {}),
-    }),
+    clientInfo: async () => {
+      const run = await browserRun(chrome.storage.session);
+      return {
+        kind: 'extension' as const,
+        name: opts.clientName(),
+        version: opts.version,
+        ...(opts.userAgent ? { userAgent: opts.userAgent.slice(0, 512) } : {}),
+        ...(run === undefined ? {} : { run }),
+      };
+    },
     onRequest: (request, reply) => {
       void driver.executor.handle(request).then((response) => {
         if (response) reply(response);
@@ -74,6 +79,7 @@ export function createDaemonLink(opts: DaemonLinkOptions): DaemonLink {
     },
     onProofFailed: (outcome) => opts.onProofFailed(outcome),
     onDown: () => view.linkDown(),
+    onWelcome: (settings) => driver.setDebuggerIdle(settings.debuggerIdleMs),
     onPush: (message) => {
       if (message.type === 'tab_released') {
         log.info('tab_released', { tabId: message.tabId });
@@ -83,6 +89,15 @@ export function createDaemonLink(opts: DaemonLinkOptions): DaemonLink {
     },
   });
   const share = shareTab({ chrome, connection, tabs: driver.tabs, log });
+  // What the user had shared is shared again when the daemon comes back without it: the tab keeps an
+  // agent's session (a new one) instead of saying it lost it. One that cannot be shared stays lost.
+  view.onLost = (tabIds) => {
+    for (const tabId of tabIds)
+      void share(tabId).then((answer) => {
+        if (!answer.ok) log.info('tab_reshare_failed', { tabId, reason: answer.reason.slice(0, 200) });
+        else log.info('tab_reshared', { tabId });
+      });
+  };
   return {
     connection,
     pairing,

@@ -8,6 +8,7 @@ import {
   PopupMessageSchema,
   type PairAnswer,
   type ShareAnswer,
+  type TabSession,
   type WorkerStatus,
 } from '../../common/messages';
 import type { WorkerLog } from '../log';
@@ -26,6 +27,8 @@ export interface PopupRelayOptions {
   /** Starts the daemon through the native host and waits for the link (the host link's). */
   startDaemon(): Promise<PairAnswer>;
   isDriven(tabId: number): boolean;
+  /** The session that holds a tab now, as the daemon last said. */
+  sessionOf(tabId: number): TabSession;
   status(): WorkerStatus;
   /** Every message from the popup is a wake-up too. */
   wake(): void;
@@ -52,6 +55,9 @@ export function installPopupRelay(opts: PopupRelayOptions): void {
       case 'share':
         void opts.share(msg.tabId).then((answer) => sendResponse(shareAnswer(answer)));
         return true;
+      case 'tab_session':
+        sendResponse(opts.sessionOf(msg.tabId));
+        return undefined;
       case 'start_daemon':
         void opts.startDaemon().then(sendResponse);
         return true;

@@ -16,6 +16,7 @@ import type { DialogTracker } from './dialog-tracker';
 import type { DrivenTabs } from './driven-tabs';
 import type { WorkerLog } from '../log';
 import type { NavigationTracker } from './navigation-tracker';
+import type { IdleDebugger } from './idle-debugger';
 import type { OpenedTabs } from './opened-tabs';
 import type { PageRunner } from './page-runner';
 
@@ -31,6 +32,8 @@ export interface DriverContext {
   opened: OpenedTabs;
   /** The console and network logs of the driven tabs. */
   observer: TabObserver;
+  /** Takes the debugger off driven tabs left idle, and puts it back before their next action. */
+  idle: IdleDebugger;
   /** Where the trusted pointer rests in each tab (top-viewport CSS pixels); lost with the worker. */
   pointers: Map<number, PointerRest>;
   now: () => number;

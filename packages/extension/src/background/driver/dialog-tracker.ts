@@ -131,6 +131,23 @@ export class DialogTracker {
     }
   }
 
+  /**
+   * The tab stays driven but idle (idle-debugger.ts): the debugger leaves it, and the next action's
+   * attach puts it back. Unlike a user's Cancel, nothing is refused afterwards.
+   */
+  async detachIdle(tabId: number): Promise<void> {
+    if (!this.attached.delete(tabId)) return;
+    try {
+      await this.chrome.debugger.detach({ tabId });
+    } catch (error) {
+      this.log.debug('debugger_detach_failed', { tabId, error: messageOf(error) });
+    }
+  }
+
+  attachedTabs(): number[] {
+    return [...this.attached];
+  }
+
   isAttached(tabId: number): boolean {
     return this.attached.has(tabId);
   }

@@ -12,6 +12,7 @@ import { DrivenTabs, type PushTarget } from './driven-tabs';
 import { messageOf } from './errors';
 import { DEFAULT_TABLE_OPTIONS, ExecutedTable } from './executed-table';
 import { Executor } from './executor';
+import { IdleDebugger } from './idle-debugger';
 import { NavigationTracker } from './navigation-tracker';
 import { installObserver, observeAttached } from './observe-actions';
 import { OpenedTabs } from './opened-tabs';
@@ -30,10 +31,14 @@ export interface Driver {
   tabs: DrivenTabs;
   /** Requests still running (for the popup's status). */
   inFlight(): number;
+  /** The tabs the debugger is on now. */
+  debuggerTabs(): number[];
   /** Wires the driver's platform listeners; `daemon` hears what the driver tells it unasked. */
   install(daemon: PushTarget): void;
   /** The daemon let go of a tab: it is no longer driven, and the debugger leaves it. */
   release(tabId: number): void;
+  /** The daemon's word on how long an idle driven tab keeps the debugger (null: for as long as driven). */
+  setDebuggerIdle(idleMs: number | null): void;
 }
 
 export function createDriver({ chrome, log, now, imageSize }: DriverOptions): Driver {
@@ -43,6 +48,7 @@ export function createDriver({ chrome, log, now, imageSize }: DriverOptions): Dr
   const opened = new OpenedTabs(tabs);
   const observer = new TabObserver(undefined, now);
   dialogs.afterAttach = (tabId) => observeAttached(chrome, observer, tabId);
+  const idle = new IdleDebugger(dialogs, (tabId) => tabs.has(tabId), log);
   const ctx: DriverContext = {
     chrome,
     session: chrome.storage.session,
@@ -53,6 +59,7 @@ export function createDriver({ chrome, log, now, imageSize }: DriverOptions): Dr
     tabs,
     opened,
     observer,
+    idle,
     pointers: new Map(),
     now,
     imageSize,
@@ -65,6 +72,7 @@ export function createDriver({ chrome, log, now, imageSize }: DriverOptions): Dr
     executor: new Executor(ctx, table),
     tabs,
     inFlight: () => table.inFlightCount,
+    debuggerTabs: () => dialogs.attachedTabs(),
     install(daemon) {
       nav.install(chrome);
       dialogs.install();
@@ -74,7 +82,9 @@ export function createDriver({ chrome, log, now, imageSize }: DriverOptions): Dr
     release(tabId) {
       tabs.delete(tabId);
       observer.release(tabId);
+      idle.forget(tabId);
       void dialogs.detach(tabId);
     },
+    setDebuggerIdle: (idleMs) => idle.setPeriod(idleMs),
   };
 }

@@ -121,6 +121,8 @@ export class Executor {
     // An action on the page answers with the console errors and failed requests it caused.
     const log =
       call.tabId !== null && this.ctx.observer.has(call.tabId) ? this.ctx.observer.log(call.tabId) : null;
+    const tabId = call.tabId;
+    if (tabId !== null) await this.ctx.idle.begin(tabId);
     const { data, news } = await withDeadline(
       aroundAction(
         log,
@@ -132,7 +134,9 @@ export class Executor {
       call.deadline,
       call.action,
       this.ctx.now,
-    );
+    ).finally(() => {
+      if (tabId !== null) this.ctx.idle.end(tabId);
+    });
     return { data: checkResult(call.action, data), ...(news === undefined ? {} : { news }) };
   }
 

@@ -5,7 +5,16 @@
  */
 import type { ChromeApi, NavDetails, NavErrorDetails } from '../../chrome-api';
 
-export type NavKind = 'before' | 'committed' | 'dom' | 'completed' | 'error' | 'history' | 'fragment';
+export type NavKind =
+  | 'before'
+  | 'committed'
+  | 'dom'
+  | 'completed'
+  | 'error'
+  | 'history'
+  | 'fragment'
+  /** The navigation became a download (the debugger's Page.downloadWillBegin): no page will load. */
+  | 'download';
 
 export interface NavEvent {
   seq: number;
@@ -48,6 +57,13 @@ export class NavigationTracker {
     nav.onReferenceFragmentUpdated.addListener(on('fragment'));
     nav.onErrorOccurred.addListener((details: NavErrorDetails) => {
       if (details.frameId === 0) this.record(details.tabId, 'error', details.url, details.error);
+    });
+    // A navigation that turns into a download ends with ERR_ABORTED, which a load wait ignores; the
+    // debugger on the tab says it was a download, so an action waiting for the page does not hang.
+    chrome.debugger.onEvent.addListener((source, method, params) => {
+      if (method !== 'Page.downloadWillBegin' || source.tabId === undefined) return;
+      const url = (params as { url?: unknown } | undefined)?.url;
+      this.record(source.tabId, 'download', typeof url === 'string' ? url : '');
     });
   }
 
@@ -111,23 +127,26 @@ export class NavigationTracker {
    * Waits until the navigation that started after `mark` reaches `waitUntil`. A load event needs a
    * navigation start after the mark (so a page that was still loading before cannot end the wait);
    * same-document moves end it at once. An ERR_ABORTED (an older navigation replaced by ours) does
-   * not end the wait; any other error does.
+   * not end the wait; any other error does. Events `ignore` passes are not counted at all (a new
+   * tab's own about:blank, whose events can arrive after the mark).
    */
   waitForLoad(
     tabId: number,
     mark: number,
     waitUntil: Exclude<WaitUntil, 'none'>,
     timeoutMs: number,
+    ignore: (event: NavEvent) => boolean = () => false,
   ): Promise<NavEvent | null> {
     const terminal = TERMINAL[waitUntil];
     let started = false;
     // Called once per event, in order: first over the recorded events, then live ones.
     const test = (e: NavEvent): boolean => {
+      if (ignore(e)) return false;
       if (e.kind === 'before') {
         started = true;
         return false;
       }
-      if (e.kind === 'history' || e.kind === 'fragment') return true;
+      if (e.kind === 'history' || e.kind === 'fragment' || e.kind === 'download') return true;
       if (e.kind === 'error' && /ERR_ABORTED/.test(e.error ?? '')) return false;
       return started && terminal.has(e.kind);
     };

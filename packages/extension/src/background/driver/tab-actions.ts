@@ -24,10 +24,11 @@ async function createTab(
   active: boolean,
 ): Promise<number> {
   const checked = allowedUrl(url, 'tab.open');
-  const mark = ctx.nav.mark();
   let tabId: number | undefined;
   try {
-    const tab = await ctx.chrome.tabs.create({ url: checked, active });
+    // Blank first, as the CDP driver does: the debugger (dialogs, the console and network log) is on
+    // the tab before the page's own document is requested, so that request is in its network list.
+    const tab = await ctx.chrome.tabs.create({ url: 'about:blank', active });
     tabId = tab.id;
   } catch (error) {
     throw new DriverFailure(fromPlatformError(error, 'tab.open'));
@@ -37,9 +38,19 @@ async function createTab(
   await ctx.session.set({ [openedKey(call.request.id)]: tabId });
   // Before the page runs: an alert during its load must be seen, not hang the wait.
   await ctx.dialogs.ensureAttached(tabId);
-  if (url !== 'about:blank') {
+  if (checked !== 'about:blank') {
+    const mark = ctx.nav.mark();
     try {
-      await waitForLoad(ctx, call, tabId, mark, 'load', 'tab.open');
+      await ctx.chrome.tabs.update(tabId, { url: checked });
+    } catch (error) {
+      // Refused as tabs.create would have refused it: no tab is left behind.
+      ctx.tabs.delete(tabId);
+      await ctx.chrome.tabs.remove(tabId).catch(() => undefined);
+      throw new DriverFailure(fromPlatformError(error, 'tab.open'));
+    }
+    try {
+      // The blank page's own events may arrive after the mark: they are not this load.
+      await waitForLoad(ctx, call, tabId, mark, 'load', 'tab.open', (e) => e.url === 'about:blank');
     } catch (error) {
       // The tab exists whatever its page did; the daemon must learn its id to own (and close) it.
       ctx.log.info('tab_open_load_incomplete', { tabId, error: messageOf(error) });
@@ -51,9 +62,11 @@ async function createTab(
 const open: ActionHandler<'tab.open'> = {
   async run(ctx, params, call) {
     const url = params.url;
-    const active = params.active !== false;
+    // In the user's Chrome an agent's tab opens behind the one the user looks at, unless it asks.
+    const active = params.active === true;
     const existing = call.resumed ? await findOpened(ctx, call.request.id) : null;
     const tabId = existing ?? (await createTab(ctx, call, url, active));
+    ctx.idle.touch(tabId);
     return driverTab(await getTab(ctx, tabId, 'tab.open'), tabId);
   },
 };

@@ -9,6 +9,7 @@ import type { Tab } from '../../chrome-api';
 import type { ActionCall, DriverContext } from './context';
 import { DriverFailure, fail, fromPlatformError } from './errors';
 import type { OpenDialog } from './dialog-tracker';
+import type { NavEvent } from './navigation-tracker';
 
 const STATUS_POLL_MS = 250;
 
@@ -53,7 +54,8 @@ export async function assertNoDialog(ctx: DriverContext, tabId: number, what: st
 
 /**
  * Waits for the navigation started after `mark` to reach `waitUntil`. NAVIGATION_FAILED on a load
- * error, DIALOG_OPEN when a dialog blocks it, TIMEOUT at the deadline.
+ * error, DIALOG_OPEN when a dialog blocks it, TIMEOUT at the deadline. Navigation events `ignore`
+ * passes do not count.
  */
 export async function waitForLoad(
   ctx: DriverContext,
@@ -62,6 +64,7 @@ export async function waitForLoad(
   mark: number,
   waitUntil: 'load' | 'domcontentloaded',
   what: string,
+  ignore: (event: NavEvent) => boolean = () => false,
 ): Promise<void> {
   const budget = Math.max(0, call.deadline - ctx.now());
   const dialog = ctx.dialogs.nextOpening(tabId);
@@ -73,7 +76,7 @@ export async function waitForLoad(
       const tab = await ctx.chrome.tabs.get(tabId).catch(() => null);
       if (!polling) return;
       if (!tab) return fail('TAB_NOT_FOUND', `${what}: the tab was closed while it loaded`);
-      const committed = ctx.nav.since(tabId, mark).some((e) => e.kind === 'committed');
+      const committed = ctx.nav.since(tabId, mark).some((e) => e.kind === 'committed' && !ignore(e));
       if (committed && tab.status === 'complete') return;
     }
   })();
@@ -83,7 +86,9 @@ export async function waitForLoad(
     const already = await ctx.dialogs.current(tabId);
     if (already) throw dialogOpenError(already, what);
     const outcome = await Promise.race([
-      ctx.nav.waitForLoad(tabId, mark, waitUntil, budget).then((event) => ({ kind: 'nav' as const, event })),
+      ctx.nav
+        .waitForLoad(tabId, mark, waitUntil, budget, ignore)
+        .then((event) => ({ kind: 'nav' as const, event })),
       dialog.opened.then((d) => ({ kind: 'dialog' as const, dialog: d })),
       polled.then(() => ({ kind: 'polled' as const })),
     ]);

@@ -9,6 +9,7 @@
  */
 import {
   DriverFailure,
+  dragWatch,
   focusAtPoint,
   framedTrustedPage,
   trustedSteps,
@@ -79,11 +80,27 @@ export class DebuggerPage implements TrustedPage {
           return fail('DRIVER_ERROR', `the browser stopped taking input in this tab mid-${call.action}`);
         }
       },
+      // Headless Chromium (tests) hands dispatched drag events to no page: refused there, not faked.
+      ...(globalThis.navigator?.userAgent.includes('HeadlessChrome') === true ? { dragEvents: false } : {}),
+      watchDrags: () =>
+        dragWatch((seen) => {
+          const listener = (source: { tabId?: number }, method: string, params?: unknown): void => {
+            if (source.tabId !== tabId || method !== 'Input.dragIntercepted') return;
+            const d = (params as { data?: unknown } | undefined)?.data;
+            if (typeof d === 'object' && d !== null) seen(d as Record<string, unknown>);
+          };
+          ctx.chrome.debugger.onEvent.addListener(listener);
+          return () => ctx.chrome.debugger.onEvent.removeListener(listener);
+        }),
     };
   }
 
-  async locate(target: ElementTarget, enabled: boolean): Promise<{ x: number; y: number }> {
-    const data = await this.pageCall('locate', { target, enabled });
+  async locate(
+    target: ElementTarget,
+    enabled: boolean,
+    at?: { x: number; y: number },
+  ): Promise<{ x: number; y: number }> {
+    const data = await this.pageCall('locate', { target, enabled, ...(at === undefined ? {} : { at }) });
     const point = data as { x?: unknown; y?: unknown } | null;
     if (typeof point?.x !== 'number' || typeof point.y !== 'number')
       fail('DRIVER_ERROR', 'locate: the page did not answer a point { x, y }');
@@ -259,5 +276,18 @@ export const TRUSTED_ACTIONS = {
   press: {
     run: (ctx, params, call) =>
       trusted(ctx, call, { action: 'press', params }, () => PAGE_ACTIONS.press.run(ctx, params, call)),
+  },
+  // No page script stands in for a drag: without the debugger it is refused, never half done.
+  drag: {
+    run: (ctx, params, call) =>
+      trusted(ctx, call, { action: 'drag', params }, () =>
+        fail('UNSUPPORTED_ACTION', 'drag needs trusted input, which this tab refuses (another debugger?)'),
+      ),
+  },
+  drop: {
+    run: (ctx, params, call) =>
+      trusted(ctx, call, { action: 'drop', params }, () =>
+        fail('UNSUPPORTED_ACTION', 'drop needs trusted input, which this tab refuses (another debugger?)'),
+      ),
   },
 } satisfies { [A in TrustedCall['action']]: ActionHandler<A> };

@@ -60,6 +60,7 @@ export class NativeHost {
   private port: PortLike | null = null;
   private state: HostState = 'idle';
   private hostVersion: string | null = null;
+  private cli: string | null = null;
   private lastError: string | null = null;
   private lastAttemptAt = Number.NEGATIVE_INFINITY;
   private readonly pending: PendingAnswers<HostToExtension>;
@@ -81,7 +82,12 @@ export class NativeHost {
   }
 
   status(): HostStatus {
-    return { state: this.state, hostVersion: this.hostVersion, lastError: this.lastError };
+    return {
+      state: this.state,
+      hostVersion: this.hostVersion,
+      lastError: this.lastError,
+      ...(this.cli === null ? {} : { cli: this.cli }),
+    };
   }
 
   get connected(): boolean {
@@ -183,6 +189,7 @@ export class NativeHost {
             return;
           }
           this.hostVersion = message.hostVersion;
+          this.cli = message.cli ?? null;
           this.lastError = null;
           this.setState('connected');
           this.opts.log.info('native_host_connected', { hostVersion: message.hostVersion });
@@ -255,6 +262,7 @@ export class NativeHost {
   private fail(state: HostState, why: string): void {
     this.lastError = why;
     this.hostVersion = null;
+    this.cli = null;
     this.setState(state);
     this.opts.log.info('native_host_unavailable', { state, reason: why });
   }

@@ -52,6 +52,7 @@ const PANEL_HOST_TYPES: ReadonlySet<ExtensionToHost['type']> = new Set([
   'pty.resize',
   'pty.detach',
   'pty.close',
+  'pty.session',
 ]);
 
 /**
@@ -291,6 +292,7 @@ export class PanelRelay {
               : 'down',
       host: hostState === 'connected' ? 'connected' : hostState === 'missing' ? 'missing' : 'unavailable',
       ...(problem === null ? {} : { problem: problem.slice(0, 2000) }),
+      ...(host.cli === undefined ? {} : { cli: host.cli }),
     };
   }
 }

@@ -2,6 +2,7 @@ import { TabObserver } from '@bproxy/driver';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ActionHandler, DriverContext, HandlerTable } from '../../../src/background/driver/context';
 import { DialogTracker } from '../../../src/background/driver/dialog-tracker';
+import { IdleDebugger } from '../../../src/background/driver/idle-debugger';
 import { DrivenTabs } from '../../../src/background/driver/driven-tabs';
 import { ExecutedTable } from '../../../src/background/driver/executed-table';
 import { Executor, HANDLERS } from '../../../src/background/driver/executor';
@@ -15,12 +16,13 @@ function setup(handlers: Partial<HandlerTable>) {
   const chrome = fakeChrome();
   const log = new WorkerLog(100, Date.now, false);
   const tabs = new DrivenTabs(chrome.session, log);
+  const dialogs = new DialogTracker(chrome, chrome.session, log);
   const ctx: DriverContext = {
     chrome,
     session: chrome.session,
     log,
     nav: new NavigationTracker(),
-    dialogs: new DialogTracker(chrome, chrome.session, log),
+    dialogs,
     page: new PageRunner(chrome),
     tabs,
     opened: new OpenedTabs(tabs),
@@ -29,6 +31,7 @@ function setup(handlers: Partial<HandlerTable>) {
     imageSize: async () => ({ width: 1, height: 1 }),
     navigationGraceMs: 0,
     observer: new TabObserver(),
+    idle: new IdleDebugger(dialogs, () => true, log),
   };
   const table = new ExecutedTable(chrome.session);
   return { executor: new Executor(ctx, table, { ...HANDLERS, ...handlers }), chrome, table };

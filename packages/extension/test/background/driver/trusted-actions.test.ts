@@ -8,6 +8,7 @@ import { callPageApi, focusAtPoint, TabObserver } from '@bproxy/driver';
 import type { DriverContext } from '../../../src/background/driver/context';
 import type { DebuggeeTarget, NavTargetDetails, ScriptInjection } from '../../../src/chrome-api';
 import { DialogTracker } from '../../../src/background/driver/dialog-tracker';
+import { IdleDebugger } from '../../../src/background/driver/idle-debugger';
 import { DrivenTabs } from '../../../src/background/driver/driven-tabs';
 import { ExecutedTable } from '../../../src/background/driver/executed-table';
 import { Executor } from '../../../src/background/driver/executor';
@@ -56,12 +57,13 @@ function setup(options: { attach?: () => Promise<void>; pageLedger?: Set<string>
     if (ledgerId !== null) ledger.add(ledgerId);
     return [{ frameId: 0, result: { result: { ok: true, data }, ...(replayed ? { replayed: true } : {}) } }];
   };
+  const dialogs = new DialogTracker(chrome, chrome.session, log);
   const ctx: DriverContext = {
     chrome,
     session: chrome.session,
     log,
     nav: new NavigationTracker(),
-    dialogs: new DialogTracker(chrome, chrome.session, log),
+    dialogs,
     page: new PageRunner(chrome),
     tabs,
     opened: new OpenedTabs(tabs),
@@ -70,6 +72,7 @@ function setup(options: { attach?: () => Promise<void>; pageLedger?: Set<string>
     imageSize: async () => ({ width: 1, height: 1 }),
     navigationGraceMs: 0,
     observer: new TabObserver(),
+    idle: new IdleDebugger(dialogs, () => true, log),
   };
   ctx.dialogs.install();
   const pushes: unknown[] = [];

@@ -8,6 +8,7 @@ import { TabObserver } from '@bproxy/driver';
 import { describe, expect, it } from 'vitest';
 import type { DriverContext } from '../../../src/background/driver/context';
 import { DialogTracker } from '../../../src/background/driver/dialog-tracker';
+import { IdleDebugger } from '../../../src/background/driver/idle-debugger';
 import { DrivenTabs } from '../../../src/background/driver/driven-tabs';
 import { ExecutedTable } from '../../../src/background/driver/executed-table';
 import { Executor } from '../../../src/background/driver/executor';
@@ -34,12 +35,13 @@ function setup() {
     asked.push(`create ${String(props.url)}`);
     throw new Error('stop here: the URL was let through');
   };
+  const dialogs = new DialogTracker(chrome, chrome.session, log);
   const ctx: DriverContext = {
     chrome,
     session: chrome.session,
     log,
     nav: new NavigationTracker(),
-    dialogs: new DialogTracker(chrome, chrome.session, log),
+    dialogs,
     page: new PageRunner(chrome),
     tabs,
     opened: new OpenedTabs(tabs),
@@ -48,6 +50,7 @@ function setup() {
     imageSize: async () => ({ width: 1, height: 1 }),
     navigationGraceMs: 0,
     observer: new TabObserver(),
+    idle: new IdleDebugger(dialogs, () => true, log),
   };
   ctx.dialogs.install();
   const executor = new Executor(ctx, new ExecutedTable(chrome.session));
@@ -85,9 +88,17 @@ describe('URLs the extension gives chrome.tabs', () => {
     expect(asked).toEqual([]);
   });
 
-  it('hands chrome.tabs an http URL as it was parsed', async () => {
-    const { asked, request } = setup();
+  it('hands chrome.tabs an http URL as it was parsed (a blank tab first, then the page)', async () => {
+    const { asked, chrome, request } = setup();
+    chrome.tabs.create = async (props) => {
+      asked.push(`create ${String(props.url)}`);
+      return { id: 9, windowId: 1, url: String(props.url), title: '', pinned: false, active: true };
+    };
+    chrome.tabs.update = async (_tabId, props) => {
+      asked.push(`update ${String(props.url)}`);
+      throw new Error('stop here: the URL was let through');
+    };
     await request('tab.open', { url: 'HTTPS://Example.ORG' }, false);
-    expect(asked).toEqual(['create https://example.org/']);
+    expect(asked).toEqual(['create about:blank', 'update https://example.org/']);
   });
 });

@@ -1,0 +1,82 @@
+/**
+ * The daemon's part of downloads in the tab actions (tab-steps.ts) and the `downloads` list:
+ * - an acting action's answer names the downloads of its tab that began and were not named yet
+ *   (`downloads: [{file, bytes, url, state}]`) — one the page started late is named by the next;
+ * - `wait --download` is answered here, not by a driver: the session's oldest download that ended and
+ *   no wait answered yet, else the next to end; one bproxy stopped answers its code (DOWNLOAD_TOO_LARGE,
+ *   DOWNLOAD_TYPE_REFUSED), naming the download in the error's details;
+ * - `downloads` lists the session's downloads.
+ * Only browsers the daemon launched have their downloads filed (their driver stages them): in the user's
+ * own Chrome the extension's debugger may not redirect downloads (`Page.setDownloadBehavior` is refused
+ * there as a browser-level command, and the Browser domain is not exposed to extensions), so they go
+ * where the user's go, and `wait --download` says so (UNSUPPORTED_ACTION).
+ */
+import type { DriverOutcome } from '../browsers/forwarded-requests';
+import type { SessionRecord } from '../sessions/sessions';
+import { downloadView } from '../files/downloads';
+import { failed } from './outcome';
+import type { TabStep } from './tab-steps';
+import type { CommandRouteDeps } from './types';
+
+/** How long `wait --download` waits when the request says no timeoutMs. */
+const DEFAULT_WAIT_MS = 30_000;
+
+/** On an acting action: its answer names the downloads its tab started. */
+export const downloadsNamedStep: TabStep = {
+  prepare(sc, params) {
+    return {
+      params,
+      finish(outcome) {
+        if (!outcome.ok) return outcome;
+        const downloads = sc.deps.downloads.takeUnreported(sc.session, sc.tab.handle);
+        if (downloads.length === 0) return outcome;
+        return { ok: true, data: { ...(outcome.data as Record<string, unknown>), downloads } };
+      },
+    };
+  },
+};
+
+/** On wait: `--download` is the daemon's to answer; any other condition goes to the driver. */
+export const downloadWaitStep: TabStep = {
+  prepare(sc, params) {
+    if (params.download !== true) return { params };
+    // The user's own Chrome (the extension) and attached or remote browsers keep their downloads where
+    // theirs go: the daemon never hears of them, so a wait would only time out.
+    if (!sc.deps.launchers.filesDownloads(sc.client))
+      return failed(
+        'UNSUPPORTED_ACTION',
+        `wait --download needs a browser bproxy launched; downloads in "${sc.client.name}" go where that browser's downloads go`,
+      );
+    return {
+      params,
+      forward: async () => {
+        const started = sc.deps.clock.monotonic();
+        const asked = typeof params.timeoutMs === 'number' ? params.timeoutMs : DEFAULT_WAIT_MS;
+        const limit = Math.max(0, Math.min(asked, sc.ctx.deadlineMono - started));
+        const wait = sc.deps.downloads.awaitEnded(sc.session);
+        let timer: NodeJS.Timeout | undefined;
+        const timedOut = new Promise<null>((resolve) => {
+          timer = setTimeout(() => resolve(null), limit);
+        });
+        const entry = await Promise.race([wait.promise, timedOut]);
+        clearTimeout(timer);
+        wait.cancel();
+        const waitedMs = Math.round(sc.deps.clock.monotonic() - started);
+        if (entry === null)
+          return failed('WAIT_TIMEOUT', `no download of session ${sc.session.id} ended within ${limit} ms`);
+        entry.reported = true;
+        const download = downloadView(entry);
+        if (entry.code !== undefined)
+          return failed(entry.code, `the download of ${entry.url.slice(0, 200)} was stopped`, {
+            details: { download },
+          });
+        return { ok: true, data: { url: sc.tab.url, title: sc.tab.title, waitedMs, download } };
+      },
+    };
+  },
+};
+
+/** `downloads`: the session's downloads, oldest first. */
+export function listDownloads(deps: CommandRouteDeps, session: SessionRecord): DriverOutcome {
+  return { ok: true, data: { downloads: deps.downloads.list(session).map(downloadView) } };
+}

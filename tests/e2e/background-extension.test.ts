@@ -1,0 +1,147 @@
+/**
+ * Agents in the background of the user's own Chrome (the extension driver): an agent's tab opens
+ * behind the tab the user looks at, in a folded group, and driving it never takes the user's tab or
+ * window; `--foreground` is the agent asking otherwise. The debugger leaves a driven tab once it has
+ * been idle for the daemon's period (BPROXY_DEBUGGER_IDLE, here 1 s) and is back for the next action,
+ * which does what it always did.
+ */
+import type { Worker } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectNoChromiumLeft } from '../kit/chromium';
+import { Cli } from '../kit/cli';
+import { handleOf } from '../kit/mcp';
+import { launchWithExtension, pairThroughPopup, type ExtensionBrowser } from '../kit/extension';
+import { serveFixtures, type FixtureServer } from '../kit/pages';
+import { until } from '../kit/wait';
+
+let cli: Cli;
+let pages: FixtureServer;
+let browser: ExtensionBrowser;
+
+interface TabFacts {
+  id: number;
+  active: boolean;
+  windowId: number;
+  groupId: number;
+  url: string;
+}
+
+beforeAll(async () => {
+  pages = await serveFixtures();
+  cli = new Cli('bproxy-e2e-background-');
+  cli.setEnv({ BPROXY_DEBUGGER_IDLE: '1s' });
+  const started = await cli.start(['--browser', 'none']);
+  browser = await launchWithExtension();
+  await pairThroughPopup(browser, started.pairingCode, started.port);
+  await until('the extension to connect', async () => {
+    const status = await cli.ok<{ clients: { kind: string; connected: boolean }[] }>(['debug', 'status']);
+    return status.clients.some((c) => c.kind === 'extension' && c.connected);
+  });
+}, 90_000);
+
+afterAll(async () => {
+  const dirs = [browser?.userDataDir, cli?.home].filter((d): d is string => d !== undefined);
+  await browser?.close();
+  await cli?.dispose();
+  await pages?.close();
+  await expectNoChromiumLeft(dirs);
+});
+
+async function tabs(worker: Worker): Promise<TabFacts[]> {
+  return worker.evaluate(async () => {
+    const api = (globalThis as unknown as { chrome: { tabs: { query(q: object): Promise<TabFacts[]> } } })
+      .chrome;
+    return (await api.tabs.query({})).map((t) => ({
+      id: t.id,
+      active: t.active,
+      windowId: t.windowId,
+      groupId: t.groupId,
+      url: t.url,
+    }));
+  });
+}
+
+async function lastFocusedWindow(worker: Worker): Promise<number> {
+  return worker.evaluate(async () => {
+    const api = (
+      globalThis as unknown as { chrome: { windows: { getLastFocused(): Promise<{ id: number }> } } }
+    ).chrome;
+    return (await api.windows.getLastFocused()).id;
+  });
+}
+
+async function groupFolded(worker: Worker, groupId: number): Promise<boolean> {
+  return worker.evaluate(async (id) => {
+    const api = (
+      globalThis as unknown as { chrome: { tabGroups: { get(id: number): Promise<{ collapsed: boolean }> } } }
+    ).chrome;
+    return (await api.tabGroups.get(id)).collapsed;
+  }, groupId);
+}
+
+/** Whether this extension's debugger is on the tab (what shows Chrome's "being debugged" bar). */
+async function debuggerOn(worker: Worker, tabId: number): Promise<boolean> {
+  const tabs = await worker.evaluate(
+    () => (globalThis as { bproxyStatus?: () => { debuggerTabs: number[] } }).bproxyStatus?.().debuggerTabs,
+  );
+  return tabs?.includes(tabId) === true;
+}
+
+describe("agents in the background of the user's Chrome", () => {
+  it("opens and drives an agent's tab behind the user's, in a folded group, never taking the user's tab or window", async () => {
+    const user = await browser.context.newPage();
+    await user.goto(pages.url('ext-form.html'));
+    await user.bringToFront();
+    const worker = await browser.worker();
+    const before = await tabs(worker);
+    const userTab = before.find((t) => t.url === pages.url('ext-form.html'));
+    expect(userTab?.active).toBe(true);
+    const focused = await lastFocusedWindow(worker);
+
+    const { session } = await cli.ok<{ session: string }>(['session', 'create', '--pacing', 'fast']);
+    await cli.ok(['tab', 'open', '-s', session, pages.url('counter.html')]);
+    const snapshot = await cli.ok<{ snapshot: string }>(['snapshot', '-s', session]);
+    await cli.ok(['click', '-s', session, handleOf(snapshot.snapshot, /button "Increment"/)]);
+    expect((await cli.ok<{ text: string }>(['text', '-s', session])).text).toContain('Count: 1');
+
+    const after = await tabs(worker);
+    const agentTab = after.find((t) => t.url === pages.url('counter.html'));
+    expect(agentTab?.active).toBe(false);
+    expect(after.find((t) => t.id === userTab?.id)?.active).toBe(true);
+    expect(await lastFocusedWindow(worker)).toBe(focused);
+    const groupId = await until('the session group', async () => {
+      const tab = (await tabs(worker)).find((t) => t.id === agentTab?.id);
+      return tab !== undefined && tab.groupId >= 0 ? tab.groupId : undefined;
+    });
+    expect(await groupFolded(worker, groupId)).toBe(true);
+    await cli.ok(['session', 'close', '-s', session]);
+    await user.close();
+  }, 90_000);
+
+  it('brings the tab to the front when the agent asks with --foreground', async () => {
+    const { session } = await cli.ok<{ session: string }>(['session', 'create', '--pacing', 'fast']);
+    await cli.ok(['tab', 'open', '-s', session, pages.url('ext-done.html'), '--foreground']);
+    const worker = await browser.worker();
+    const tab = (await tabs(worker)).find((t) => t.url === pages.url('ext-done.html'));
+    expect(tab?.active).toBe(true);
+    await cli.ok(['session', 'close', '-s', session]);
+  }, 60_000);
+
+  it('takes the debugger off a tab idle for the period and puts it back for the next action, which works as before', async () => {
+    const { session } = await cli.ok<{ session: string }>(['session', 'create', '--pacing', 'fast']);
+    await cli.ok(['tab', 'open', '-s', session, pages.url('trusted.html')]);
+    const worker = await browser.worker();
+    const tab = (await tabs(worker)).find((t) => t.url === pages.url('trusted.html'));
+    const tabId = Number(tab?.id);
+    await cli.ok(['click', '-s', session, '--selector', '#count']);
+    await until('the debugger to leave the idle tab', async () => !(await debuggerOn(worker, tabId)), 20_000);
+
+    // The next action attaches again before it runs: its click is the browser's own (trusted), as the
+    // first one was, and counted once.
+    await cli.ok(['click', '-s', session, '--selector', '#count']);
+    expect((await cli.ok<{ text: string }>(['text', '-s', session])).text).toContain(
+      'clicks: trusted 2, untrusted 0',
+    );
+    await cli.ok(['session', 'close', '-s', session]);
+  }, 60_000);
+});
