@@ -8,6 +8,7 @@ import { DEFAULT_DOWNLOAD_MAX_BYTES } from '@bproxy/protocol';
 import { DEFAULT_UPLOAD_MAX_BYTES } from './files/allowed-folders';
 import { SitePolicyGate, memoryPolicy } from './policy/site-policy';
 import { watchNavigation } from './policy/enforce';
+import { ApprovalBook } from './approvals/book';
 import { ActivityLog } from './logs/activity';
 import { BrowserState } from './browsers/browser-state';
 import { ClientRegistry } from './browsers/clients';
@@ -123,6 +124,7 @@ export function createDaemon(opts: ServerOptions): Daemon {
     },
     networkSettings: opts.networkSettings ?? DEFAULT_NETWORK_SETTINGS,
     policy: new SitePolicyGate(opts.sitePolicy ?? memoryPolicy()),
+    approvals: new ApprovalBook(opts.random ?? Math.random),
     startedMono: clock.monotonic(),
     port: () => state.port,
     paired: () => opts.extensionTokens.get() !== null,

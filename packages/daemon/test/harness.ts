@@ -165,6 +165,23 @@ export class FakeExtension {
           ok: true,
           data: { url: 'http://x/', title: 'Page', text: 'hello', totalChars: 5, truncated: false },
         };
+      case 'inspect':
+        // The daemon's own read before a click or Enter (approvals) gets a verdict: nothing sensitive.
+        return {
+          ok: true,
+          data: {
+            tag: 'button',
+            role: 'button',
+            name: 'A',
+            text: 'A',
+            attributes: {},
+            box: { x: 0, y: 0, width: 10, height: 10 },
+            visible: true,
+            enabled: true,
+            inViewport: true,
+            ...(req.params.approval === undefined ? {} : { sensitive: { name: 'A', fields: [] } }),
+          },
+        };
       case 'click':
       case 'fill':
       case 'hover':

@@ -309,7 +309,11 @@ const SCHEMAS = {
   inspect: {
     params: InspectParams,
     result: noted(InspectResult),
-    forwarded: withForwardedTarget(InspectParams.shape, false),
+    // `approval` is the daemon's own (approvals): the answer then carries `sensitive`.
+    forwarded: withForwardedTarget(
+      { ...InspectParams.shape, approval: z.enum(['click', 'enter']).optional() },
+      false,
+    ),
     driverResult: InspectResult,
   },
   snapshot: {

@@ -33,4 +33,5 @@ export * from './json-schema';
 export * from './transport';
 export * from './url-policy';
 export * from './site-policy';
+export * from './approvals';
 export * from './secrets';

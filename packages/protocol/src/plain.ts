@@ -16,3 +16,4 @@ export * from './secret-mask';
 export * from './snapshot-refs';
 export * from './version';
 export * from './wait-conditions';
+export * from './approval-mask';

@@ -7,6 +7,7 @@ import { PacingModeSchema, SessionInfoSchema } from './schemas/common';
 import { SessionCloseResult } from './schemas/session-tab';
 import { DriverDownloadMessageSchema } from './schemas/downloads';
 import { PolicyViewSchema, SitePolicySchema } from './site-policy';
+import { ApprovalDecisionSchema, ApprovalIdSchema, ApprovalsViewSchema } from './approvals';
 
 /** Driver → daemon. The first message on a socket must be `hello`. */
 export const HelloMessageSchema = z.strictObject({
@@ -98,6 +99,14 @@ export const UserRequestSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('policy_set'), policy: SitePolicySchema }),
   /** Back to the defaults (no rule, every origin allowed), and the refusals forgotten. */
   z.strictObject({ kind: z.literal('policy_reset') }),
+  /** The actions held for a person's decision (approvals). */
+  z.strictObject({ kind: z.literal('approvals') }),
+  /** A person's decision on one: allow once, always on this site (written to policy.json), or deny. */
+  z.strictObject({
+    kind: z.literal('approval_decide'),
+    id: ApprovalIdSchema,
+    decision: ApprovalDecisionSchema,
+  }),
 ]);
 export type UserRequest = z.infer<typeof UserRequestSchema>;
 export const UserRequestMessageSchema = z.strictObject({
@@ -161,6 +170,7 @@ export const UserResultSchema = z.discriminatedUnion('kind', [
     gap: z.boolean(),
   }),
   PolicyViewSchema,
+  ApprovalsViewSchema,
 ]);
 export type UserResult = z.infer<typeof UserResultSchema>;
 

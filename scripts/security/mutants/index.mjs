@@ -38,6 +38,7 @@ import { MUTANTS as PANEL_RESTARTS } from './panel-restarts.mjs';
 import { MUTANTS as ACTIVITY_AGENT } from './activity-agent.mjs';
 import { MUTANTS as UNTRUSTED } from './untrusted.mjs';
 import { MUTANTS as SITE_POLICY } from './site-policy.mjs';
+import { MUTANTS as APPROVALS } from './approvals.mjs';
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
@@ -72,5 +73,6 @@ export const MUTANTS = [
   ...UNTRUSTED,
   ...DRAG,
   ...SITE_POLICY,
+  ...APPROVALS,
   ...SECRETS,
 ];

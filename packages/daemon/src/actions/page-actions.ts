@@ -25,6 +25,7 @@ import type { CommandContext, CommandRouteDeps } from './types';
 import { noteNews } from '../observe/network-actions';
 import { stepsOf, type PreparedStep, type StepContext } from './tab-steps';
 import { checkLanding, refuseOnPage } from '../policy/enforce';
+import { approvalGate } from '../approvals/gate';
 
 /**
  * The tab actions that name their tab themselves (`tab` in their params: tab.close, tab.pin, tab.unpin),
@@ -88,6 +89,9 @@ export async function runTabAction(
   // The site policy: no action on a page of a refused origin but leaving it.
   const onRefusedPage = refuseOnPage(deps, action, tab);
   if (onRefusedPage) return onRefusedPage;
+  // Approvals: a sensitive action is not run until a person allowed it (approvals/gate.ts).
+  const held = await approvalGate(deps, ctx, session, tab, first.client, params, resolveTarget);
+  if (held) return held;
   // The action's own steps (tab-steps.ts): checks before forwarding, then the answer's files and shape.
   const sc: StepContext = { deps, ctx, session, tab, client: first.client, resolveTarget, params };
   const finishes: NonNullable<PreparedStep['finish']>[] = [];

@@ -83,6 +83,8 @@ export async function sessionClose(
   session: SessionRecord,
 ): Promise<DriverOutcome> {
   recordSessionEvent(deps, session, 'close');
+  // What waited for a person on its behalf goes with it.
+  deps.approvals.dropSession(session.id);
   const closedTabs: TabHandle[] = [];
   const forgottenTabs: TabHandle[] = [];
   const releasedTabs: TabHandle[] = [];

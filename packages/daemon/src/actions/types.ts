@@ -16,6 +16,7 @@ import type { TabQueues } from '../sessions/tab-queues';
 import type { TraceRing } from '../logs/traces';
 import type { Downloads } from '../files/downloads';
 import type { SitePolicyGate } from '../policy/site-policy';
+import type { ApprovalBook } from '../approvals/book';
 import type { DaemonSecrets } from './secret-fill';
 
 export interface CommandRouteDeps {
@@ -51,6 +52,8 @@ export interface CommandRouteDeps {
   browserState: BrowserState;
   /** The site policy every navigation is judged by (policy/enforce.ts). */
   policy: SitePolicyGate;
+  /** The actions held for a person's decision (approvals/gate.ts). */
+  approvals: ApprovalBook;
   /** The user's secrets (fill --secret), and the values filled so far, masked in every answer. */
   secrets: DaemonSecrets;
 }

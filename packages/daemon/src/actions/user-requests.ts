@@ -22,6 +22,7 @@ import { createSession } from './lifecycle';
 import { sessionClose } from './session-actions';
 import type { CommandContext, CommandRouteDeps } from './types';
 import { isPolicyRequest, policyRequest } from '../policy/user-policy';
+import { approvalRequest, isApprovalRequest } from '../approvals/user-approvals';
 
 type Answer = { ok: true; result: UserResult } | { ok: false; error: BproxyError };
 
@@ -53,6 +54,7 @@ function ownSession(deps: CommandRouteDeps, record: ClientRecord, id: SessionId)
 async function handle(deps: CommandRouteDeps, record: ClientRecord, request: UserRequest): Promise<Answer> {
   if (request.kind === 'share_tab') return shareTab(deps, record, request);
   if (isPolicyRequest(request)) return policyRequest(deps, record, request);
+  if (isApprovalRequest(request)) return approvalRequest(deps, record, request);
   if (request.kind === 'activity') {
     const { entries, gap } = deps.activity.since(request.after, record.key);
     return { ok: true, result: { kind: 'activity', entries, gap } };

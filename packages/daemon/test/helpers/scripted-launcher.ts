@@ -113,6 +113,22 @@ function serve(
         return { tabId: nextTab++, url: String(request.params.url), title: 'Page' };
       }
       if (request.action === 'tab.close') return { closed: true };
+      if (request.action === 'inspect' && request.params.approval !== undefined) {
+        // The approvals' read: a page whose "#pay" is a Pay button.
+        const pay = JSON.stringify(request.params.target).includes('#pay');
+        return {
+          tag: 'button',
+          role: 'button',
+          name: pay ? 'Pay' : 'Help',
+          text: '',
+          attributes: {},
+          box: { x: 0, y: 0, width: 10, height: 10 },
+          visible: true,
+          enabled: true,
+          inViewport: true,
+          sensitive: pay ? { class: 'submit', name: 'Pay', fields: [] } : { name: 'Help', fields: [] },
+        };
+      }
       return { url: 'http://x/', title: 'Page' };
     };
     void answer().then((data) => end.send({ type: 'response', id: request.id, ok: true, data }));

@@ -6,6 +6,8 @@
  */
 import {
   ActivityEntrySchema,
+  ApprovalDecisionSchema,
+  ApprovalIdSchema,
   BrowserSessionSchema,
   ChatIdSchema,
   ExtensionToHostSchema,
@@ -32,6 +34,13 @@ export const PanelUserRequestSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('policy') }),
   z.strictObject({ kind: z.literal('policy_set'), policy: SitePolicySchema }),
   z.strictObject({ kind: z.literal('policy_reset') }),
+  /** Approvals: what waits for a person, and their decision on one (a click in the panel). */
+  z.strictObject({ kind: z.literal('approvals') }),
+  z.strictObject({
+    kind: z.literal('approval_decide'),
+    id: ApprovalIdSchema,
+    decision: ApprovalDecisionSchema,
+  }),
 ]);
 export type PanelUserRequest = z.infer<typeof PanelUserRequestSchema>;
 

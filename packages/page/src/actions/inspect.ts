@@ -7,7 +7,8 @@ import { topBox } from '../dom/geometry';
 import { resolveTarget } from '../dom/resolve';
 import { UnseenText } from '../dom/unseen';
 import { isDisabled, isVisible } from '../dom/visibility';
-import { reqTarget, type Params } from '../params';
+import { optString, reqTarget, type Params } from '../params';
+import { recogniseTarget } from '../dom/sensitive';
 import { checkedState, displayValue } from '../render/describe-control';
 import { visibleText } from '../render/visible-text';
 
@@ -45,5 +46,8 @@ export function inspect(ctx: PageContext, p: Params): ActionResult<'inspect'> {
   if (value !== undefined) result.value = value;
   const checked = checkedState(el);
   if (checked !== undefined) result.checked = checked;
+  // The daemon's own read before an acting action (approvals): what the action would do.
+  const approval = optString(p, 'approval');
+  if (approval !== undefined) result.sensitive = recogniseTarget(el, approval === 'enter');
   return result;
 }

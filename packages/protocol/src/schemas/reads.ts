@@ -1,5 +1,6 @@
 /** Read actions: text, links, elements, inspect, snapshot, screenshot. */
 import { z } from 'zod';
+import { SensitiveTargetSchema } from '../approvals';
 import { ElementHandleSchema } from '../ids';
 import { TargetInputSchema } from '../targets';
 import { ScopeSchema, ForwardedScope, LIMIT, MAX_CHARS, OFFSET, CrossOriginFramesSchema } from './common';
@@ -102,6 +103,8 @@ export const InspectResult = z.strictObject({
   inViewport: z.boolean(),
   value: z.string().optional(),
   checked: z.boolean().optional(),
+  /** Only when the daemon asked (`approval`, its own param): the approvals' recognition. */
+  sensitive: SensitiveTargetSchema.optional(),
 });
 
 export const SnapshotParams = z.strictObject({

@@ -1,0 +1,129 @@
+/**
+ * The actions held for a person's decision. Refuse-and-retry semantics (APPROVAL_REQUIRED): a gated
+ * action is never run while it waits; it is recorded here under a key (session, tab, action, the
+ * target as the agent named it). After "Allow once" the agent's retry of the same action on the same
+ * element consumes the allowance — exactly once: the next retry asks again. A denial answers the next
+ * retry and is then forgotten (a later retry asks again).
+ */
+import type { ActionClass, ApprovalField, PendingApproval } from '@bproxy/protocol';
+
+const KEPT = 100;
+
+export interface AskFacts {
+  key: string;
+  session: string;
+  tab: string;
+  action: string;
+  class: ActionClass;
+  origin: string;
+  name: string;
+  why?: string;
+  fields: ApprovalField[];
+  at: number;
+}
+
+interface Entry {
+  key: string;
+  approval: PendingApproval;
+  denied: boolean;
+}
+
+export class ApprovalBook {
+  private readonly byId = new Map<string, Entry>();
+  private readonly byKey = new Map<string, Entry>();
+  private minted = 0;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly random: () => number) {}
+
+  /** Called when what waits changes (the toolbar badge). */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  /**
+   * The agent's attempt: `allowed` when a person allowed this very action once (consumed now),
+   * `denied` when they denied it (forgotten now), else the pending approval (new or the same one).
+   */
+  attempt(
+    facts: AskFacts,
+  ):
+    | { state: 'allowed' }
+    | { state: 'denied'; approval: PendingApproval }
+    | { state: 'pending'; approval: PendingApproval } {
+    const known = this.byKey.get(facts.key);
+    if (known) {
+      if (known.approval.state === 'allowed') {
+        this.forget(known);
+        return { state: 'allowed' };
+      }
+      if (known.denied) {
+        this.forget(known);
+        return { state: 'denied', approval: known.approval };
+      }
+      return { state: 'pending', approval: known.approval };
+    }
+    const id = `ap-${(++this.minted).toString(36)}${Math.floor(this.random() * 2 ** 32).toString(36)}`.slice(
+      0,
+      27,
+    );
+    const approval: PendingApproval = {
+      id,
+      session: facts.session,
+      tab: facts.tab,
+      action: facts.action,
+      class: facts.class,
+      origin: facts.origin,
+      name: facts.name,
+      ...(facts.why === undefined ? {} : { why: facts.why }),
+      fields: facts.fields,
+      at: facts.at,
+      state: 'pending',
+    };
+    const entry: Entry = { key: facts.key, approval, denied: false };
+    this.byId.set(id, entry);
+    this.byKey.set(facts.key, entry);
+    while (this.byId.size > KEPT) {
+      const oldest = this.byId.values().next().value;
+      if (oldest === undefined) break;
+      this.forget(oldest);
+    }
+    this.changed();
+    return { state: 'pending', approval };
+  }
+
+  private forget(entry: Entry): void {
+    this.byId.delete(entry.approval.id);
+    if (this.byKey.get(entry.key) === entry) this.byKey.delete(entry.key);
+    this.changed();
+  }
+
+  get(id: string): PendingApproval | null {
+    return this.byId.get(id)?.approval ?? null;
+  }
+
+  /** A person's decision: allow (once) or deny; null when no such approval waits. */
+  decide(id: string, allow: boolean): PendingApproval | null {
+    const entry = this.byId.get(id);
+    if (!entry || entry.approval.state !== 'pending' || entry.denied) return null;
+    if (allow) entry.approval = { ...entry.approval, state: 'allowed' };
+    else entry.denied = true;
+    this.changed();
+    return entry.approval;
+  }
+
+  /** What a person still has to decide, oldest first (allowed ones wait for the agent's retry). */
+  pending(): PendingApproval[] {
+    return [...this.byId.values()].filter((e) => !e.denied).map((e) => e.approval);
+  }
+
+  /** A session closed: its approvals go. */
+  dropSession(session: string): void {
+    for (const entry of [...this.byId.values()]) if (entry.approval.session === session) this.forget(entry);
+  }
+}
