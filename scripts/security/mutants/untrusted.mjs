@@ -2,7 +2,7 @@
 // MCP, agent and CLI replies, and the snapshot's flags for text aimed at the model.
 
 const FENCE = 'packages/tools/test/untrusted.test.ts › the untrusted-data fence';
-const FLAGS = 'packages/page/test/page-flags.browser.test.ts › snapshot flags';
+const FLAGS = 'packages/page/test/dom/page-flags.browser.test.ts › snapshot flags';
 const SUITE = 'tests/kit/suites/untrusted.ts';
 const BOTH_DRIVERS = ['tests/e2e/untrusted-cdp.test.ts', 'tests/e2e/untrusted-extension.test.ts'];
 const SNAPSHOT_FLAGS = `${SUITE} › flags hidden controls, a stuffed label and text aimed at an AI in the snapshot, and names page-text fields in the JSON`;

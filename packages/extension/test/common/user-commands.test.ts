@@ -27,11 +27,11 @@ describe('commands the extension asks a person to run', () => {
 
 describe('the command line handed out for a shared tab', () => {
   it('runs the launcher the native host wrote by its absolute path, quoted for a shell when it must be', () => {
-    expect(cliLine('abc', '/home/ada/.bproxy/host/bin/bproxy')).toBe(
-      '/home/ada/.bproxy/host/bin/bproxy -s abc snapshot',
+    expect(cliLine('abc', '/opt/ada/.bproxy/host/bin/bproxy')).toBe(
+      '/opt/ada/.bproxy/host/bin/bproxy -s abc snapshot',
     );
-    expect(cliLine('abc', "/home/a d'a/.bproxy/host/bin/bproxy")).toBe(
-      `'/home/a d'\\''a/.bproxy/host/bin/bproxy' -s abc snapshot`,
+    expect(cliLine('abc', "/opt/a d'a/.bproxy/host/bin/bproxy")).toBe(
+      `'/opt/a d'\\''a/.bproxy/host/bin/bproxy' -s abc snapshot`,
     );
     expect(cliLine('abc', 'C:\\Users\\Ada Lovelace\\.bproxy\\host\\bin\\bproxy.cmd')).toBe(
       '"C:\\Users\\Ada Lovelace\\.bproxy\\host\\bin\\bproxy.cmd" -s abc snapshot',

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ActionResult, SnapshotDriverResult } from '@bproxy/protocol';
-import { aimedAtAi } from '../src/dom/page-flags';
-import { ok, open, usePageFixtures } from './harness';
+import { aimedAtAi } from '../../src/dom/page-flags';
+import { ok, open, usePageFixtures } from '../harness';
 
 const env = usePageFixtures();
 
