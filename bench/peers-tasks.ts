@@ -445,8 +445,13 @@ export async function replayTask(run: Run, mode: TaskMode, task: Task, url: stri
       }
     }
     const check = await run(mode.textOf(task.check.selector));
-    result.done = !check.isError && task.check.expect.test(check.text.trim());
-    if (!result.done) result.note = `the page holds ${JSON.stringify(check.text.trim().slice(0, 80))}`;
+    // bproxy fences page text as untrusted data: the check reads what is inside the fence.
+    const held = check.text
+      .split('\n')
+      .filter((line) => !/^<<(end )?untrusted-data [0-9a-f]+>>$/.test(line))
+      .join('\n');
+    result.done = !check.isError && task.check.expect.test(held.trim());
+    if (!result.done) result.note = `the page holds ${JSON.stringify(held.trim().slice(0, 80))}`;
   } catch (error) {
     const last = result.steps.at(-1);
     const message = String(error instanceof Error ? error.message : error).slice(0, 200);
