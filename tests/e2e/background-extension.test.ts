@@ -1,7 +1,7 @@
 /**
- * Agents in the background of the user's own Chrome (the extension driver): an agent's tab opens
- * behind the tab the user looks at, in a folded group, and driving it never takes the user's tab or
- * window; `--foreground` is the agent asking otherwise. The debugger leaves a driven tab once it has
+ * Agents in the background of the user's own Chrome (the extension driver): an agent's tab opened with
+ * `--background` stays behind the tab the user looks at, in a folded group, and driving it never takes
+ * the user's tab or window; without it the tab comes to the front. The debugger leaves a driven tab once it has
  * been idle for the daemon's period (BPROXY_DEBUGGER_IDLE, here 1 s) and is back for the next action,
  * which does what it always did.
  */
@@ -99,7 +99,7 @@ describe("agents in the background of the user's Chrome", () => {
     const focused = await lastFocusedWindow(worker);
 
     const { session } = await cli.ok<{ session: string }>(['session', 'create', '--pacing', 'fast']);
-    await cli.ok(['tab', 'open', '-s', session, pages.url('counter.html')]);
+    await cli.ok(['tab', 'open', '-s', session, pages.url('counter.html'), '--background']);
     const snapshot = await cli.ok<{ snapshot: string }>(['snapshot', '-s', session]);
     await cli.ok(['click', '-s', session, handleOf(snapshot.snapshot, /button "Increment"/)]);
     expect((await cli.ok<{ text: string }>(['text', '-s', session])).text).toContain('Count: 1');
@@ -118,9 +118,9 @@ describe("agents in the background of the user's Chrome", () => {
     await user.close();
   }, 90_000);
 
-  it('brings the tab to the front when the agent asks with --foreground', async () => {
+  it('brings the tab to the front when the agent does not ask for the background', async () => {
     const { session } = await cli.ok<{ session: string }>(['session', 'create', '--pacing', 'fast']);
-    await cli.ok(['tab', 'open', '-s', session, pages.url('ext-done.html'), '--foreground']);
+    await cli.ok(['tab', 'open', '-s', session, pages.url('ext-done.html')]);
     const worker = await browser.worker();
     const tab = (await tabs(worker)).find((t) => t.url === pages.url('ext-done.html'));
     expect(tab?.active).toBe(true);

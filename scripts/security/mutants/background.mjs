@@ -12,8 +12,8 @@ export const MUTANTS = [
     edits: [
       {
         file: 'packages/extension/src/background/driver/tab-actions.ts',
-        find: '    const active = params.active === true;',
-        replace: '    const active = params.active !== false;',
+        find: '    const active = params.active !== false;',
+        replace: '    const active = true;',
       },
     ],
     kills: [

@@ -285,7 +285,8 @@ export const MUTANTS = [
   },
   {
     id: 'bridge-gate-header-route',
-    protects: 'a real tool (Playwright MCP) passes the gate with the secret in its header',
+    protects:
+      'a client passes the gate with the secret in its Authorization header, as @playwright/mcp sends it',
     build: true,
     edits: [
       {
@@ -295,7 +296,7 @@ export const MUTANTS = [
       },
     ],
     kills: [
-      'tests/e2e/bridge-tools.test.ts › @playwright/mcp 0.0.83 pointed at the bridge › with --cdp-endpoint and the secret in a header: its next call works after the browser is killed',
+      'tests/e2e/bridge-tools.test.ts › @playwright/mcp 0.0.83 pointed at the bridge › passes the gate with the secret in an Authorization header, as it sends it, and is refused without',
     ],
   },
   {

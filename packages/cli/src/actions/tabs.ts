@@ -11,16 +11,14 @@ export const tabOpen = defineAction({
     url: text('--url <url>'),
     browser: text('--browser <name>'),
     background: flag('--background'),
-    foreground: flag('--foreground'),
   },
   call([url], opts) {
     if (url !== undefined && opts.url !== undefined)
       throw usageError('give the URL once: as an argument or with --url');
-    if (opts.background && opts.foreground) throw usageError('give --background or --foreground, not both');
     const params = compact({
       url: url ?? opts.url,
       browser: opts.browser,
-      active: opts.background ? false : opts.foreground ? true : undefined,
+      active: opts.background ? false : undefined,
     });
     return { action: 'tab.open', params };
   },
@@ -30,8 +28,7 @@ export const tabOpen = defineAction({
     options: {
       url: 'the URL to load',
       browser: 'which connected browser opens it (see `bproxy debug status`)',
-      background: 'do not make the tab active',
-      foreground: "bring the tab to the front (in your own Chrome agents' tabs open behind yours)",
+      background: "open it behind the tab you look at (in your own Chrome: in the session's folded group)",
     },
     examples: [
       'bproxy tab open --url https://example.com',
@@ -39,8 +36,8 @@ export const tabOpen = defineAction({
     ],
     reference: [
       {
-        usage: '`bproxy [-s ID] tab open --url URL [--browser NAME] [--foreground]`',
-        does: 'open a tab (without `-s`: creates and binds a session); in your own Chrome it opens behind yours unless --foreground',
+        usage: '`bproxy [-s ID] tab open --url URL [--browser NAME] [--background]`',
+        does: 'open a tab (without `-s`: creates and binds a session); --background keeps it behind yours',
       },
     ],
   }),

@@ -142,7 +142,7 @@ const screenshotStep: TabStep = {
   },
 };
 
-/** click, fill, type, press, select with `diff`: the snapshot diff the action caused, read after it. */
+/** click, fill, type, press, select, drag with `diff`: the snapshot diff the action caused, read after it. */
 const diffStep: TabStep = {
   prepare(sc, params) {
     if (!wantsActionDiff(sc.ctx.request.action, sc.params)) return { params };
@@ -163,7 +163,7 @@ const STEP_ENTRIES: readonly (readonly [readonly ActionName[], TabStep])[] = [
   [ACTION_NAMES.filter(isStateAction), stateStep],
   [['network.get', 'network.har'], networkStep],
   [['screenshot'], screenshotStep],
-  [['click', 'fill', 'type', 'press', 'select'], diffStep],
+  [['click', 'fill', 'type', 'press', 'select', 'drag'], diffStep],
   // Downloads the action's tab started: named in the answer of every action that answers its effects.
   [ACTION_NAMES.filter(resultNamesDownloads), downloadsNamedStep],
   [['wait'], downloadWaitStep],
