@@ -3,48 +3,15 @@
  * forwarded — a refusal never reaches the browser —, the browser gets the checked real paths with
  * each file's name and type, and the agent's answer names the files set by name and size.
  */
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { FakeExtension, okData, startDaemon, type TestDaemon } from '../harness';
+import { describe, expect, it } from 'vitest';
+import { okData, startDaemon } from '../harness';
+import { fileDoor } from '../helpers/file-door';
 import { scriptedLauncher } from '../helpers/scripted-launcher';
 
-const allowed = mkdtempSync(join(tmpdir(), 'bproxy-upload-allowed-'));
-const outside = mkdtempSync(join(tmpdir(), 'bproxy-upload-outside-'));
-writeFileSync(join(allowed, 'cv.pdf'), '%PDF-1.4 tiny');
-writeFileSync(join(outside, 'secret.txt'), 'secret');
-
-let daemon: TestDaemon | undefined;
-let ext: FakeExtension | undefined;
-afterEach(async () => {
-  await ext?.drop();
-  await daemon?.close();
-});
-afterAll(() => {
-  rmSync(allowed, { recursive: true, force: true });
-  rmSync(outside, { recursive: true, force: true });
-});
-
-async function sessionWithTab(): Promise<{
-  session: string;
-  folder: string;
-  d: TestDaemon;
-  e: FakeExtension;
-}> {
-  const d = await startDaemon({ allowedFolders: [allowed] });
-  const e = new FakeExtension(d);
-  daemon = d;
-  ext = e;
-  await e.connect();
-  e.behaviour = (req) =>
-    req.action === 'upload'
-      ? { ok: true, data: { url: 'http://x/', title: 'Page', navigated: false } }
-      : e.defaultAnswer(req);
-  const created = okData<{ session: string; tmpDir: string }>(await d.call('session.create', {}));
-  okData(await d.call('tab.open', { url: 'http://x/' }, created.session));
-  return { session: created.session, folder: created.tmpDir, d, e };
-}
+const door = fileDoor('upload', ['cv.pdf', '%PDF-1.4 tiny']);
+const { allowed, outside, sessionWithTab } = door;
 
 describe('upload through the daemon', () => {
   it('refuses files outside the allowed folders, "..", and links out before anything reaches the browser', async () => {
@@ -88,7 +55,7 @@ describe('upload through the daemon', () => {
   it('refuses upload on a browser that runs elsewhere (a remote endpoint), which could not read a path here', async () => {
     const remote = scriptedLauncher('farm', 'remote');
     const d = await startDaemon({ launchers: [remote.launcher], allowedFolders: [allowed] });
-    daemon = d;
+    door.own(d);
     const { session } = okData<{ session: string }>(await d.call('tab.open', { url: 'http://x.test/' }));
     const res = await d.call(
       'upload',
