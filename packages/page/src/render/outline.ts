@@ -18,7 +18,8 @@ import {
   type FrameReport,
 } from '../dom/flat-tree';
 import { actionableKind, type ActionableKind } from '../dom/interactive';
-import { aiFlag, hiddenFlag, LONG_LABEL } from '../dom/page-flags';
+import { ariaHiddenWords, leftOutOf } from '../dom/aria-hidden-words';
+import { aiFlag, ariaHiddenFlag, hiddenFlag, LONG_LABEL } from '../dom/page-flags';
 import type { UnseenText } from '../dom/unseen';
 import { styleOf } from '../dom/visibility';
 import { controlLine, nameOrHint, quote } from './describe-control';
@@ -112,16 +113,23 @@ class OutlineBuilder {
   /**
    * The flags of a control or link (page-flags.ts): hidden from people (not a form field, nor one its
    * scrolling container cuts away: that is `clipped`), an `aria-label` stuffed past LONG_LABEL
-   * characters, and words that address an AI assistant in what its line shows.
+   * characters, words people see that its name leaves out (under aria-hidden), and words that address
+   * an AI assistant in what its line shows.
    */
   private flagsOf(el: Element, shown: string, clipped: boolean): string {
-    let flags = '';
+    let flags = this.ariaHiddenFlagOf(el, shown);
     if (!clipped && !FIELDS.has(el.localName)) {
       const reason = this.unseen.controlReason(el);
       if (reason !== null) flags += ` ${hiddenFlag(reason)}`;
     }
     if ((el.getAttribute('aria-label') ?? '').length > LONG_LABEL) flags += ` ${hiddenFlag('long label')}`;
     return flags + aiFlag(shown);
+  }
+
+  /** ` (aria-hidden: shows "…")` when words people see in `el` are aria-hidden and not in `line`. */
+  private ariaHiddenFlagOf(el: Element, line: string): string {
+    const shown = ariaHiddenWords(el, this.unseen.judge);
+    return shown !== '' && leftOutOf(line, shown) ? ` ${ariaHiddenFlag(shown)}` : '';
   }
 
   flush(depth: number, parent: number): void {
@@ -292,9 +300,12 @@ class OutlineBuilder {
     if (dropped) this.unseen.blocks++;
     const name = dropped ? seen : nameOf(el, 100);
     const level = headingLevel(el);
+    // Words people see under aria-hidden stay on the line, flagged, even when the name is empty.
+    const hiddenWords = this.ariaHiddenFlagOf(el, name);
+    const named = name === '' && hiddenWords !== '' ? '' : ` ${quote(name)}`;
     const line = this.emit(
       depth,
-      `${level === undefined ? 'heading' : `h${level}`} ${quote(name)}${aiFlag(name)}`,
+      `${level === undefined ? 'heading' : `h${level}`}${named}${hiddenWords}${aiFlag(name)}`,
       parent,
     );
     this.children(el, depth + 1, line, 'controls', true);
@@ -310,7 +321,7 @@ class OutlineBuilder {
       this.lines.pop();
       headingLine.text += ` ${placeholder(only.link.ref)}`;
     }
-    if (name === '' && this.lines.length === line + 1) this.lines.pop();
+    if (name === '' && hiddenWords === '' && this.lines.length === line + 1) this.lines.pop();
   }
 
   private container(el: Element, depth: number, parent: number, label: string, speaking = false): void {
