@@ -20,13 +20,25 @@ export const MUTANTS = [
     edits: [
       {
         file: 'packages/page/src/render/outline.ts',
-        find: "    return shown !== '' && leftOutOf(line, shown) ? ` ${ariaHiddenFlag(shown)}` : '';",
+        find: "    return shown !== '' && leftOutOf(line, shown) ? shown : '';",
         replace: "    return '';",
       },
     ],
     kills: [ARIA_HIDDEN_PAGE, ARIA_HIDDEN_SUITE],
     run: BOTH_DRIVERS,
     build: true,
+  },
+  {
+    id: 'untrusted-aria-hidden-aimed',
+    protects: 'the aria-hidden words a line shows are read for wording aimed at an AI, like its name',
+    edits: [
+      {
+        file: 'packages/page/src/render/outline.ts',
+        find: "    return flags + aiFlag(words === '' ? shown : `${shown}\\n${words}`);",
+        replace: '    return flags + aiFlag(shown);',
+      },
+    ],
+    kills: [ARIA_HIDDEN_PAGE],
   },
   {
     id: 'untrusted-aria-hidden-heading',

@@ -117,19 +117,20 @@ class OutlineBuilder {
    * an AI assistant in what its line shows.
    */
   private flagsOf(el: Element, shown: string, clipped: boolean): string {
-    let flags = this.ariaHiddenFlagOf(el, shown);
+    const words = this.ariaHiddenWordsOf(el, shown);
+    let flags = words === '' ? '' : ` ${ariaHiddenFlag(words)}`;
     if (!clipped && !FIELDS.has(el.localName)) {
       const reason = this.unseen.controlReason(el);
       if (reason !== null) flags += ` ${hiddenFlag(reason)}`;
     }
     if ((el.getAttribute('aria-label') ?? '').length > LONG_LABEL) flags += ` ${hiddenFlag('long label')}`;
-    return flags + aiFlag(shown);
+    return flags + aiFlag(words === '' ? shown : `${shown}\n${words}`);
   }
 
-  /** ` (aria-hidden: shows "…")` when words people see in `el` are aria-hidden and not in `line`. */
-  private ariaHiddenFlagOf(el: Element, line: string): string {
+  /** The words people see in `el` that are aria-hidden and not in `line` (its name), or ''. */
+  private ariaHiddenWordsOf(el: Element, line: string): string {
     const shown = ariaHiddenWords(el, this.unseen.judge);
-    return shown !== '' && leftOutOf(line, shown) ? ` ${ariaHiddenFlag(shown)}` : '';
+    return shown !== '' && leftOutOf(line, shown) ? shown : '';
   }
 
   flush(depth: number, parent: number): void {
@@ -301,11 +302,12 @@ class OutlineBuilder {
     const name = dropped ? seen : nameOf(el, 100);
     const level = headingLevel(el);
     // Words people see under aria-hidden stay on the line, flagged, even when the name is empty.
-    const hiddenWords = this.ariaHiddenFlagOf(el, name);
-    const named = name === '' && hiddenWords !== '' ? '' : ` ${quote(name)}`;
+    const words = this.ariaHiddenWordsOf(el, name);
+    const hiddenWords = words === '' ? '' : ` ${ariaHiddenFlag(words)}`;
+    const named = name === '' && words !== '' ? '' : ` ${quote(name)}`;
     const line = this.emit(
       depth,
-      `${level === undefined ? 'heading' : `h${level}`}${named}${hiddenWords}${aiFlag(name)}`,
+      `${level === undefined ? 'heading' : `h${level}`}${named}${hiddenWords}${aiFlag(`${name}\n${words}`)}`,
       parent,
     );
     this.children(el, depth + 1, line, 'controls', true);
