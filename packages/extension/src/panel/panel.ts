@@ -25,9 +25,13 @@ const fixed = Number(new URLSearchParams(location.search).get('tab'));
 let tab: number | null = Number.isInteger(fixed) && fixed > 0 ? fixed : null;
 const currentTab = () => tab;
 
+/** Settles once the panel knows its tab, or knows it cannot (then `tab` stays null). */
+let knowTab: () => void = () => undefined;
+const tabKnown = new Promise<void>((resolve) => (knowTab = resolve));
+
 const link = new PanelLink(platform.runtime);
 link.connect();
-const handoff = new HandoffView(link, currentTab);
+const handoff = new HandoffView(link, currentTab, () => tabKnown.then(currentTab));
 const activity = new ActivityView(link, currentTab);
 const debugNote = new DebugNote(link, () => handoff.current(), platform.storage.local);
 const chat = new ChatView(link, currentTab, platform.storage.session);
@@ -91,12 +95,14 @@ const follow = (tabId: number) => {
   terminal.tabChanged();
 };
 if (tab === null) {
-  followFrontTab(platform, follow).catch((error: unknown) => {
-    tabProblem = `cannot tell which tab is in front: ${String(error)}`;
-    status.textContent = tabProblem;
-    status.className = 'status bad';
-  });
-}
+  followFrontTab(platform, follow)
+    .catch((error: unknown) => {
+      tabProblem = `cannot tell which tab is in front: ${String(error)}`;
+      status.textContent = tabProblem;
+      status.className = 'status bad';
+    })
+    .finally(knowTab);
+} else knowTab();
 
 const views = ['activity', 'chat', 'terminal', 'policy'] as const;
 type ViewName = (typeof views)[number];
