@@ -6,36 +6,10 @@
  * decision is a click here, sent through the worker's user channel; the card goes when the daemon's
  * next push no longer has it (decided, expired, or its session closed).
  */
-import type { ActionClass, ApprovalDecision, PendingApproval } from '@bproxy/protocol';
+import type { ApprovalDecision, PendingApproval } from '@bproxy/protocol';
+import { approvalWhat, CLASS_TITLES } from './approval-words';
 import { byId, el } from './dom';
 import type { PanelLink } from './link';
-
-/** What a class of action means, for a person. */
-export const CLASS_TITLES: Record<ActionClass, string> = {
-  submit: 'Pay or submit',
-  send: 'Send',
-  delete: 'Delete',
-  upload: 'Upload a file',
-  download: 'Download a file',
-  state_export: 'Export sign-in state or cookies',
-  first_visit: 'First visit to a site',
-};
-
-const ACTION_WORDS: Record<string, string> = {
-  click: 'Click',
-  press: 'Press Enter in',
-  upload: 'Attach a file to',
-  'state.save': 'Save the sign-in state of',
-  'cookies.list': 'Read the cookies of',
-  navigate: 'Open',
-  'tab.open': 'Open',
-};
-
-/** "Click “Place order”" — the action and the element's name, as a person reads them. */
-export function approvalWhat(approval: PendingApproval): string {
-  const verb = ACTION_WORDS[approval.action] ?? approval.action;
-  return approval.name === '' ? verb : `${verb} “${approval.name}”`;
-}
 
 const DECISIONS: readonly [ApprovalDecision, string, string][] = [
   ['allow_once', 'Allow once', 'primary'],

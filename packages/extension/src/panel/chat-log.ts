@@ -7,20 +7,10 @@
  * stored transcript, and holds no chat state beyond what it shows.
  */
 import type { TranscriptEntry } from '@bproxy/protocol';
+import { heldWords } from './approval-words';
 import { el } from './dom';
 import { domFactory, MarkdownStream } from './markdown';
 import { RenderBatch } from './render-batch';
-
-/**
- * A tool the daemon held for the person's decision, in words: what waits (the daemon's sentence up to
- * "waits"/"is denied"), and where to decide.
- */
-export function heldWords(text: string): string {
-  const said = text.replace(/^APPROVAL_REQUIRED:\s*/, '');
-  if (said.startsWith('a person denied')) return 'You denied this action: it was not run.';
-  const what = /^(.*?) waits for a person's decision/.exec(said)?.[1];
-  return `Waiting for your decision${what === undefined ? '' : ` — ${what}`}: not run until you choose Allow once, Always on this site or Deny at the top of this panel.`;
-}
 
 /** How much of a tool's input its one-line summary shows. */
 const SUMMARY_CHARS = 90;
