@@ -1,7 +1,7 @@
 /**
  * What waits for a person reaches them: the daemon pushes the approvals still to decide to every
  * connected extension (after its welcome, and whenever the book changes — asked, decided, expired, its
- * session closed), whichever driver's session asked. Enter pressed with no target is judged on the
+ * session closed), whichever driver's session asked, and the held action to the Activity feed. Enter pressed with no target is judged on the
  * element the page says is focused. An approval nobody decides expires.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -60,7 +60,7 @@ const pushes = (fake: FakeExtension): Pushed[] =>
   fake.messages.filter((m): m is Pushed => m.type === 'approvals');
 
 describe('approvals pushed to the person', () => {
-  it('pushes what waits after the welcome and on every change, and nothing once decided or its session closed', async () => {
+  it('pushes what waits after the welcome and on every change (and the held action to the feed), and nothing once decided or its session closed', async () => {
     daemon = await startDaemon({ sitePolicy: memoryPolicy(ASKING) });
     const s = await shop(daemon);
     ext = s.ext;
@@ -72,6 +72,17 @@ describe('approvals pushed to the person', () => {
     const held = await daemon.call('click', { target: { selector: '#pay' } }, session);
     const id = held.ok ? '' : String(held.error.details?.approval);
     await until(() => pushes(s.ext).at(-1)?.pending[0]?.id === id, 'the approval pushed');
+    // The Activity feed of the browser holding the tab hears of it too, though nothing reached the tab.
+    await until(
+      () =>
+        s.ext.messages.some(
+          (m) =>
+            m.type === 'activity' &&
+            m.entry.action === 'click' &&
+            m.entry.error?.code === 'APPROVAL_REQUIRED',
+        ),
+      'the activity entry',
+    );
     expect(pushes(s.ext).at(-1)?.pending).toMatchObject([
       { id, class: 'submit', name: 'Place order', origin: ORIGIN, action: 'click', state: 'pending' },
     ]);
