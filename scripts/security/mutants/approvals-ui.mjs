@@ -132,4 +132,19 @@ export const MUTANTS = [
       `${CDP} › approvals after a daemon restart with no extension › keeps "Always on this site" from policy.json, and denies what still asks since nobody can answer`,
     ],
   },
+  {
+    id: 'approvals-ui-chat-line',
+    protects: "the Chat says under a held tool call that it waits for the person's decision",
+    build: true,
+    edits: [
+      {
+        file: 'packages/extension/src/panel/chat-log.ts',
+        find: "if (ok === false && text.startsWith('APPROVAL_REQUIRED'))",
+        replace: "if (ok === false && text.startsWith('APPROVAL_REQUIRED') && text.length < 0)",
+      },
+    ],
+    kills: [
+      'tests/e2e/approvals-chat.test.ts › approvals in the Chat › says under the held tool call that it waits for the person, and runs the retry once after Allow once',
+    ],
+  },
 ];
