@@ -1,7 +1,8 @@
 /**
  * The side panel: which tab it serves (the one in front of its own window, following tab switches
  * there; or `?tab=ID` when the page is opened for one tab), its port to the worker, the hand-off strip
- * for that tab, and four views — Activity, Chat, Terminal, Policy — switched by the tab bar.
+ * for that tab, the actions waiting for the person's decision (above every view), and four views —
+ * Activity, Chat, Terminal, Policy — switched by the tab bar.
  */
 import type { SessionStorage } from './tab-ids';
 import { ActivityView } from './activity-view';
@@ -14,6 +15,7 @@ import { HandoffView } from './handoff-view';
 import { PanelLink, type PortApi } from './link';
 import { TerminalView } from './terminal-view';
 import { PolicyView } from './policy-view';
+import { ApprovalsView } from './approvals-view';
 
 const platform = (
   globalThis as unknown as {
@@ -43,6 +45,8 @@ const terminal = new TerminalView({
 });
 
 const policy = new PolicyView(link);
+// Decisions waiting for the person show above every view: nobody has to look for them.
+new ApprovalsView(link);
 
 const status = byId('status');
 const startDaemon = byId<HTMLButtonElement>('start-daemon');
