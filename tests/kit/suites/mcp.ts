@@ -89,8 +89,8 @@ export function defineMcpSuite(driver: McpDriverUnderTest): void {
 
     beforeAll(async () => {
       started = await driver.start();
-      // The form's "Send" is pressed: a person allowed send (approvals).
-      allowClasses(started.home, ['send']);
+      // The form's "Send" and the checkout's "Pay now" are pressed: a person allowed both (approvals).
+      allowClasses(started.home, ['send', 'submit']);
       client = await mcp('agent-a');
     }, T);
 
