@@ -14,8 +14,21 @@ import {
   type PolicyDecision,
   type SitePolicy,
 } from '@bproxy/protocol';
+import type { ClientRecord } from '../browsers/clients';
 
 export type BrowserKind = 'user' | 'launched';
+
+/**
+ * Where a client's browser is, for the built-in defaults: `launched` only for a browser bproxy launched
+ * for agents (launcher kind `launched`); the extension, an attached Chrome, a shared remote endpoint and
+ * a farm's browsers are the user's. Every class gate (gate.ts, downloads) asks this one function.
+ */
+export function browserKind(
+  launchers: { launchedForAgents(client: ClientRecord): boolean },
+  client: ClientRecord,
+): BrowserKind {
+  return launchers.launchedForAgents(client) ? 'launched' : 'user';
+}
 
 export function builtInDefault(cls: ActionClass, where: BrowserKind): PolicyDecision {
   if (cls === 'first_visit') return 'allow';

@@ -25,7 +25,7 @@ import { failed } from '../actions/outcome';
 import type { TabStep } from '../actions/tab-steps';
 import type { CommandContext, CommandRouteDeps } from '../actions/types';
 import type { SessionRecord, TabRecord } from '../sessions/sessions';
-import { CLASS_WORDS, classDecision, isFirstVisit, originOf, type BrowserKind } from './decide';
+import { CLASS_WORDS, browserKind, classDecision, isFirstVisit, originOf } from './decide';
 
 /** The actions whose class is known without reading the page (gated after their own doors). */
 const ACTION_CLASSES: Partial<Record<ActionName, ActionClass>> = {
@@ -42,11 +42,6 @@ export const STEP_GATED: readonly ActionName[] = [
 ];
 
 const PAGE_CLASSES: readonly ActionClass[] = ['submit', 'send', 'delete'];
-
-/** Where the browser is, for the built-in defaults: one bproxy launched for agents, or a person's. */
-export function browserKind(deps: CommandRouteDeps, client: ClientRecord): BrowserKind {
-  return deps.launchers.launchedForAgents(client) ? 'launched' : 'user';
-}
 
 function recognisedHow(action: ActionName, params: Record<string, unknown>): 'click' | 'enter' | null {
   if (params.target === undefined) return null;
@@ -184,7 +179,7 @@ export async function approvalGate(
   if (how === null) return null;
   const policy = policyNow(deps);
   const origin = originOf(tab.url);
-  const where = browserKind(deps, client);
+  const where = browserKind(deps.launchers, client);
   const decide = (cls: ActionClass) => classDecision(policy, origin, cls, where);
   // Nothing to ask about: no read of the page.
   if (PAGE_CLASSES.every((cls) => decide(cls) === 'allow')) return null;
@@ -220,7 +215,7 @@ export function firstVisitGate(
   const origin = originOf(url);
   if (origin === null || (tab !== null && originOf(tab.url) === origin)) return null;
   if (policy !== null && !isFirstVisit(policy, url)) return null;
-  const decision = classDecision(policy, origin, 'first_visit', browserKind(deps, client));
+  const decision = classDecision(policy, origin, 'first_visit', browserKind(deps.launchers, client));
   if (decision === 'allow') return null;
   const key = JSON.stringify([session?.id ?? null, 'first_visit', origin]);
   return hold(
@@ -255,7 +250,12 @@ export const approvalStep: TabStep = {
     const cls = ACTION_CLASSES[action];
     if (cls === undefined) return { params };
     const origin = originOf(sc.tab.url);
-    const decision = classDecision(policyNow(sc.deps), origin, cls, browserKind(sc.deps, sc.client));
+    const decision = classDecision(
+      policyNow(sc.deps),
+      origin,
+      cls,
+      browserKind(sc.deps.launchers, sc.client),
+    );
     if (decision === 'allow') return { params };
     const key = tabKey(sc.session, sc.tab, action, sc.params);
     const asking = { deps: sc.deps, action, session: sc.session, tab: sc.tab, origin, key };
