@@ -40,6 +40,7 @@ import { MUTANTS as UNTRUSTED } from './untrusted.mjs';
 import { MUTANTS as SITE_POLICY } from './site-policy.mjs';
 import { MUTANTS as APPROVALS } from './approvals.mjs';
 import { MUTANTS as APPROVALS_UI } from './approvals-ui.mjs';
+import { MUTANTS as APPROVALS_DEFAULTS } from './approvals-defaults.mjs';
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
@@ -76,5 +77,6 @@ export const MUTANTS = [
   ...SITE_POLICY,
   ...APPROVALS,
   ...APPROVALS_UI,
+  ...APPROVALS_DEFAULTS,
   ...SECRETS,
 ];

@@ -137,6 +137,19 @@ export class Launchers {
     return kind === 'remote' || kind === 'per-session';
   }
 
+  /**
+   * Whether this client's browser is one bproxy launched for agents (the embedded Chromium, its own
+   * profile): approvals' built-in defaults are the launched browser's there. The user's Chrome, an
+   * attached Chrome, a shared remote endpoint and a farm's browsers may hold a person's data: no.
+   */
+  launchedForAgents(record: ClientRecord): boolean {
+    return (
+      record.kind === 'cdp' &&
+      record.launcher !== undefined &&
+      this.find(record.launcher)?.kind === 'launched'
+    );
+  }
+
   /** Whether the daemon files this client's downloads: a browser it launched (its driver stages them). */
   filesDownloads(record: ClientRecord): boolean {
     return record.launcher !== undefined && this.find(record.launcher)?.kind === 'launched';
