@@ -11,6 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Agent, type SuiteEnv } from '../agent';
+import { allowClasses } from '../allow-classes';
 
 export interface HeadlessDragDriver {
   label: string;
@@ -22,6 +23,8 @@ export function defineHeadlessDragSuite(driver: HeadlessDragDriver): void {
   describe(`drag in headless Chromium through ${driver.label}`, () => {
     it('drags a pointer sortable, an HTML5 card to the point asked, and a file onto a drop zone, in a tab behind another of its session', async () => {
       const env = await driver.start();
+      // A file is dropped: a person allowed uploads (approvals ask for them in the user's Chrome).
+      allowClasses(env.cli.home, ['upload']);
       const agent = new Agent(env);
       const lines = async (s: string): Promise<string[]> => (await agent.text(s)).split('\n');
       const s = await agent.session('kanban.html');
