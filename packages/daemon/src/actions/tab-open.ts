@@ -15,6 +15,7 @@ import { createSession, destroySession } from './lifecycle';
 import type { CommandContext, CommandRouteDeps } from './types';
 import { urlForClient } from './url-check';
 import { checkLanding, refuseDestination } from '../policy/enforce';
+import { refuseForeground } from '../policy/foreground';
 
 /**
  * --browser NAME, else the most recent extension, else a connected CDP browser, else launch the default
@@ -129,7 +130,8 @@ async function openIn(
     discardEarly(deps, opening);
     return checked;
   }
-  const refused = refuseDestination(deps, session, checked.url);
+  const refused =
+    refuseDestination(deps, session, checked.url) ?? refuseForeground(deps, session, params.active);
   if (refused) {
     discardEarly(deps, opening);
     return refused;
