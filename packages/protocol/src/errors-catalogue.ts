@@ -176,7 +176,7 @@ export const ERROR_CATALOGUE = {
     category: 'policy',
     retry: false,
     status: 403,
-    when: 'The site policy (policy.json) denies the origin a navigate, tab open, link, popup or redirect leads to; "ask" is denied too',
+    when: 'The site policy (policy.json) denies the origin a navigate, tab open, link, popup or redirect leads to ("ask" too), or --foreground',
     hint: 'Use another site; only a person can allow this one, in the side panel (Policy) or in policy.json',
   },
   APPROVAL_REQUIRED: {

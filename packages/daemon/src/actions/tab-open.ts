@@ -16,6 +16,7 @@ import type { CommandContext, CommandRouteDeps } from './types';
 import { urlForClient } from './url-check';
 import { checkLanding, refuseDestination } from '../policy/enforce';
 import { firstVisitGate } from '../approvals/gate';
+import { refuseForeground } from '../policy/foreground';
 
 /**
  * --browser NAME, else the most recent extension, else a connected CDP browser, else launch the default
@@ -132,6 +133,7 @@ async function openIn(
   }
   const refused =
     refuseDestination(deps, session, checked.url) ??
+    refuseForeground(deps, session, params.active) ??
     firstVisitGate(deps, 'tab.open', session, null, client, checked.url);
   if (refused) {
     discardEarly(deps, opening);
