@@ -8,6 +8,7 @@ import { SessionCloseResult } from './schemas/session-tab';
 import { DriverDownloadMessageSchema } from './schemas/downloads';
 import { PolicyViewSchema, SitePolicySchema } from './site-policy';
 import { ApprovalDecisionSchema, ApprovalIdSchema, ApprovalsViewSchema } from './approvals';
+import { NavGuardMessageSchema, NavigationBlockedMessageSchema } from './nav-guard';
 
 /** Driver → daemon. The first message on a socket must be `hello`. */
 export const HelloMessageSchema = z.strictObject({
@@ -125,6 +126,7 @@ export const DriverMessageSchema = z.union([
   DriverDownloadMessageSchema,
   DriverResponseMessageSchema,
   UserRequestMessageSchema,
+  NavigationBlockedMessageSchema,
 ]);
 export type HelloMessage = z.infer<typeof HelloMessageSchema>;
 export type NavigationMessage = z.infer<typeof NavigationMessageSchema>;
@@ -215,6 +217,7 @@ export const DaemonMessageSchema = z.union([
   TabReleasedMessageSchema,
   ActivityMessageSchema,
   SessionsMessageSchema,
+  NavGuardMessageSchema,
 ]);
 export type DaemonMessage = z.infer<typeof DaemonMessageSchema>;
 

@@ -12,6 +12,8 @@ import type { SessionRegistry } from '../sessions/sessions';
 export class BrowserState {
   private scheduled = false;
   private readonly lastSent = new Map<string, string>();
+  /** Also run on every flush: the site policy's push to the drivers (policy/blocked.ts). */
+  afterFlush: (() => void) | null = null;
 
   constructor(
     private readonly sessions: SessionRegistry,
@@ -54,6 +56,7 @@ export class BrowserState {
   }
 
   private flush(): void {
+    this.afterFlush?.();
     for (const client of this.clients.all()) {
       if (client.kind !== 'extension' || client.transport === null) continue;
       const sessions = this.snapshot(client.key);

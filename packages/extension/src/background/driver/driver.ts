@@ -15,6 +15,7 @@ import { Executor } from './executor';
 import { IdleDebugger } from './idle-debugger';
 import { NavigationTracker } from './navigation-tracker';
 import { installObserver, observeAttached } from './observe-actions';
+import { NavGuard } from './nav-guard';
 import { OpenedTabs } from './opened-tabs';
 import { PageRunner } from './page-runner';
 
@@ -29,6 +30,8 @@ export interface Driver {
   executor: Executor;
   /** The tabs bproxy drives. */
   tabs: DrivenTabs;
+  /** The site policy's stop for navigations to refused origins (the daemon's nav_guard). */
+  guard: NavGuard;
   /** Requests still running (for the popup's status). */
   inFlight(): number;
   /** The tabs the debugger is on now. */
@@ -46,11 +49,13 @@ export function createDriver({ chrome, log, now, imageSize }: DriverOptions): Dr
   const dialogs = new DialogTracker(chrome, chrome.storage.session, log);
   const tabs = new DrivenTabs(chrome.storage.session, log);
   const opened = new OpenedTabs(tabs);
+  const guard = new NavGuard(chrome, tabs, log);
   const observer = new TabObserver(undefined, now);
   dialogs.afterAttach = (tabId) => observeAttached(chrome, observer, tabId);
   const idle = new IdleDebugger(dialogs, (tabId) => tabs.has(tabId), log);
   const ctx: DriverContext = {
     chrome,
+    guard,
     session: chrome.storage.session,
     log,
     nav,
@@ -71,12 +76,14 @@ export function createDriver({ chrome, log, now, imageSize }: DriverOptions): Dr
   return {
     executor: new Executor(ctx, table),
     tabs,
+    guard,
     inFlight: () => table.inFlightCount,
     debuggerTabs: () => dialogs.attachedTabs(),
     install(daemon) {
       nav.install(chrome);
       dialogs.install();
       opened.install(chrome, daemon);
+      guard.install(daemon);
       installObserver(chrome, tabs, observer);
     },
     release(tabId) {
