@@ -23,6 +23,7 @@ const URLS = [
   'http://bank.example/',
   'https://www.bank.example/',
   'https://a.b.bank.example/x',
+  'https://x.a.bank.example/',
   'https://bank.example.evil.test/',
   'https://evil.test/?https://bank.example/',
   'https://notbank.example/',
@@ -54,6 +55,7 @@ const POLICIES: SitePolicy[] = [
       'https://bank.example': { rule: 'allow' },
       'https://*.bank.example': { rule: 'allow' },
       'https://*.a.bank.example': { rule: 'deny' },
+      'https://www.bank.example': { rule: 'deny' },
     },
   },
 ];
