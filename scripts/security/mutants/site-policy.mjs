@@ -208,20 +208,6 @@ export const MUTANTS = [
     kills: [POPUP],
   },
   {
-    id: 'policy-guard-cdp-popup-closed',
-    protects: 'the CDP driver closes a popup whose first page it stopped',
-    build: true,
-    edits: [
-      {
-        file: CDP_GUARD,
-        find: "    if (opener !== undefined) void c.send('Target.closeTarget', { targetId: frameId }).catch(() => undefined);",
-        replace: '    if (opener !== undefined) void frameId;',
-      },
-    ],
-    run: ['tests/e2e/policy-cdp.test.ts'],
-    kills: [POPUP],
-  },
-  {
     id: 'policy-guard-action-denied',
     protects: 'the action running when the driver stopped a navigation answers POLICY_DENIED',
     build: true,
