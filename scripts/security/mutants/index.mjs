@@ -39,6 +39,7 @@ import { MUTANTS as ACTIVITY_AGENT } from './activity-agent.mjs';
 import { MUTANTS as UNTRUSTED } from './untrusted.mjs';
 import { MUTANTS as SITE_POLICY } from './site-policy.mjs';
 import { MUTANTS as APPROVALS } from './approvals.mjs';
+import { MUTANTS as APPROVALS_UI } from './approvals-ui.mjs';
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
@@ -74,5 +75,6 @@ export const MUTANTS = [
   ...DRAG,
   ...SITE_POLICY,
   ...APPROVALS,
+  ...APPROVALS_UI,
   ...SECRETS,
 ];

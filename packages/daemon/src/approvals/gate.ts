@@ -30,9 +30,10 @@ const ACTION_CLASSES: Partial<Record<ActionName, ActionClass>> = {};
 const PAGE_CLASSES: readonly ActionClass[] = ['submit', 'send', 'delete'];
 
 function recognisedHow(action: ActionName, params: Record<string, unknown>): 'click' | 'enter' | null {
+  // Enter with no target goes to the focused element: the page layer reads that one.
+  if (action === 'press' && params.key === 'Enter') return 'enter';
   if (params.target === undefined) return null;
   if (action === 'click') return 'click';
-  if (action === 'press' && params.key === 'Enter') return 'enter';
   return null;
 }
 
