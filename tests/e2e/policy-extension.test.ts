@@ -2,13 +2,15 @@
  * The site-policy suite (tests/kit/suites/policy.ts) on the extension driver: the real daemon and CLI,
  * headless Chromium with the built extension paired through its popup. Then the side panel's Policy
  * view (its page opened as a tab: side panels do not render headless): a person's clicks there write
- * policy.json (0600) through the extension's user channel, and every agent obeys it at once.
+ * policy.json (0600) through the extension's user channel, and every agent obeys it at once. And the
+ * guard's rules stop only agents: a tab the person opens on the denied origin loads.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pairedExtension } from '../kit/extension-driver';
 import { PANEL_SIZE } from '../kit/screenshots';
+import { servePolicySites } from '../kit/policy-sites';
 import { definePolicySuite } from '../kit/suites/policy';
 import { until } from '../kit/wait';
 
@@ -86,5 +88,45 @@ describe('the Policy view of the side panel', () => {
       () => (read().default === 'allow' && Object.keys(read().origins).length === 0) || undefined,
     );
     await panel.close();
+  }, 60_000);
+});
+
+describe("the site policy's guard in the user's Chrome", () => {
+  it('leaves the person alone: their own tab loads the denied origin while an agent drives a tab', async () => {
+    const env = await paired.start();
+    const browser = paired.browser();
+    if (!browser) throw new Error('no browser');
+    const sites = await servePolicySites();
+    try {
+      const file = join(env.cli.home, 'policy.json');
+      const policy = { version: 1, default: 'allow', origins: { [sites.deniedOrigin]: { rule: 'deny' } } };
+      writeFileSync(file, JSON.stringify(policy), { mode: 0o600 });
+      chmodSync(file, 0o600);
+      const opened = await env.cli.ok<{ session: string }>([
+        'tab',
+        'open',
+        sites.start,
+        '--browser',
+        env.browser,
+      ]);
+      // The agent's tab is stopped there (the guard is on)...
+      expect((await env.cli.fail(['click', '-s', opened.session, '--selector', '#away'])).code).toBe(
+        'POLICY_DENIED',
+      );
+      expect(sites.served('/link.html')).toBe(0);
+      // ...the person's is not (a tab created just now may be stopped once before the guard knows it
+      // is theirs, and is then sent on).
+      const mine = await browser.context.newPage();
+      await mine.goto(`${sites.deniedOrigin}/mine.html`).catch(() => undefined);
+      await until(
+        "the person's page to load",
+        async () => ((await mine.textContent('body').catch(() => '')) ?? '').includes('Balance') || undefined,
+      );
+      expect(sites.served('/mine.html')).toBeGreaterThan(0);
+      await mine.close();
+      await env.cli.ok(['session', 'close', '-s', opened.session]);
+    } finally {
+      await sites.close();
+    }
   }, 60_000);
 });

@@ -1,7 +1,7 @@
 /**
  * Two loopback origins for the site-policy suite: a home site on 127.0.0.1 whose start page leads to
  * a second site on 127.0.0.2 in every way a page can — a link, a target=_blank link, window.open, and
- * a route that answers 302 to it — and the second site, which counts the pages it served (what the
+ * a route that answers 302 to it, a page whose script goes there — and the second site, which counts the pages it served (what the
  * browser fetched there). The suite denies the second origin in policy.json.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -14,6 +14,8 @@ export interface PolicySites {
   other: string;
   /** The home route that redirects (302) to the denied site. */
   redirect: string;
+  /** A home page whose script sends the tab to the denied site as it loads. */
+  scripted: string;
   /** The origin the suite denies (127.0.0.2, its own port). */
   deniedOrigin: string;
   /** The pages the denied site served, by path. */
@@ -53,6 +55,11 @@ export async function servePolicySites(): Promise<PolicySites> {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (path === '/go') return void res.writeHead(302, { location: `${deniedOrigin}/redirected.html` }).end();
     if (path === '/other.html') return html(res, '<title>Other</title><p>Another page of the home site</p>');
+    if (path === '/script-go.html')
+      return html(
+        res,
+        `<title>Away</title><script>location.href = '${deniedOrigin}/scripted.html';</script>`,
+      );
     if (path === '/start.html')
       return html(
         res,
@@ -70,6 +77,7 @@ export async function servePolicySites(): Promise<PolicySites> {
     start: `${origin}/start.html`,
     other: `${origin}/other.html`,
     redirect: `${origin}/go`,
+    scripted: `${origin}/script-go.html`,
     deniedOrigin,
     served: (path) => counts.get(path) ?? 0,
     close: async () => {

@@ -7,7 +7,8 @@ import { Downloads } from './files/downloads';
 import { DEFAULT_DOWNLOAD_MAX_BYTES } from '@bproxy/protocol';
 import { DEFAULT_UPLOAD_MAX_BYTES } from './files/allowed-folders';
 import { SitePolicyGate, memoryPolicy } from './policy/site-policy';
-import { watchNavigation } from './policy/enforce';
+import { navigationBlocked, watchNavigation } from './policy/enforce';
+import { NavGuardPush } from './policy/blocked';
 import { ApprovalBook } from './approvals/book';
 import { ActivityLog } from './logs/activity';
 import { BrowserState } from './browsers/browser-state';
@@ -135,5 +136,10 @@ export function createDaemon(opts: ServerOptions): Daemon {
   browsers.drivers.userRequests = userRequestHandler(deps);
   browsers.drivers.browserRestarted = (record) => forgetRestartedBrowser(deps, record);
   browsers.drivers.tabMoved = (tab) => watchNavigation(deps, tab);
+  browsers.drivers.navigationBlocked = (key, msg) => navigationBlocked(deps, key, msg);
+  // The drivers stop navigations to refused origins in the browser: told the policy on every change.
+  const guard = new NavGuardPush(browsers.clients, () => deps.policy.forDrivers());
+  deps.policy.syncGuard = () => guard.sync();
+  browsers.browserState.afterFlush = () => guard.sync();
   return { deps, codes, state };
 }

@@ -24,6 +24,16 @@ export interface Tab {
   pinned: boolean;
   active: boolean;
   status?: string;
+  /** The tab whose page opened this one (a link, window.open). */
+  openerTabId?: number;
+}
+
+/** One declarativeNetRequest session rule (the site policy's guard, nav-guard.ts): only what it sets. */
+export interface DnrRule {
+  id: number;
+  priority: number;
+  action: { type: 'block' | 'allow' };
+  condition: { regexFilter: string; resourceTypes: 'main_frame'[]; excludedTabIds?: number[] };
 }
 
 export interface TabGroup {
@@ -129,8 +139,10 @@ export interface ChromeApi {
     onRemoved: ChromeEvent<(tabId: number) => void>;
     /** The user (or bproxy) brought a tab to the front of its window; optional in the fakes tests use. */
     onActivated?: ChromeEvent<(info: { tabId: number; windowId: number }) => void>;
+    /** Optional in the fakes tests use (the site policy's guard). */
+    onCreated?: ChromeEvent<(tab: Tab) => void>;
     /** The tabs of one tab group. */
-    query(q: { groupId: number }): Promise<Tab[]>;
+    query(q: { groupId: number } | Record<string, never>): Promise<Tab[]>;
     /** Puts tabs into a group (a new one unless groupId is given); answers the group's id. */
     group(options: { tabIds: number[]; groupId?: number }): Promise<number>;
     ungroup(tabIds: number[]): Promise<void>;
@@ -152,6 +164,11 @@ export interface ChromeApi {
   };
   windows: {
     update(windowId: number, props: { focused?: boolean }): Promise<unknown>;
+  };
+  /** The site policy's guard (nav-guard.ts); optional in the fakes tests use. */
+  declarativeNetRequest?: {
+    getSessionRules(): Promise<DnrRule[]>;
+    updateSessionRules(options: { removeRuleIds?: number[]; addRules?: DnrRule[] }): Promise<void>;
   };
   webNavigation: {
     onBeforeNavigate: ChromeEvent<(details: NavDetails) => void>;

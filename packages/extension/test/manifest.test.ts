@@ -44,6 +44,7 @@ const NEEDED_BY: Record<string, RegExp[]> = {
   nativeMessaging: [/\.connectNative\(/],
   tabGroups: [/\.tabGroups\.update\(/],
   sidePanel: [/\bsidePanel\b/],
+  declarativeNetRequestWithHostAccess: [/\.updateSessionRules\(/],
 };
 /** The page script on web pages, and the daemon on loopback (the proof and the pairing claim). */
 const HOSTS_NEEDED_BY: Record<string, RegExp[]> = {

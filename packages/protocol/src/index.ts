@@ -33,5 +33,6 @@ export * from './json-schema';
 export * from './transport';
 export * from './url-policy';
 export * from './site-policy';
+export * from './nav-guard';
 export * from './approvals';
 export * from './secrets';

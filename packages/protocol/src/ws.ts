@@ -13,6 +13,7 @@ import {
   ApprovalsViewSchema,
   PendingApprovalSchema,
 } from './approvals';
+import { NavGuardMessageSchema, NavigationBlockedMessageSchema } from './nav-guard';
 
 /** Driver → daemon. The first message on a socket must be `hello`. */
 export const HelloMessageSchema = z.strictObject({
@@ -130,6 +131,7 @@ export const DriverMessageSchema = z.union([
   DriverDownloadMessageSchema,
   DriverResponseMessageSchema,
   UserRequestMessageSchema,
+  NavigationBlockedMessageSchema,
 ]);
 export type HelloMessage = z.infer<typeof HelloMessageSchema>;
 export type NavigationMessage = z.infer<typeof NavigationMessageSchema>;
@@ -230,6 +232,7 @@ export const DaemonMessageSchema = z.union([
   ActivityMessageSchema,
   SessionsMessageSchema,
   ApprovalsMessageSchema,
+  NavGuardMessageSchema,
 ]);
 export type DaemonMessage = z.infer<typeof DaemonMessageSchema>;
 

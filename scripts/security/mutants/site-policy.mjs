@@ -1,6 +1,6 @@
 // Removals of the threat model's "The site policy": the file's checks, the daemon's refusal before a
 // navigation is sent, its judgment of where a tab landed, the refusal of actions on a refused page,
-// and the one door that writes the policy.
+// the one door that writes the policy, and the drivers' stop of navigations in the browser.
 
 const STORE = 'packages/client/src/lifecycle/policy-store.ts';
 const ENFORCE = 'packages/daemon/src/policy/enforce.ts';
@@ -10,6 +10,17 @@ const UNIT = 'packages/daemon/test/policy/enforce.test.ts';
 const DOOR = 'packages/daemon/test/policy/no-agent-door.test.ts › who can change the site policy';
 const SUITE_FILES = ['tests/e2e/policy-cdp.test.ts', 'tests/e2e/policy-extension.test.ts'];
 const SUITE = 'tests/kit/suites/policy.ts';
+const CDP_GUARD = 'packages/cdp/src/driver/nav-guard.ts';
+const EXT_GUARD = 'packages/extension/src/background/driver/nav-guard.ts';
+const RULES = 'packages/extension/test/background/driver/nav-guard.test.ts › the guard rules';
+const POPUP = `${SUITE} › closes the tab $how opens on the denied origin before it is requested, and pauses the session`;
+/** What the drivers' stop proves: the denied origin's server hears nothing. */
+const STOPPED = [
+  `${SUITE} › stops a link to the denied origin before it is requested, answers POLICY_DENIED, pauses, and reads nothing there after a resume`,
+  `${SUITE} › stops a 302 to the denied origin before its target is requested, with POLICY_DENIED for the navigate that followed it`,
+  `${SUITE} › stops a page's script sending the tab to the denied origin before it is requested, and pauses the session`,
+  POPUP,
+];
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
@@ -90,9 +101,9 @@ export const MUTANTS = [
     kills: [
       `${UNIT} › the site policy on navigations › pauses the session where a click took its tab to a denied origin, answers POLICY_DENIED, and runs nothing there even after a resume`,
       `${UNIT} › the site policy on navigations › pauses the session when a popup its page opened lands on a denied origin, and judges pushes that arrive after the answer`,
-      `${SUITE} › pauses the session where a link took its tab, answers POLICY_DENIED, and reads nothing there after a resume`,
-      `${SUITE} › pauses the session where a redirect took its tab, with POLICY_DENIED for the navigate that followed it`,
-      `${SUITE} › pauses the session when $how opens a tab on the denied origin, and nothing runs in that tab`,
+      `${SUITE} › stops a link to the denied origin before it is requested, answers POLICY_DENIED, pauses, and reads nothing there after a resume`,
+      `${SUITE} › stops a 302 to the denied origin before its target is requested, with POLICY_DENIED for the navigate that followed it`,
+      `${SUITE} › closes the tab $how opens on the denied origin before it is requested, and pauses the session`,
     ],
   },
   {
@@ -167,5 +178,113 @@ export const MUTANTS = [
       `${UNIT} › the site policy door › reads, replaces and resets the policy over the extension’s user channel, and the next navigation obeys it`,
       'tests/e2e/policy-extension.test.ts › the Policy view of the side panel › adds, removes and resets rules by a person’s clicks, written 0600, obeyed by agents at once',
     ],
+  },
+  {
+    id: 'policy-guard-cdp',
+    protects: "the CDP driver stops a driven tab's navigation to a refused origin before it is requested",
+    build: true,
+    edits: [
+      {
+        file: CDP_GUARD,
+        find: '      guardRefuses(this.policy, url);',
+        replace: '      !guardRefuses(this.policy, url);',
+      },
+    ],
+    run: ['tests/e2e/policy-cdp.test.ts'],
+    kills: STOPPED,
+  },
+  {
+    id: 'policy-guard-cdp-popup',
+    protects: 'the CDP driver guards a tab a driven page opens from its first request',
+    build: true,
+    edits: [
+      {
+        file: 'packages/cdp/src/driver/connected-browser.ts',
+        find: '    this.guard.opened(info.targetId, opener);',
+        replace: '    void opener;',
+      },
+    ],
+    run: ['tests/e2e/policy-cdp.test.ts'],
+    kills: [POPUP],
+  },
+  {
+    id: 'policy-guard-action-denied',
+    protects: 'the action running when the driver stopped a navigation answers POLICY_DENIED',
+    build: true,
+    edits: [{ file: ENFORCE, find: '    if (block) {', replace: '    if (block?.seq === -1) {' }],
+    run: ['tests/e2e/policy-cdp.test.ts'],
+    kills: [
+      `${SUITE} › stops a 302 to the denied origin before its target is requested, with POLICY_DENIED for the navigate that followed it`,
+    ],
+  },
+  {
+    id: 'policy-guard-extension',
+    protects:
+      "the extension's session rules stop a driven tab's navigation to a refused origin before it is requested",
+    build: true,
+    edits: [
+      {
+        file: EXT_GUARD,
+        find: '    const rules = on && this.policy !== undefined ? guardRules(this.policy, excluded) : [];',
+        replace:
+          '    const rules = !on && this.policy !== undefined ? guardRules(this.policy, excluded) : [];',
+      },
+    ],
+    run: ['tests/e2e/policy-extension.test.ts'],
+    kills: STOPPED,
+  },
+  {
+    id: 'policy-guard-extension-popup-closed',
+    protects: 'the extension closes a popup whose first page its rules stopped',
+    build: true,
+    edits: [
+      {
+        file: EXT_GUARD,
+        find: '      void this.chrome.tabs.remove(tabId).catch(() => undefined);',
+        replace: '      void tabId;',
+      },
+    ],
+    run: ['tests/e2e/policy-extension.test.ts'],
+    kills: [POPUP],
+  },
+  {
+    id: 'policy-guard-user-tabs',
+    protects: "the extension's rules leave the person's own tabs alone",
+    build: true,
+    edits: [
+      {
+        file: EXT_GUARD,
+        find: '    const excluded = [...this.userTabs].filter((id) => !this.tabs.has(id));',
+        replace: '    const excluded = [...this.userTabs].filter((id) => id < 0);',
+      },
+    ],
+    run: ['tests/e2e/policy-extension.test.ts'],
+    kills: [
+      "tests/e2e/policy-extension.test.ts › the site policy's guard in the user's Chrome › leaves the person alone: their own tab loads the denied origin while an agent drives a tab",
+    ],
+  },
+  {
+    id: 'policy-guard-rules-order',
+    protects: "the extension's rules apply the policy in decideUrl's order (exact, longest pattern, default)",
+    edits: [
+      {
+        file: EXT_GUARD,
+        find: "    const priority = wild ? 10 + key.split('.').length : 10_000;",
+        replace: '    const priority = wild ? 10 : 10;',
+      },
+    ],
+    kills: [`${RULES} › stop what the policy refuses and nothing else (policy $n)`],
+  },
+  {
+    id: 'policy-guard-rules-unusable',
+    protects: "an unusable policy.json makes the extension's rules stop every page",
+    edits: [
+      {
+        file: EXT_GUARD,
+        find: "  if (policy === null) return [rule(1, 1, false, '^https?://')];",
+        replace: "  if (policy === null) return [rule(1, 1, true, '^https?://')];",
+      },
+    ],
+    kills: [`${RULES} › stop every http(s) page when the policy is unusable`],
   },
 ];

@@ -1,9 +1,11 @@
 /**
  * The site policy, the same on every driver: with the second site denied in BPROXY_HOME/policy.json
  * (written by hand while the daemon runs, as a person would), a navigate there is refused before the
- * browser asks for it; a link, a target=_blank link, window.open and a 302 that take a session's tab
- * there pause the session with the reason, the action answers POLICY_DENIED, and nothing runs on that
- * page even after the agent resumes; the home site is untouched.
+ * browser asks for it; a link, a 302 and a page's script that would take a session's tab there are
+ * stopped in the browser before any request reaches the denied site (its server counts none), the
+ * session pauses with the reason, the action answers POLICY_DENIED, and nothing runs on that tab even
+ * after the agent resumes; a target=_blank link and window.open to it open no page there and the popup
+ * is closed; the home site is untouched.
  */
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -86,12 +88,13 @@ export function definePolicySuite(driver: DriverUnderTest): void {
     );
 
     it(
-      'pauses the session where a link took its tab, answers POLICY_DENIED, and reads nothing there after a resume',
+      'stops a link to the denied origin before it is requested, answers POLICY_DENIED, pauses, and reads nothing there after a resume',
       async () => {
         const { env: x, sites: f } = e();
         const s = await session();
         expectDenied(await x.cli.fail(['click', '-s', s, '--selector', '#away']));
         await pausedThere(s);
+        expect(f.served('/link.html')).toBe(0);
         expectDenied(await x.cli.fail(['text', '-s', s]));
         expectDenied(await x.cli.fail(['snapshot', '-s', s]));
         // Leaving is allowed: back home, the session works again.
@@ -103,13 +106,29 @@ export function definePolicySuite(driver: DriverUnderTest): void {
     );
 
     it(
-      'pauses the session where a redirect took its tab, with POLICY_DENIED for the navigate that followed it',
+      'stops a 302 to the denied origin before its target is requested, with POLICY_DENIED for the navigate that followed it',
       async () => {
         const { env: x, sites: f } = e();
         const s = await session();
         expectDenied(await x.cli.fail(['navigate', '-s', s, f.redirect]));
         await pausedThere(s);
+        expect(f.served('/redirected.html')).toBe(0);
         expectDenied(await x.cli.fail(['text', '-s', s]));
+        await x.cli.ok(['session', 'close', '-s', s]);
+      },
+      T,
+    );
+
+    it(
+      "stops a page's script sending the tab to the denied origin before it is requested, and pauses the session",
+      async () => {
+        const { env: x, sites: f } = e();
+        const s = await session();
+        // The script runs as the page loads: told during the navigate (refused) or just after (paused).
+        const went = await x.cli.run(['navigate', '-s', s, f.scripted]);
+        if (went.code !== 0) expectDenied((went.json as { error: CliError }).error);
+        await pausedThere(s);
+        expect(f.served('/scripted.html')).toBe(0);
         await x.cli.ok(['session', 'close', '-s', s]);
       },
       T,
@@ -120,21 +139,22 @@ export function definePolicySuite(driver: DriverUnderTest): void {
       ['window.open', '#popup', '/popup.html'],
     ] as const) {
       it(
-        `pauses the session when ${how} opens a tab on the denied origin, and nothing runs in that tab`,
+        `closes the tab ${how} opens on the denied origin before it is requested, and pauses the session`,
         async () => {
           const { env: x, sites: f } = e();
           const s = await session();
           const clicked = await x.cli.run(['click', '-s', s, '--selector', selector]);
-          // The popup's navigation may be told before or after the click's answer: refused, or paused right after.
+          // The popup's stop may be told before or after the click's answer: refused, or paused right after.
           if (clicked.code !== 0) expectDenied((clicked.json as { error: CliError }).error);
           await pausedThere(s);
-          const tabs = await x.cli.ok<{ tabs: { tab: string; url: string }[] }>(['tab', 'list', '-s', s]);
-          const popup = tabs.tabs.find((t) => t.url.startsWith(f.deniedOrigin));
-          expect(popup, JSON.stringify(tabs)).toBeDefined();
-          expect(f.served(path)).toBeGreaterThan(0);
-          if (!popup) return;
-          await x.cli.ok(['session', 'bind', '-s', s, '--tab', popup.tab]);
-          expectDenied(await x.cli.fail(['text', '-s', s]));
+          expect(f.served(path)).toBe(0);
+          const tabs = await until('the popup to be closed', async () => {
+            const listed = await x.cli.ok<{ tabs: { tab: string; url: string }[] }>(['tab', 'list', '-s', s]);
+            if (listed.tabs.length === 1) return listed.tabs;
+            throw new Error(JSON.stringify(listed.tabs));
+          });
+          expect(tabs[0]?.url).toBe(f.start);
+          expect((await x.cli.ok<{ text: string }>(['text', '-s', s])).text).toContain('Bank in a new tab');
           await x.cli.ok(['session', 'close', '-s', s]);
         },
         T,

@@ -20,6 +20,8 @@ export interface FrameInfo {
   loaderId: string;
   url: string;
   urlFragment?: string;
+  /** An error page's: the URL that did not load. */
+  unreachableUrl?: string;
 }
 
 export interface FrameTree {
@@ -172,10 +174,24 @@ export interface CdpCommands {
     result: { body: string; base64Encoded: boolean };
   };
   'Network.getRequestPostData': { params: { requestId: string }; result: { postData: string } };
+  // The site policy's guard (driver/nav-guard.ts): documents paused at the browser before they are sent.
+  'Fetch.enable': {
+    params: { patterns: { resourceType?: string; requestStage?: 'Request' | 'Response' }[] };
+    result: NoResult;
+  };
+  'Fetch.disable': { params: NoParams; result: NoResult };
+  'Fetch.continueRequest': { params: { requestId: string }; result: NoResult };
+  'Fetch.failRequest': { params: { requestId: string; errorReason: string }; result: NoResult };
 }
 
 export type CdpEvents = {
   'Target.targetCreated': { targetInfo: TargetInfo };
+  'Fetch.requestPaused': {
+    requestId: string;
+    frameId: string;
+    resourceType: string;
+    request: { url: string; urlFragment?: string };
+  };
   'Browser.downloadWillBegin': { frameId: string; guid: string; url: string; suggestedFilename: string };
   'Browser.downloadProgress': {
     guid: string;

@@ -15,6 +15,7 @@ import {
   type DaemonMessage,
   type DriverMessage,
   type MessageTransport,
+  type SitePolicy,
 } from '@bproxy/protocol';
 import { openBrowser } from '../browser/open-browser';
 import { defaultName, type CdpDriverOptions } from '../options';
@@ -34,6 +35,8 @@ export class CdpDriver {
   private readonly executed = new LedgerTable();
   private readonly lostTabs = new Set<number>();
   private nextTabId = 1;
+  /** The site policy the daemon last sent (undefined: none yet), given to every browser connected. */
+  private policy: SitePolicy | null | undefined;
   private closing: Promise<void> | undefined;
 
   constructor(
@@ -116,6 +119,10 @@ export class CdpDriver {
         message: m.error.message,
       });
     else if (m.type === 'request') this.onRequest(m.request);
+    else if (m.type === 'nav_guard') {
+      this.policy = m.policy;
+      void this.browser?.guard.set(m.policy);
+    }
   }
 
   private onRequest(request: BproxyForwardedRequest): void {
@@ -186,6 +193,11 @@ export class CdpDriver {
               reason: browserGone ? 'browser_gone' : 'closed',
             });
         },
+        navigationBlocked: (tab, url, popup) => {
+          this.log.write('info', 'navigation stopped by the site policy', { tabId: tab.tabId, popup });
+          if (this.closing === undefined)
+            this.send({ type: 'navigation_blocked', tabId: tab.tabId, url: url.slice(0, 8192), popup });
+        },
         download: (report) => {
           if (this.closing === undefined) this.send({ type: 'download', ...report });
         },
@@ -203,6 +215,7 @@ export class CdpDriver {
     });
     try {
       await browser.init(this.options.connectTimeoutMs ?? 20_000);
+      if (this.policy !== undefined) await browser.guard.set(this.policy);
     } catch (error) {
       await handle.close().catch(() => undefined);
       throw error;

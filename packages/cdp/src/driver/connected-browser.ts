@@ -10,6 +10,7 @@ import { CdpSession } from '../cdp/session';
 import type { BrowserHandle } from '../browser/open-browser';
 import { PageTab, type TabHooks } from './page-tab';
 import { BrowserDownloads, type DownloadSettings } from './downloads';
+import { CdpNavGuard } from './nav-guard';
 import type { DriverDownloadMessage } from '@bproxy/protocol';
 
 export interface ConnectedBrowserHooks extends TabHooks {
@@ -17,6 +18,8 @@ export interface ConnectedBrowserHooks extends TabHooks {
   /** A driven tab's page opened `tab`, which is now set up and driven too. */
   tabOpened(tab: PageTab, opener: PageTab): void;
   allocateTabId(): number;
+  /** The site policy stopped `tab`'s navigation to `url` (popup: the first page of a tab it opened, closed). */
+  navigationBlocked(tab: PageTab, url: string, popup: boolean): void;
   /** A download in one of our tabs started or ended (only with `downloads` settings). */
   download?(report: Omit<DriverDownloadMessage, 'type'>): void;
 }
@@ -29,6 +32,8 @@ export class ConnectedBrowser {
   private readonly byTarget = new Map<string, PageTab>();
   /** Rejects when the connection closes; actions race against it so none outlives its browser. */
   readonly disconnected: Promise<never>;
+  /** The site policy's stop for navigations to refused origins. */
+  readonly guard: CdpNavGuard;
 
   constructor(
     readonly handle: BrowserHandle,
@@ -44,8 +49,15 @@ export class ConnectedBrowser {
       });
     });
     this.disconnected.catch(() => undefined);
+    this.guard = new CdpNavGuard(c, {
+      tabOfFrame: (frameId) => this.tabOfFrame(frameId),
+      blocked: (tab, url, popup) => hooks.navigationBlocked(tab, url, popup),
+    });
     c.on('Target.targetCreated', ({ targetInfo }) => this.onCreated(targetInfo));
-    c.on('Target.targetDestroyed', ({ targetId }) => this.forgetTarget(targetId, 'the tab was closed'));
+    c.on('Target.targetDestroyed', ({ targetId }) => {
+      this.guard.forget(targetId);
+      this.forgetTarget(targetId, 'the tab was closed');
+    });
     c.on('Target.targetCrashed', ({ targetId }) => {
       this.forgetTarget(targetId, 'the tab crashed');
       void c.send('Target.closeTarget', { targetId }).catch(() => undefined);
@@ -135,6 +147,8 @@ export class ConnectedBrowser {
     if (info.type !== 'page' || info.openerId === undefined) return;
     const opener = this.byTarget.get(info.openerId);
     if (opener === undefined || this.byTarget.has(info.targetId)) return;
+    // Before its first request, which the guard pauses until it is judged.
+    this.guard.opened(info.targetId, opener);
     const adopted = this.adopt(info, opener).catch(() => null);
     opener.opened.push(adopted);
     void adopted.then(() => opener.changed());

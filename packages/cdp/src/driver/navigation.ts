@@ -19,6 +19,7 @@ export async function navigateTo(
   waitUntil: WaitUntil,
   timeoutMs: number,
 ): Promise<void> {
+  const stops = tab.stops;
   let reply;
   try {
     reply = await tab.session.send('Page.navigate', { url }, timeoutMs);
@@ -30,7 +31,7 @@ export async function navigateTo(
     fail('NAVIGATION_FAILED', `${url}: ${reply.errorText}`);
   // No loaderId: a same-document navigation (a #fragment), complete once Page.navigate answers.
   if (waitUntil === 'none' || reply.loaderId === undefined) return;
-  await waitForLifecycle(tab, reply.loaderId, waitUntil, timeoutMs);
+  await waitForLifecycle(tab, reply.loaderId, waitUntil, timeoutMs, stops);
 }
 
 /** back (-1) or forward (+1). */
@@ -82,7 +83,7 @@ async function afterCommit(
   }
   const committed = await commit.promise;
   if (committed.complete) return;
-  await waitForLifecycle(tab, committed.loaderId, waitUntil, timeoutMs);
+  await waitForLifecycle(tab, committed.loaderId, waitUntil, timeoutMs, tab.stops);
 }
 
 async function waitForLifecycle(
@@ -90,11 +91,14 @@ async function waitForLifecycle(
   loaderId: string,
   waitUntil: Exclude<WaitUntil, 'none'>,
   timeoutMs: number,
+  stops: number,
 ): Promise<void> {
   const name = LIFECYCLE_NAME[waitUntil];
-  await tab.waitUntil(
-    () => (tab.hasLifecycle(loaderId, name) ? true : undefined),
+  // The page went on to an origin the site policy refuses (a script's redirect): that load never comes.
+  const outcome = await tab.waitUntil(
+    () => (tab.stops > stops ? 'stopped' : tab.hasLifecycle(loaderId, name) ? 'loaded' : undefined),
     timeoutMs,
     `waiting for ${name}`,
   ).promise;
+  if (outcome === 'stopped') fail('NAVIGATION_FAILED', 'the page went to an origin the site policy refuses');
 }

@@ -53,6 +53,10 @@ export class PageTab {
   loading = false;
   /** The main frame's URL as the last commit left it. */
   url = '';
+  /** The last navigation of this tab the site policy stopped (nav-guard.ts): its error page is told as that URL. */
+  stoppedUrl: string | undefined;
+  /** How many of its navigations the site policy stopped: a load waited on will not come. */
+  stops = 0;
   /** New windows the page asked for (Page.windowOpen): each becomes a tab in `opened`, unless blocked. */
   windowOpens = 0;
   /** The URL the page last asked a new window for: a tab opened without an opener starts blank. */
@@ -176,7 +180,9 @@ export class PageTab {
         const restored = type === 'BackForwardCacheRestore';
         if (restored) this.loading = false;
         this.lastCommit = { loaderId: frame.loaderId, complete: restored };
-        this.url = `${frame.url}${frame.urlFragment ?? ''}`.slice(0, MAX_URL);
+        // The policy's error page stands for the URL it stopped, as the extension driver's tab URL does.
+        const stopped = frame.unreachableUrl === this.stoppedUrl ? this.stoppedUrl : undefined;
+        this.url = (stopped ?? `${frame.url}${frame.urlFragment ?? ''}`).slice(0, MAX_URL);
         this.hooks.navigation(this, this.url, 'committed');
         this.changed();
       }),

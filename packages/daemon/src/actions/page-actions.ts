@@ -24,7 +24,7 @@ import { forgetTab } from './lifecycle';
 import type { CommandContext, CommandRouteDeps } from './types';
 import { noteNews } from '../observe/network-actions';
 import { stepsOf, type PreparedStep, type StepContext } from './tab-steps';
-import { checkLanding, refuseOnPage } from '../policy/enforce';
+import { checkLanding, policyMark, refuseOnPage } from '../policy/enforce';
 import { approvalGate } from '../approvals/gate';
 
 /**
@@ -105,13 +105,14 @@ export async function runTabAction(
     if (prepared.forward !== undefined) replaced = prepared.forward;
     if (prepared.finish !== undefined) finishes.unshift(prepared.finish);
   }
+  const mark = policyMark(deps);
   const outcome =
     replaced === undefined
       ? await forward(deps, ctx, session, resolveTarget, forwardedParams)
       : await replaced(forwardedParams);
   noteNews(session, tab, outcome);
   // Where the browser went meanwhile (a link, a popup, a redirect) is judged by the site policy.
-  let answered = checkLanding(deps, session, tab, afterAnswer(deps, ctx, session, tab, outcome));
+  let answered = checkLanding(deps, session, tab, afterAnswer(deps, ctx, session, tab, outcome), mark);
   for (const finish of finishes) answered = await finish(answered);
   return answered;
 }

@@ -14,7 +14,7 @@ import { pauseForHuman } from './pause';
 import { createSession, destroySession } from './lifecycle';
 import type { CommandContext, CommandRouteDeps } from './types';
 import { urlForClient } from './url-check';
-import { checkLanding, refuseDestination } from '../policy/enforce';
+import { checkLanding, policyMark, refuseDestination } from '../policy/enforce';
 import { firstVisitGate } from '../approvals/gate';
 import { refuseForeground } from '../policy/foreground';
 
@@ -145,6 +145,7 @@ async function openIn(
   // slot it took (now) starts its pacing clock, so the agent's next action waits its turn.
   const sentAt = deps.clock.monotonic();
   if (early.session) early.session.lastPacedAt = sentAt;
+  const mark = policyMark(deps);
   const outcome = await forward(deps, ctx, session, () => ({ client }), forwardedParams);
   if (!outcome.ok) {
     if (outcome.error.code !== 'HUMAN_REQUIRED') {
@@ -154,7 +155,7 @@ async function openIn(
     const paused = session ?? early.session ?? sessionOfOpen(deps, sentAt);
     return pauseForHuman(deps, ctx, paused, outcome.error, !session);
   }
-  return adoptOpened(deps, ctx, opening, outcome.data as DriverTab, sentAt);
+  return adoptOpened(deps, ctx, opening, outcome.data as DriverTab, sentAt, mark);
 }
 
 /** The browser opened the tab: it joins the session (made now when tab.open came without one), bound. */
@@ -164,6 +165,7 @@ function adoptOpened(
   opening: Opening,
   opened: DriverTab,
   sentAt: number,
+  mark: number,
 ): DriverOutcome {
   const { client } = opening;
   const owning = opening.session ?? opening.early.session ?? sessionOfOpen(deps, sentAt);
@@ -178,7 +180,7 @@ function adoptOpened(
   deps.handles.observePage(ElementHandles.pageKey(client.key, opened.tabId), opened.url);
   if (ctx.trail) ctx.trail.tab = tab;
   // A redirect may have taken the new tab to an origin the site policy refuses.
-  return checkLanding(deps, owning, tab, { ok: true, data: deps.sessions.tabInfo(tab, client.name) });
+  return checkLanding(deps, owning, tab, { ok: true, data: deps.sessions.tabInfo(tab, client.name) }, mark);
 }
 
 /**

@@ -14,6 +14,8 @@ import type { SessionRegistry } from '../sessions/sessions';
 export class BrowserState {
   private scheduled = false;
   private readonly lastSent = new Map<string, string>();
+  /** Also run on every flush: the site policy's push to the drivers (policy/blocked.ts). */
+  afterFlush: (() => void) | null = null;
   private readonly lastApprovals = new Map<string, string>();
   private approvals: () => PendingApproval[] = () => [];
 
@@ -66,6 +68,7 @@ export class BrowserState {
   }
 
   private flush(): void {
+    this.afterFlush?.();
     const pending = this.approvals();
     const approvals = JSON.stringify(pending);
     for (const client of this.clients.all()) {

@@ -15,6 +15,7 @@ import {
   formatIssues,
   type DriverMessage,
   type HelloMessage,
+  type NavigationBlockedMessage,
   type BproxyError,
   type UserResult,
   type UserRequest,
@@ -85,6 +86,8 @@ export class DriverConnections {
   browserRestarted: ((record: ClientRecord) => void) | null = null;
   /** Told when a session's tab committed a navigation or was opened by its page (the site policy). */
   tabMoved: ((tab: TabRecord) => void) | null = null;
+  /** Told when a driver stopped a navigation the site policy refuses (policy/enforce.ts). */
+  navigationBlocked: ((clientKey: string, msg: NavigationBlockedMessage) => void) | null = null;
 
   constructor(private readonly deps: DriverDeps) {}
 
@@ -268,6 +271,9 @@ export class DriverConnections {
       }
       case 'user_request':
         return this.userRequest(record, transport, msg);
+      case 'navigation_blocked':
+        this.navigationBlocked?.(record.key, msg);
+        return;
     }
   }
 

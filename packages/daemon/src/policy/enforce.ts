@@ -5,13 +5,14 @@
  * on its own — a link, a popup, a redirect — the session pauses with the reason, like a login wall,
  * and the action that took it there answers POLICY_DENIED. "ask" is denied: no person can answer yet.
  */
-import type { ActionName } from '@bproxy/protocol';
+import type { ActionName, NavigationBlockedMessage } from '@bproxy/protocol';
 import type { DriverOutcome } from '../browsers/forwarded-requests';
 import { recordSessionEvent } from '../actions/activity-trail';
 import { failed } from '../actions/outcome';
 import type { CommandRouteDeps } from '../actions/types';
 import type { SessionRecord, TabRecord } from '../sessions/sessions';
 import { refusalLine, refuses, ruleOf, type LiveVerdict } from './site-policy';
+import { blockKey } from './blocked';
 
 function denied(verdict: LiveVerdict): DriverOutcome {
   return failed('POLICY_DENIED', refusalLine(verdict), {
@@ -25,6 +26,7 @@ export function refuseDestination(
   session: SessionRecord | null,
   url: string,
 ): DriverOutcome | null {
+  deps.policy.syncGuard();
   const verdict = deps.policy.decide(url);
   if (!refuses(verdict)) return null;
   deps.policy.noteRefusal({
@@ -54,6 +56,8 @@ export function refuseOnPage(
   action: ActionName,
   tab: TabRecord,
 ): DriverOutcome | null {
+  // The drivers hold the policy in force before this action runs (a person may have just edited it).
+  deps.policy.syncGuard();
   if (LEAVING.has(action)) return null;
   const verdict = deps.policy.decide(tab.url);
   return refuses(verdict) ? denied(verdict) : null;
@@ -96,7 +100,16 @@ export function checkLanding(
   session: SessionRecord,
   tab: TabRecord,
   outcome: DriverOutcome,
+  mark?: number,
 ): DriverOutcome {
+  // A navigation (or popup) the driver stopped while this action ran: the action is what was refused.
+  if (mark !== undefined) {
+    const block = deps.policy.blocks.since(mark, new Set([blockKey(tab.clientKey, tab.rawTabId)]));
+    if (block) {
+      landed(deps, session, tab, block.url);
+      return denied(block.verdict);
+    }
+  }
   if (!outcome.ok) return outcome;
   const here = landed(deps, session, tab, tab.url);
   if (here) return denied(here);
@@ -112,6 +125,33 @@ export function checkLanding(
     if (verdict) return denied(verdict);
   }
   return outcome;
+}
+
+/** Where the last stop stands: taken before an action is forwarded, given to checkLanding after. */
+export function policyMark(deps: CommandRouteDeps): number {
+  return deps.policy.blocks.mark();
+}
+
+/**
+ * A driver stopped a navigation (nothing was sent to that origin): judged again here for the origin and
+ * rule the answer names, noted for the action running on that tab, and its session paused with the
+ * reason. A tab the daemon does not know yet (tab.open's own new tab) is only noted: that action finds it.
+ */
+export function navigationBlocked(
+  deps: CommandRouteDeps,
+  clientKey: string,
+  msg: NavigationBlockedMessage,
+): void {
+  const verdict = deps.policy.decide(msg.url);
+  deps.logger.info({ event: 'policy_blocked', origin: verdict?.origin, popup: msg.popup });
+  if (!refuses(verdict)) return;
+  deps.policy.blocks.note(blockKey(clientKey, msg.tabId), msg.url, msg.popup, verdict);
+  const tab = deps.sessions.byRaw(clientKey, msg.tabId);
+  const session = tab ? deps.sessions.get(tab.session) : undefined;
+  if (!tab || !session) return;
+  // The tab now shows the browser's "blocked" page, which stands for that URL: nothing runs there.
+  if (!msg.popup) tab.url = msg.url;
+  landed(deps, session, tab, msg.url);
 }
 
 /** A driver said a tab committed a navigation (or a tab was opened): judged for its session. */

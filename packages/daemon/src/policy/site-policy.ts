@@ -11,6 +11,7 @@ import {
   type PolicyRefusal,
   type SitePolicy,
 } from '@bproxy/protocol';
+import { Blocks } from './blocked';
 
 /** A decision, or why none can be made (policy.json unsafe or malformed: every origin is denied). */
 export type LiveVerdict =
@@ -39,11 +40,21 @@ const KEPT = 50;
 /** The daemon's side: the source, and the refusals it made lately (newest last). */
 export class SitePolicyGate {
   private readonly taken: PolicyRefusal[] = [];
+  /** The navigations the drivers stopped lately (blocked.ts). */
+  readonly blocks = new Blocks();
+  /** Tells the drivers the policy in force if it changed (set with the driver connections, daemon.ts). */
+  syncGuard: () => void = () => undefined;
 
   constructor(readonly source: PolicySource) {}
 
   decide(url: string): LiveVerdict | null {
     return this.source.decide(url);
+  }
+
+  /** The policy the drivers enforce in the browser: null when it is unusable (they refuse every origin). */
+  forDrivers(): SitePolicy | null {
+    const now = this.source.current();
+    return 'policy' in now ? now.policy : null;
   }
 
   noteRefusal(refusal: PolicyRefusal): void {

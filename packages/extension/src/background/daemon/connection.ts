@@ -73,7 +73,7 @@ const USER_REQUEST_TIMEOUT_MS = 10_000;
 export type UserAnswer = { ok: true; result: UserResult } | { ok: false; reason: string };
 export type DaemonPush = Extract<
   DaemonMessage,
-  { type: 'tab_released' | 'activity' | 'sessions' | 'approvals' }
+  { type: 'tab_released' | 'activity' | 'sessions' | 'approvals' | 'nav_guard' }
 >;
 
 export class Connection {
@@ -337,6 +337,7 @@ export class Connection {
       case 'tab_released':
       case 'activity':
       case 'sessions':
+      case 'nav_guard':
       case 'approvals':
         this.opts.onPush(msg);
         return;

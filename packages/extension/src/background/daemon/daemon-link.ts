@@ -29,7 +29,7 @@ export interface DaemonLinkOptions {
   fetch: FetchLike;
   clientName: () => string;
   userAgent?: string;
-  driver: Pick<Driver, 'executor' | 'tabs' | 'release' | 'setDebuggerIdle'>;
+  driver: Pick<Driver, 'executor' | 'tabs' | 'release' | 'setDebuggerIdle' | 'guard'>;
   /** The server on the paired port did not prove itself (the host link may know better). */
   onProofFailed: (outcome: Extract<ProofOutcome, { ok: false }>) => void;
 }
@@ -85,7 +85,8 @@ export function createDaemonLink(opts: DaemonLinkOptions): DaemonLink {
         log.info('tab_released', { tabId: message.tabId });
         driver.release(message.tabId);
       }
-      view.onPush(message);
+      if (message.type === 'nav_guard') void driver.guard.set(message.policy);
+      else view.onPush(message);
     },
   });
   const share = shareTab({ chrome, connection, tabs: driver.tabs, log });

@@ -11,6 +11,7 @@ import type {
   TabObserver,
 } from '@bproxy/driver';
 import type { ForwardedAction } from '@bproxy/protocol';
+import type { NavGuard } from './nav-guard';
 import type { ChromeApi, StorageArea } from '../../chrome-api';
 import type { DialogTracker } from './dialog-tracker';
 import type { DrivenTabs } from './driven-tabs';
@@ -22,6 +23,8 @@ import type { PageRunner } from './page-runner';
 
 export interface DriverContext {
   chrome: ChromeApi;
+  /** The site policy's stop for navigations to refused origins (absent in some unit tests). */
+  guard?: NavGuard;
   session: StorageArea;
   log: WorkerLog;
   nav: NavigationTracker;

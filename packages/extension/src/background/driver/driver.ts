@@ -16,6 +16,7 @@ import { IdleDebugger } from './idle-debugger';
 import { BackgroundFrames } from './background-frames';
 import { NavigationTracker } from './navigation-tracker';
 import { installObserver, observeAttached } from './observe-actions';
+import { NavGuard } from './nav-guard';
 import { OpenedTabs } from './opened-tabs';
 import { PageRunner } from './page-runner';
 
@@ -30,6 +31,8 @@ export interface Driver {
   executor: Executor;
   /** The tabs bproxy drives. */
   tabs: DrivenTabs;
+  /** The site policy's stop for navigations to refused origins (the daemon's nav_guard). */
+  guard: NavGuard;
   /** Requests still running (for the popup's status). */
   inFlight(): number;
   /** The tabs the debugger is on now. */
@@ -47,6 +50,7 @@ export function createDriver({ chrome, log, now, imageSize }: DriverOptions): Dr
   const dialogs = new DialogTracker(chrome, chrome.storage.session, log);
   const tabs = new DrivenTabs(chrome.storage.session, log);
   const opened = new OpenedTabs(tabs);
+  const guard = new NavGuard(chrome, tabs, log);
   const observer = new TabObserver(undefined, now);
   const frames = new BackgroundFrames(chrome, dialogs, log);
   dialogs.afterAttach = async (tabId) => {
@@ -56,6 +60,7 @@ export function createDriver({ chrome, log, now, imageSize }: DriverOptions): Dr
   const idle = new IdleDebugger(dialogs, (tabId) => tabs.has(tabId), log);
   const ctx: DriverContext = {
     chrome,
+    guard,
     session: chrome.storage.session,
     log,
     nav,
@@ -76,6 +81,7 @@ export function createDriver({ chrome, log, now, imageSize }: DriverOptions): Dr
   return {
     executor: new Executor(ctx, table),
     tabs,
+    guard,
     inFlight: () => table.inFlightCount,
     debuggerTabs: () => dialogs.attachedTabs(),
     install(daemon) {
@@ -83,6 +89,7 @@ export function createDriver({ chrome, log, now, imageSize }: DriverOptions): Dr
       dialogs.install();
       frames.install();
       opened.install(chrome, daemon);
+      guard.install(daemon);
       installObserver(chrome, tabs, observer);
     },
     release(tabId) {

@@ -35,6 +35,8 @@ async function createTab(
   }
   if (tabId === undefined) fail('DRIVER_ERROR', 'tab.open: the browser created a tab without an id');
   ctx.tabs.add(tabId);
+  // Guarded by the site policy before its first request.
+  await ctx.guard?.sync();
   await ctx.session.set({ [openedKey(call.request.id)]: tabId });
   // Before the page runs: an alert during its load must be seen, not hang the wait.
   await ctx.dialogs.ensureAttached(tabId);
