@@ -4,28 +4,31 @@
  * fixture server generates (Content-Disposition: attachment); it lands in the session's downloads
  * folder, 0600, byte for byte; the action's answer or `wait --download` names it, `downloads` lists it;
  * a second one of the same name does not overwrite the first; one over the daemon's cap (the test's
- * BPROXY_DOWNLOAD_MAX_BYTES) and an executable are stopped with their codes and nothing is kept. By
- * handles only, through the CLI and through MCP (`--caps files`).
+ * BPROXY_DOWNLOAD_MAX_BYTES) and an executable are stopped with their codes and nothing is kept; one a
+ * cross-origin frame of the tab starts (the frame from another loopback port) is the tab's too. By
+ * handles only, through the CLI and through MCP (`--caps files`). In the user's own Chrome (the
+ * extension) the suite also checks the user's Downloads folder: nothing of the agent's is left there, and
+ * a download the user starts in a tab no session holds lands there, untouched and on Chrome's list.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Agent, type DriverUnderTest, type SuiteEnv } from '../agent';
+import { Agent, type SuiteEnv } from '../agent';
+import type { ExtensionBrowser } from '../extension';
 import { McpClient, handleOf } from '../mcp';
-import { downloadBytes } from '../pages';
+import { downloadBytes, serveFixtures, type FixtureServer } from '../pages';
+import { until } from '../wait';
 
 const T = 60_000;
 
 /** The cap the daemon of this suite is started with (BPROXY_DOWNLOAD_MAX_BYTES): 100 000 bytes. */
 export const TEST_DOWNLOAD_CAP = 100_000;
 
-export interface DownloadsDriver extends Omit<DriverUnderTest, 'start'> {
+export interface DownloadsDriver {
+  label: string;
   start(): Promise<SuiteEnv>;
-  /**
-   * Whether bproxy files this browser's downloads: a browser it launched. The user's own Chrome (the
-   * extension) keeps its downloads where the user's go, and `wait --download` says so.
-   */
-  filesDownloads: boolean;
+  /** The user's own Chrome: its download folder (the profile's) and the browser, for a user's own download. */
+  user?: { downloadsDir: string; browser(): ExtensionBrowser | undefined };
 }
 
 interface Download {
@@ -34,6 +37,14 @@ interface Download {
   url: string;
   state: string;
   code?: string;
+}
+
+/** Every file (not folder) under `dir`, relative. */
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => statSync(join(dir, name)).isFile())
+    .sort();
 }
 
 export function defineDownloadsSuite(driver: DownloadsDriver): void {
@@ -54,34 +65,11 @@ export function defineDownloadsSuite(driver: DownloadsDriver): void {
       await agent.openTab(created.session, 'downloads.html');
       return { e, agent, s: created.session, folder: join(created.tmpDir, 'downloads') };
     };
-
-    if (!driver.filesDownloads) {
-      it(
-        "leaves a download where the browser's go: nothing in the session's folder, wait --download UNSUPPORTED_ACTION, through the CLI and MCP",
-        async () => {
-          const { e, agent, s, folder } = await onDownloadsPage();
-          const [report] = await agent.handles(s, 'Get report');
-          await e.cli.ok(['click', '-s', s, report]);
-          expect((await e.cli.fail(['wait', '-s', s, '--download'])).code).toBe('UNSUPPORTED_ACTION');
-          expect(await e.cli.ok<{ downloads: Download[] }>(['downloads', '-s', s])).toEqual({
-            downloads: [],
-          });
-          expect(existsSync(folder) ? readdirSync(folder) : []).toEqual([]);
-          await agent.close(s);
-          const mcp = await McpClient.start(e.cli.environment(), ['--browser', e.browser, '--caps', 'files']);
-          try {
-            await mcp.ok('tab_open', { url: e.pages.url('downloads.html') });
-            const waited = await mcp.call('wait', { download: true });
-            expect(waited.isError).toBe(true);
-            expect(waited.text).toContain('UNSUPPORTED_ACTION');
-          } finally {
-            await mcp.close();
-          }
-        },
-        T,
-      );
-      return;
-    }
+    /** In the user's own Chrome: nothing of the agent's is left in the user's download folder. */
+    const userFolderHasNothingOfOurs = (): void => {
+      if (driver.user === undefined) return;
+      expect(filesUnder(driver.user.downloadsDir)).toEqual([]);
+    };
 
     it(
       "files a download in the session's folder, 0600, byte for byte, named by the action or wait --download and listed; the same name twice does not overwrite",
@@ -113,6 +101,7 @@ export function defineDownloadsSuite(driver: DownloadsDriver): void {
           [join(folder, 'report (2).csv'), 2048, 'completed'],
         ]);
         expect(readdirSync(folder).sort()).toEqual(['report (2).csv', 'report.csv']);
+        userFolderHasNothingOfOurs();
         await agent.close(s);
       },
       T,
@@ -139,10 +128,97 @@ export function defineDownloadsSuite(driver: DownloadsDriver): void {
         // Nothing left in the daemon's staging folder either.
         const staging = join(dirname(dirname(dirname(folder))), 'downloads-staging');
         expect(existsSync(staging) ? readdirSync(staging) : []).toEqual([]);
+        userFolderHasNothingOfOurs();
         await agent.close(s);
       },
       T,
     );
+
+    describe('from a cross-origin frame', () => {
+      let partner: FixtureServer | undefined;
+      afterAll(async () => {
+        await partner?.close();
+      });
+
+      it(
+        "files a download a cross-origin frame of the tab starts (the frame from another port) in the session's folder",
+        async () => {
+          const { env: e, agent } = await setup();
+          partner = await serveFixtures();
+          const created = await e.cli.ok<{ session: string; tmpDir: string }>([
+            'session',
+            'create',
+            '--pacing',
+            'fast',
+          ]);
+          const s = created.session;
+          const folder = join(created.tmpDir, 'downloads');
+          const src = encodeURIComponent(partner.url('downloads.html'));
+          await agent.openTab(s, `downloads-frame.html?src=${src}`);
+          const report = await until('the framed button', async () => {
+            const all = await agent.elements(s);
+            return all.find((el) => el.name === 'Get report')?.handle;
+          });
+          await e.cli.ok(['click', '-s', s, report]);
+          const waited = await e.cli.ok<{ download: Download }>(['wait', '-s', s, '--download']);
+          expect(waited.download).toMatchObject({
+            file: join(folder, 'report.csv'),
+            bytes: 2048,
+            state: 'completed',
+            url: partner.url('download/report.csv?bytes=2048'),
+          });
+          expect(readFileSync(join(folder, 'report.csv')).equals(downloadBytes(2048))).toBe(true);
+          userFolderHasNothingOfOurs();
+          await agent.close(s);
+        },
+        T,
+      );
+    });
+
+    const user = driver.user;
+    if (user !== undefined)
+      it(
+        "leaves the user's own download in a tab no session holds where the user's go: untouched, on Chrome's list, nothing in a session's folder",
+        async () => {
+          const { e, agent, s, folder } = await onDownloadsPage();
+          const browser = user.browser();
+          if (browser === undefined) throw new Error('no browser');
+          // The user's own tab, on the same page as the agent's: a person clicks the same button.
+          const page = await browser.context.newPage();
+          try {
+            await page.goto(e.pages.url('downloads.html'));
+            await page.getByRole('button', { name: 'Get report' }).click();
+            const mine = join(user.downloadsDir, 'report.csv');
+            await until('the user download to finish', () =>
+              existsSync(mine) && statSync(mine).size === 2048 ? true : undefined,
+            );
+            expect(readFileSync(mine).equals(downloadBytes(2048))).toBe(true);
+            const worker = await browser.worker();
+            const listed = await until("the download on Chrome's list as complete", async () => {
+              const items = await worker.evaluate(() =>
+                (
+                  globalThis as unknown as {
+                    chrome: {
+                      downloads: { search(q: object): Promise<{ filename: string; state: string }[]> };
+                    };
+                  }
+                ).chrome.downloads.search({}),
+              );
+              return items.find((i) => i.filename === mine && i.state === 'complete');
+            });
+            expect(listed).toBeDefined();
+            expect(filesUnder(user.downloadsDir)).toEqual(['report.csv']);
+            expect(existsSync(folder) ? readdirSync(folder) : []).toEqual([]);
+            expect(await e.cli.ok<{ downloads: Download[] }>(['downloads', '-s', s])).toEqual({
+              downloads: [],
+            });
+          } finally {
+            await page.close();
+          }
+          await agent.close(s);
+        },
+        T,
+      );
 
     describe('through MCP', () => {
       let mcp: McpClient | undefined;

@@ -11,6 +11,10 @@
  *   or cancelled, leaves nothing: its reserved and staged files are removed;
  * - names it in the session's next acting answer (`downloads`), lists it (`downloads`), and wakes
  *   `wait --download`.
+ * The user's own Chrome (the extension) stages nothing here: Chrome writes a session tab's download
+ * under the user's Downloads folder as `bproxy-downloads/<guid>/<name>` and the extension reports that
+ * path; the daemon takes the bytes only from a path of exactly that shape (no `..`, real folders, the
+ * file opened without following a link) and removes the file and its folder once filed or stopped.
  */
 import {
   closeSync,
@@ -20,12 +24,14 @@ import {
   mkdirSync,
   openSync,
   readSync,
+  rmdirSync,
   rmSync,
   writeSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, normalize } from 'node:path';
 import {
   downloadFileName,
+  EXTENSION_DOWNLOAD_FOLDER,
   type Download,
   type DownloadState,
   type DriverDownloadMessage,
@@ -46,6 +52,24 @@ export function ensureDownloadStaging(home: string): string {
   const stat = lstatSync(dir);
   if (!stat.isDirectory()) throw new Error(`${dir} is not a directory`);
   return dir;
+}
+
+/**
+ * Where the extension says Chrome put download `guid`, if that is `…/bproxy-downloads/<guid>/<name>` with
+ * both folders real directories (not links); null for anything else, which the daemon never touches.
+ */
+export function extensionStagedPath(path: string | undefined, guid: string): string | null {
+  if (path === undefined || !isAbsolute(path) || normalize(path) !== path) return null;
+  const dir = dirname(path);
+  const name = basename(path);
+  if (name === '' || name === '.' || name === '..') return null;
+  if (basename(dir) !== guid || basename(dirname(dir)) !== EXTENSION_DOWNLOAD_FOLDER) return null;
+  try {
+    if (!lstatSync(dir).isDirectory() || !lstatSync(dirname(dir)).isDirectory()) return null;
+  } catch {
+    return null;
+  }
+  return path;
 }
 
 export interface DownloadEntry {
@@ -146,6 +170,11 @@ export class Downloads {
 
   constructor(private readonly deps: DownloadDeps) {}
 
+  /** The cap (BPROXY_DOWNLOAD_MAX_BYTES), told to extensions in their welcome. */
+  get maxBytes(): number {
+    return this.deps.downloadMaxBytes;
+  }
+
   private get staging(): string {
     return downloadStaging(dirname(this.deps.tmpRoot));
   }
@@ -201,8 +230,27 @@ export class Downloads {
     };
   }
 
-  private removeStaged(guid: string): void {
-    for (const name of [guid, `${guid}.crdownload`]) rmSync(join(this.staging, name), { force: true });
+  /** Where the download's bytes are: the staging folder (a launched browser) or the extension's path. */
+  private stagedOf(client: ClientRecord, msg: DriverDownloadMessage): string | null {
+    if (client.kind === 'extension') return extensionStagedPath(msg.path, msg.guid);
+    return join(this.staging, msg.guid);
+  }
+
+  private removeStaged(client: ClientRecord, msg: DriverDownloadMessage): void {
+    if (client.kind === 'extension') {
+      const path = extensionStagedPath(msg.path, msg.guid);
+      if (path === null) return;
+      rmSync(path, { force: true });
+      rmSync(`${path}.crdownload`, { force: true });
+      try {
+        rmdirSync(dirname(path));
+      } catch {
+        // Not empty (Chrome still writes there) or gone already: left as it is.
+      }
+      return;
+    }
+    for (const name of [msg.guid, `${msg.guid}.crdownload`])
+      rmSync(join(this.staging, name), { force: true });
   }
 
   /** A driver's report of a download in one of its tabs. */
@@ -213,15 +261,20 @@ export class Downloads {
       const session = tab === undefined ? undefined : this.deps.sessions.get(tab.session);
       if (tab === undefined || session === undefined) {
         // No session holds the tab: nothing of it is kept in bproxy's folders.
-        if (msg.state !== 'started') this.removeStaged(msg.guid);
+        if (msg.state !== 'started') this.removeStaged(client, msg);
         return;
       }
-      if (known === undefined) this.begin(session, tab.handle, msg);
+      if (known === undefined) this.begin(client, session, tab.handle, msg);
     }
-    if (msg.state !== 'started') this.end(msg);
+    if (msg.state !== 'started') this.end(client, msg);
   }
 
-  private begin(session: SessionRecord, tab: TabHandle, msg: DriverDownloadMessage): void {
+  private begin(
+    client: ClientRecord,
+    session: SessionRecord,
+    tab: TabHandle,
+    msg: DriverDownloadMessage,
+  ): void {
     const folder = join(session.tmpDir, 'downloads');
     const name = downloadFileName(msg.name);
     let file = join(folder, name);
@@ -232,7 +285,7 @@ export class Downloads {
         if (!lstatSync(folder).isDirectory()) throw new Error('not a directory');
         file = reserve(folder, name);
       } catch {
-        this.removeStaged(msg.guid);
+        this.removeStaged(client, msg);
         return;
       }
     }
@@ -253,15 +306,15 @@ export class Downloads {
     this.live.set(msg.guid, { session, entry });
   }
 
-  private end(msg: DriverDownloadMessage): void {
+  private end(client: ClientRecord, msg: DriverDownloadMessage): void {
     const found = this.live.get(msg.guid);
     if (found === undefined) return;
     this.live.delete(msg.guid);
     const { session, entry } = found;
-    const staged = join(this.staging, msg.guid);
+    const staged = this.stagedOf(client, msg);
     const sessionAlive = this.deps.sessions.get(session.id) === session;
     entry.bytes = msg.bytes;
-    if (msg.state === 'completed' && sessionAlive) {
+    if (msg.state === 'completed' && sessionAlive && staged !== null) {
       try {
         entry.bytes = fileStaged(staged, entry.file, this.deps.downloadMaxBytes);
         entry.state = 'completed';
@@ -278,7 +331,7 @@ export class Downloads {
     } else {
       entry.state = 'canceled';
     }
-    this.removeStaged(msg.guid);
+    this.removeStaged(client, msg);
     if (entry.state !== 'completed' && entry.reserved) rmSync(entry.file, { force: true });
     for (const waiter of [...this.of(session).waiters]) waiter(entry);
   }

@@ -44,5 +44,11 @@ export const DriverDownloadMessageSchema = z.strictObject({
   name: z.string().max(1024),
   state: z.enum(['started', 'completed', 'canceled', 'too_large', 'type_refused']),
   bytes: z.number().int().min(0),
+  /**
+   * The extension's downloads are not staged by the daemon: Chrome writes each one under the user's
+   * Downloads folder as `bproxy-downloads/<guid>/<name>`, and this is that absolute path (a finished or
+   * stopped one). The daemon takes nothing from any other shape of path.
+   */
+  path: z.string().min(1).max(4096).optional(),
 });
 export type DriverDownloadMessage = z.infer<typeof DriverDownloadMessageSchema>;
