@@ -9,6 +9,7 @@ import { DEFAULT_UPLOAD_MAX_BYTES } from './files/allowed-folders';
 import { SitePolicyGate, memoryPolicy } from './policy/site-policy';
 import { watchNavigation } from './policy/enforce';
 import { ApprovalBook } from './approvals/book';
+import { downloadGate } from './approvals/download-gate';
 import { ActivityLog } from './logs/activity';
 import { BrowserState } from './browsers/browser-state';
 import { ClientRegistry } from './browsers/clients';
@@ -134,5 +135,6 @@ export function createDaemon(opts: ServerOptions): Daemon {
   browsers.drivers.userRequests = userRequestHandler(deps);
   browsers.drivers.browserRestarted = (record) => forgetRestartedBrowser(deps, record);
   browsers.drivers.tabMoved = (tab) => watchNavigation(deps, tab);
+  browsers.downloads.gate = downloadGate(deps);
   return { deps, codes, state };
 }

@@ -10,9 +10,10 @@
  * extension) the suite also checks the user's Downloads folder: nothing of the agent's is left there, and
  * a download the user starts in a tab no session holds lands there, untouched and on Chrome's list.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SITE_POLICY, SitePolicySchema, type PolicyDecision } from '@bproxy/protocol';
 import { Agent, type SuiteEnv } from '../agent';
 import type { ExtensionBrowser } from '../extension';
 import { McpClient, handleOf } from '../mcp';
@@ -39,6 +40,20 @@ interface Download {
   code?: string;
 }
 
+/**
+ * What a person writes in BPROXY_HOME/policy.json for the "download" approval class (the daemon reads
+ * the file again when it changes), keeping whatever else it says.
+ */
+function setDownloadClass(home: string, decision: PolicyDecision): void {
+  const file = join(home, 'policy.json');
+  const current = existsSync(file)
+    ? SitePolicySchema.parse(JSON.parse(readFileSync(file, 'utf8')))
+    : DEFAULT_SITE_POLICY;
+  const next = { ...current, classes: { ...current.classes, download: decision } };
+  writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+}
+
 /** Every file (not folder) under `dir`, relative. */
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -51,7 +66,11 @@ export function defineDownloadsSuite(driver: DownloadsDriver): void {
   describe(`downloads through ${driver.label}`, () => {
     let env: SuiteEnv | undefined;
     const setup = async (): Promise<{ env: SuiteEnv; agent: Agent }> => {
-      env ??= await driver.start();
+      if (env === undefined) {
+        env = await driver.start();
+        // The agent's downloads here are ones a person allowed (the "download" approval class).
+        setDownloadClass(env.cli.home, 'allow');
+      }
       return { env, agent: new Agent(env) };
     };
     const onDownloadsPage = async () => {
@@ -129,6 +148,31 @@ export function defineDownloadsSuite(driver: DownloadsDriver): void {
         const staging = join(dirname(dirname(dirname(folder))), 'downloads-staging');
         expect(existsSync(staging) ? readdirSync(staging) : []).toEqual([]);
         userFolderHasNothingOfOurs();
+        await agent.close(s);
+      },
+      T,
+    );
+
+    it(
+      'keeps nothing of a download while the "download" approval class asks: APPROVAL_REQUIRED where a person can answer (the extension), else POLICY_DENIED',
+      async () => {
+        const { e, agent, s, folder } = await onDownloadsPage();
+        setDownloadClass(e.cli.home, 'ask');
+        try {
+          const [report] = await agent.handles(s, 'Get report');
+          await e.cli.ok(['click', '-s', s, report]);
+          const held = await e.cli.fail(['wait', '-s', s, '--download']);
+          const code = driver.user === undefined ? 'POLICY_DENIED' : 'APPROVAL_REQUIRED';
+          expect(held.code).toBe(code);
+          const listed = await e.cli.ok<{ downloads: Download[] }>(['downloads', '-s', s]);
+          expect(listed.downloads.map((d) => [d.state, d.code])).toEqual([['refused', code]]);
+          expect(existsSync(folder) ? readdirSync(folder) : []).toEqual([]);
+          const staging = join(dirname(dirname(dirname(folder))), 'downloads-staging');
+          expect(existsSync(staging) ? readdirSync(staging) : []).toEqual([]);
+          userFolderHasNothingOfOurs();
+        } finally {
+          setDownloadClass(e.cli.home, 'allow');
+        }
         await agent.close(s);
       },
       T,

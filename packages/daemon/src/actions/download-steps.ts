@@ -3,7 +3,8 @@
  * - an acting action's answer names the downloads of its tab that began and were not named yet
  *   (`downloads: [{file, bytes, url, state}]`) — one the page started late is named by the next;
  * - `wait --download` is answered here, not by a driver: the session's oldest download that ended and
- *   no wait answered yet, else the next to end; one bproxy stopped answers its code (DOWNLOAD_TOO_LARGE,
+ *   no wait answered yet, else the next to end; one bproxy stopped answers its code (the approvals
+ *   gate's APPROVAL_REQUIRED or POLICY_DENIED with its details, DOWNLOAD_TOO_LARGE,
  *   DOWNLOAD_TYPE_REFUSED), naming the download in the error's details;
  * - `downloads` lists the session's downloads.
  * Browsers the daemon launched (their driver stages downloads) and the user's own Chrome (the extension
@@ -66,6 +67,10 @@ export const downloadWaitStep: TabStep = {
           return failed('WAIT_TIMEOUT', `no download of session ${sc.session.id} ended within ${limit} ms`);
         entry.reported = true;
         const download = downloadView(entry);
+        if (entry.refusal !== undefined)
+          return failed(entry.code ?? 'APPROVAL_REQUIRED', entry.refusal.message, {
+            details: { ...entry.refusal.details, download },
+          });
         if (entry.code !== undefined)
           return failed(entry.code, `the download of ${entry.url.slice(0, 200)} was stopped`, {
             details: { download },

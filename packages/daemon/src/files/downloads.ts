@@ -38,7 +38,8 @@ import {
   type TabHandle,
 } from '@bproxy/protocol';
 import type { ClientRecord } from '../browsers/clients';
-import type { SessionRegistry, SessionRecord } from '../sessions/sessions';
+import type { DownloadGate } from '../approvals/download-gate';
+import type { SessionRegistry, SessionRecord, TabRecord } from '../sessions/sessions';
 
 /** The staging folder drivers of launched browsers write downloads into, under BPROXY_HOME. */
 export function downloadStaging(home: string): string {
@@ -80,7 +81,9 @@ export interface DownloadEntry {
   readonly file: string;
   bytes: number;
   state: DownloadState;
-  code?: 'DOWNLOAD_TOO_LARGE' | 'DOWNLOAD_TYPE_REFUSED';
+  code?: NonNullable<Download['code']>;
+  /** Why the approvals gate did not let it be kept (its message and details), when it did not. */
+  refusal?: { message: string; details: Record<string, unknown> };
   /** Named in an answer already (an acting action's or a wait's). */
   reported: boolean;
   /** Answered a `wait --download` already. */
@@ -167,6 +170,9 @@ export interface DownloadDeps {
 export class Downloads {
   private readonly bySession = new WeakMap<SessionRecord, SessionDownloads>();
   private readonly live = new Map<string, { session: SessionRecord; entry: DownloadEntry }>();
+
+  /** The "download" approval class (approvals/download-gate.ts), asked as a download starts. */
+  gate: DownloadGate | undefined;
 
   constructor(private readonly deps: DownloadDeps) {}
 
@@ -264,7 +270,7 @@ export class Downloads {
         if (msg.state !== 'started') this.removeStaged(client, msg);
         return;
       }
-      if (known === undefined) this.begin(client, session, tab.handle, msg);
+      if (known === undefined) this.begin(client, session, tab, msg);
     }
     if (msg.state !== 'started') this.end(client, msg);
   }
@@ -272,13 +278,14 @@ export class Downloads {
   private begin(
     client: ClientRecord,
     session: SessionRecord,
-    tab: TabHandle,
+    tab: TabRecord,
     msg: DriverDownloadMessage,
   ): void {
     const folder = join(session.tmpDir, 'downloads');
     const name = downloadFileName(msg.name);
     let file = join(folder, name);
-    const refused = msg.state === 'type_refused';
+    const gated = msg.state === 'type_refused' ? null : (this.gate?.(session, tab, client, msg.url) ?? null);
+    const refused = msg.state === 'type_refused' || gated !== null;
     if (!refused) {
       try {
         mkdirSync(folder, { recursive: true, mode: 0o700 });
@@ -291,7 +298,7 @@ export class Downloads {
     }
     const entry: DownloadEntry = {
       guid: msg.guid,
-      tab,
+      tab: tab.handle,
       url: msg.url,
       file,
       bytes: 0,
@@ -299,6 +306,9 @@ export class Downloads {
       reported: false,
       awaited: false,
       reserved: !refused,
+      ...(gated === null
+        ? {}
+        : { code: gated.code, refusal: { message: gated.message, details: gated.details } }),
     };
     const record = this.of(session);
     record.entries.push(entry);
@@ -314,7 +324,10 @@ export class Downloads {
     const staged = this.stagedOf(client, msg);
     const sessionAlive = this.deps.sessions.get(session.id) === session;
     entry.bytes = msg.bytes;
-    if (msg.state === 'completed' && sessionAlive && staged !== null) {
+    if (entry.refusal !== undefined) {
+      // Not allowed by the approvals gate: however it ended, nothing of it is kept.
+      entry.state = 'refused';
+    } else if (msg.state === 'completed' && sessionAlive && staged !== null) {
       try {
         entry.bytes = fileStaged(staged, entry.file, this.deps.downloadMaxBytes);
         entry.state = 'completed';
