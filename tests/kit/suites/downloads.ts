@@ -222,11 +222,16 @@ export function defineDownloadsSuite(driver: DownloadsDriver): void {
     const user = driver.user;
     if (user !== undefined)
       it(
-        "leaves the user's own download in a tab no session holds where the user's go: untouched, on Chrome's list, nothing in a session's folder",
+        "leaves the user's own download in a tab no session holds where the user's go — the same file an agent downloaded a moment before: untouched, on Chrome's list, nothing in a session's folder",
         async () => {
           const { e, agent, s, folder } = await onDownloadsPage();
           const browser = user.browser();
           if (browser === undefined) throw new Error('no browser');
+          // The agent downloads the report first: its tab's announcement is used up by its own download.
+          const [report] = await agent.handles(s, 'Get report');
+          await e.cli.ok(['click', '-s', s, report]);
+          const agents = await e.cli.ok<{ download: Download }>(['wait', '-s', s, '--download']);
+          expect(agents.download).toMatchObject({ file: join(folder, 'report.csv'), state: 'completed' });
           // The user's own tab, on the same page as the agent's: a person clicks the same button.
           const page = await browser.context.newPage();
           try {
@@ -252,10 +257,9 @@ export function defineDownloadsSuite(driver: DownloadsDriver): void {
             });
             expect(listed).toBeDefined();
             expect(filesUnder(user.downloadsDir)).toEqual(['report.csv']);
-            expect(existsSync(folder) ? readdirSync(folder) : []).toEqual([]);
-            expect(await e.cli.ok<{ downloads: Download[] }>(['downloads', '-s', s])).toEqual({
-              downloads: [],
-            });
+            expect(readdirSync(folder)).toEqual(['report.csv']);
+            const listedHere = await e.cli.ok<{ downloads: Download[] }>(['downloads', '-s', s]);
+            expect(listedHere.downloads.map((d) => d.file)).toEqual([join(folder, 'report.csv')]);
           } finally {
             await page.close();
           }

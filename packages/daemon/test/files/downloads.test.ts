@@ -147,7 +147,7 @@ describe("downloads from the user's Chrome (the extension)", () => {
     expect(downloads.list(session).map((d) => d.state)).toEqual(['completed']);
   });
 
-  it('takes nothing from a path of any other shape: another folder, another guid, `..`, or a linked folder', () => {
+  it('takes nothing from a path of any other shape: another folder, another guid, a climb out with .., or a linked folder', () => {
     const { report, placed, folder, user, session, downloads } = extension();
     // The user's own file beside the bproxy folder, named by a report as if Chrome had put it there.
     const own = join(user, 'own.txt');
