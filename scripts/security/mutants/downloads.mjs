@@ -129,6 +129,7 @@ export const MUTANTS = [
     ],
     kills: [
       "tests/kit/suites/downloads.ts › from a cross-origin frame › files a download a cross-origin frame of the tab starts (the frame from another port) in the session's folder",
+      "tests/kit/suites/downloads.ts › from a cross-origin frame › files a download an out-of-process frame of the tab starts (another site, 127.0.0.2) in the session's folder",
     ],
   },
   {
