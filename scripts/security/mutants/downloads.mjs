@@ -236,4 +236,21 @@ export const MUTANTS = [
       'tests/kit/suites/downloads.ts › keeps nothing of a download while the "download" approval class asks: APPROVAL_REQUIRED where a person can answer (the extension), else POLICY_DENIED',
     ],
   },
+  {
+    id: 'downloads-ext-erased',
+    protects:
+      "in the user's Chrome, an agent's download is taken off Chrome's download list; the user's stays",
+    build: true,
+    run: EXT,
+    edits: [
+      {
+        file: 'packages/extension/src/background/driver/downloads.ts',
+        find: '      ?.erase({ id: ours.id })',
+        replace: '      ?.search({ id: ours.id })',
+      },
+    ],
+    kills: [
+      "tests/kit/suites/downloads.ts › leaves the user's own download in a tab no session holds where the user's go — the same file an agent downloaded a moment before: untouched, on Chrome's list, nothing in a session's folder",
+    ],
+  },
 ];

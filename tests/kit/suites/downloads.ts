@@ -254,19 +254,25 @@ export function defineDownloadsSuite(driver: DownloadsDriver): void {
             );
             expect(readFileSync(mine).equals(downloadBytes(2048))).toBe(true);
             const worker = await browser.worker();
-            const listed = await until("the download on Chrome's list as complete", async () => {
-              const items = await worker.evaluate(() =>
-                (
-                  globalThis as unknown as {
-                    chrome: {
-                      downloads: { search(q: object): Promise<{ filename: string; state: string }[]> };
-                    };
-                  }
-                ).chrome.downloads.search({}),
-              );
-              return items.find((i) => i.filename === mine && i.state === 'complete');
-            });
-            expect(listed).toBeDefined();
+            const listed = await until(
+              "the user's download on Chrome's list, the agent's off it",
+              async () => {
+                const items = await worker.evaluate(() =>
+                  (
+                    globalThis as unknown as {
+                      chrome: {
+                        downloads: { search(q: object): Promise<{ filename: string; state: string }[]> };
+                      };
+                    }
+                  ).chrome.downloads.search({}),
+                );
+                const found = items.find((i) => i.filename === mine && i.state === 'complete');
+                const ours = items.some((i) => i.filename.includes('bproxy-downloads'));
+                return found === undefined || ours ? undefined : items;
+              },
+            );
+            // The user's download is on the list; the agent's was taken off it.
+            expect(listed.map((i) => i.filename)).toEqual([mine]);
             expect(filesUnder(user.downloadsDir)).toEqual(['report.csv']);
             expect(readdirSync(folder)).toEqual(['report.csv']);
             const listedHere = await e.cli.ok<{ downloads: Download[] }>(['downloads', '-s', s]);
