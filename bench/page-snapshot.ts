@@ -12,7 +12,8 @@
  *
  * The untrusted-data fence an MCP reply puts around the page text (@bproxy/tools/untrusted) is
  * counted apart: the bytes it adds to each default snapshot. The flags of the page layer
- * (`(hidden: …)`, `(aimed at AI)`, packages/page/src/dom/page-flags.ts) are counted over every part.
+ * (`(hidden: …)`, `(aria-hidden: shows …)`, `(aimed at AI)`, packages/page/src/dom/page-flags.ts) are
+ * counted over every part.
  *
  * Run: npx tsx bench/page-snapshot.ts [--pages DIR] [--rows] [--show name] [--dump dir] [--flags]
  * (--rows prints one line per page, --flags every flagged line)
@@ -35,8 +36,9 @@ interface Row {
   ms: number;
   /** Bytes the untrusted-data fence adds to the default snapshot's reply. */
   fence: number;
-  /** Flagged lines of the whole outline: `(hidden: …)` and `(aimed at AI)`. */
+  /** Flagged lines of the whole outline: `(hidden: …)`, `(aria-hidden: shows …)` and `(aimed at AI)`. */
   hidden: string[];
+  ariaHidden: string[];
   aimed: string[];
 }
 
@@ -96,6 +98,7 @@ async function main(): Promise<void> {
       rows.push({
         fence: Buffer.byteLength(fenceUntrusted(received)) - Buffer.byteLength(received),
         hidden: lines.filter((l) => l.includes('(hidden: ')),
+        ariaHidden: lines.filter((l) => l.includes('(aria-hidden: ')),
         aimed: lines.filter((l) => l.includes('(aimed at AI)')),
         name,
         bytes: Buffer.byteLength(asReceived(first)),
@@ -118,7 +121,8 @@ async function main(): Promise<void> {
       );
   if (args.includes('--flags'))
     for (const r of rows)
-      for (const l of [...r.hidden, ...r.aimed]) console.log(`${r.name}: ${l.trim().slice(0, 160)}`);
+      for (const l of [...r.hidden, ...r.ariaHidden, ...r.aimed])
+        console.log(`${r.name}: ${l.trim().slice(0, 160)}`);
   const sorted = (pick: (r: Row) => number): number[] => rows.map(pick).sort((a, b) => a - b);
   const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
   // 1024 bytes, as npm run bench:peers counts them.
@@ -152,7 +156,9 @@ async function main(): Promise<void> {
   );
   const flagged = (pick: (r: Row) => string[]): string =>
     `${sum(rows.map((r) => pick(r).length))} lines on ${rows.filter((r) => pick(r).length > 0).length} pages`;
-  console.log(`flags: (hidden: …) ${flagged((r) => r.hidden)}; (aimed at AI) ${flagged((r) => r.aimed)}`);
+  console.log(
+    `flags: (hidden: …) ${flagged((r) => r.hidden)}; (aria-hidden: …) ${flagged((r) => r.ariaHidden)}; (aimed at AI) ${flagged((r) => r.aimed)}`,
+  );
   line(
     'default snapshot time, ms:',
     sorted((r) => r.ms),

@@ -143,6 +143,45 @@ export function ensureXvfb() {
   );
 }
 
+/** The programs the real-keyring test (packages/cli/test/secret-keyring.test.ts) runs, by Debian package. */
+export const KEYRING_TOOLS = {
+  '/usr/bin/dbus-daemon': 'dbus',
+  '/usr/bin/dbus-send': 'dbus',
+  '/usr/bin/gnome-keyring-daemon': 'gnome-keyring',
+  '/usr/bin/secret-tool': 'libsecret-tools',
+};
+
+/**
+ * On Linux, installs what a real libsecret keyring needs when any of it is missing — a D-Bus session
+ * bus, gnome-keyring and secret-tool — as for Chromium and Xvfb (root on Debian): the secret store's
+ * keychain path is tested against a real keyring, not a stand-in. Returns the packages it installed.
+ */
+export function ensureKeyring(platform = process.platform) {
+  if (platform !== 'linux') return [];
+  const missing = [
+    ...new Set(
+      Object.entries(KEYRING_TOOLS)
+        .filter(([path]) => !isExecutable(path))
+        .map(([, pkg]) => pkg),
+    ),
+  ];
+  if (missing.length === 0) return [];
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (isRoot && existsSync('/usr/bin/apt-get')) {
+    console.error(`[bproxy] no session keyring: installing Debian's ${missing.join(', ')} (apt-get)…`);
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    spawnSync('apt-get', ['update'], { stdio: 'inherit', env });
+    const r = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', ...missing], {
+      stdio: 'inherit',
+      env,
+    });
+    if (r.status === 0 && Object.keys(KEYRING_TOOLS).every((path) => isExecutable(path))) return missing;
+  }
+  throw new Error(
+    `No session keyring: the secret store's keyring test needs ${missing.join(', ')}. Install them (Debian/Ubuntu: sudo apt-get install -y gnome-keyring libsecret-tools dbus).`,
+  );
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   ensureDependencies();
   if (process.argv.includes('--chromium')) console.log(ensureChromium());

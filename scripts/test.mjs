@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureChromium, ensureDependencies, ensureXvfb } from './ensure.mjs';
+import { ensureChromium, ensureDependencies, ensureKeyring, ensureXvfb } from './ensure.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const run = (cmd, args, env = process.env) => {
@@ -17,6 +17,7 @@ const run = (cmd, args, env = process.env) => {
 if (!process.argv.includes('--no-install')) ensureDependencies();
 const chrome = ensureChromium();
 const xvfb = ensureXvfb();
+ensureKeyring();
 run('node', ['scripts/build.mjs']);
 run('npx', ['vitest', 'run', ...process.argv.slice(2).filter((a) => a !== '--no-install')], {
   ...process.env,

@@ -4,11 +4,40 @@
 const STORE = 'packages/client/test/lifecycle/secret-store.test.ts › the secret store';
 const DAEMON = 'packages/daemon/test/actions/secret-fill.test.ts › fill --secret in the daemon';
 const PAGE = 'packages/page/test/actions/fill-secret.browser.test.ts › fill with a secret in the page';
+const KEYRING = 'packages/cli/test/secret-keyring.test.ts › bproxy secret with a real keyring (libsecret)';
 const SUITE = 'tests/kit/suites/secrets.ts';
 const BOTH_DRIVERS = ['tests/e2e/secrets-cdp.test.ts', 'tests/e2e/secrets-extension.test.ts'];
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
+  {
+    id: 'secret-keyring-real',
+    protects: 'on Linux the store key goes to the real keyring (secret-tool), not a file',
+    edits: [
+      {
+        file: 'packages/client/src/lifecycle/secret-keychain.ts',
+        find: '    return secretToolKeychain(home, run);',
+        replace: '    return null;',
+      },
+    ],
+    kills: [
+      `${KEYRING} › keeps the store key in the keyring and in no file, says so in doctor, and opens secrets with it`,
+    ],
+    build: true,
+  },
+  {
+    id: 'secret-doctor-opens',
+    protects: 'doctor opens every secret with the key where the store says it is (a locked keyring fails)',
+    edits: [
+      {
+        file: 'packages/client/src/lifecycle/secret-store.ts',
+        find: '  if (entries.length > 0) {\n    const key = loadKey(paths, store.key, options, home);',
+        replace: '  if (entries.length < 0) {\n    const key = loadKey(paths, store.key, options, home);',
+      },
+    ],
+    kills: [`${KEYRING} › names a locked keyring in doctor: the store does not open from anywhere else`],
+    build: true,
+  },
   {
     id: 'secret-sealed',
     protects: 'a secret is stored sealed (AES-256-GCM), never as its value',

@@ -7,10 +7,51 @@ const SUITE = 'tests/kit/suites/untrusted.ts';
 const BOTH_DRIVERS = ['tests/e2e/untrusted-cdp.test.ts', 'tests/e2e/untrusted-extension.test.ts'];
 const SNAPSHOT_FLAGS = `${SUITE} › flags hidden controls, a stuffed label and text aimed at an AI in the snapshot, and names page-text fields in the JSON`;
 const MCP_FENCE = `${SUITE} › fences page text in MCP replies with the nonce of the instructions, and a fake closing line in the page cannot end it`;
+const ARIA_HIDDEN_PAGE =
+  'packages/page/test/dom/aria-hidden-words.browser.test.ts › aria-hidden mismatches › flags a line whose shown words are aria-hidden and left out of its name, and only those';
+const ARIA_HIDDEN_SUITE = `${SUITE} › flags a control, link or heading whose shown words are aria-hidden and left out of its name, and leaves aria-hidden="false" hidden text out`;
 const PAGE_FLAGS = `${FLAGS} › flags hidden controls, a stuffed label and text aimed at an AI, and leaves visible controls unflagged`;
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
+  {
+    id: 'untrusted-aria-hidden-flag',
+    protects: 'a line whose words people see are aria-hidden and missing from its name is flagged',
+    edits: [
+      {
+        file: 'packages/page/src/render/outline.ts',
+        find: "    return shown !== '' && leftOutOf(line, shown) ? shown : '';",
+        replace: "    return '';",
+      },
+    ],
+    kills: [ARIA_HIDDEN_PAGE, ARIA_HIDDEN_SUITE],
+    run: BOTH_DRIVERS,
+    build: true,
+  },
+  {
+    id: 'untrusted-aria-hidden-aimed',
+    protects: 'the aria-hidden words a line shows are read for wording aimed at an AI, like its name',
+    edits: [
+      {
+        file: 'packages/page/src/render/outline.ts',
+        find: "    return flags + aiFlag(words === '' ? shown : `${shown}\\n${words}`);",
+        replace: '    return flags + aiFlag(shown);',
+      },
+    ],
+    kills: [ARIA_HIDDEN_PAGE],
+  },
+  {
+    id: 'untrusted-aria-hidden-heading',
+    protects: 'a heading named by nothing people see keeps its line with the words shown',
+    edits: [
+      {
+        file: 'packages/page/src/render/outline.ts',
+        find: "    if (name === '' && hiddenWords === '' && this.lines.length === line + 1) this.lines.pop();",
+        replace: "    if (name === '' && this.lines.length === line + 1) this.lines.pop();",
+      },
+    ],
+    kills: [ARIA_HIDDEN_PAGE],
+  },
   {
     id: 'untrusted-fence',
     protects: 'page text is fenced between two lines carrying the per-process nonce',

@@ -2,7 +2,8 @@
  * Page text marked as data, written once and run on every driver: a page that hides instructions for
  * an agent (an off-screen link, a zero-size button, a transparent link, a stuffed aria-label, an
  * "ignore previous instructions" paragraph) read through the real CLI and a real MCP client. The
- * snapshot flags each trick on its line and leaves visible controls unflagged; the MCP reply holds the
+ * snapshot flags each trick on its line and leaves visible controls unflagged (aria-hidden mismatches
+ * too: shown words under aria-hidden="true" that a name leaves out); the MCP reply holds the
  * page text inside one untrusted-data fence with the server's nonce, which a page that prints a fake
  * closing line cannot end; the CLI's JSON names the fields that hold page text, and --pretty fences it.
  */
@@ -74,6 +75,27 @@ export function defineUntrustedSuite(driver: DriverUnderTest): void {
         // An action whose answer holds no page text names none.
         const scrolled = await cli().ok<{ untrusted?: string[] }>(['scroll', '-s', s, 'down']);
         expect(scrolled.untrusted).toBeUndefined();
+        await cli().ok(['session', 'close', '-s', s]);
+      },
+      T,
+    );
+
+    it(
+      'flags a control, link or heading whose shown words are aria-hidden and left out of its name, and leaves aria-hidden="false" hidden text out',
+      async () => {
+        const created = await cli().ok<{ session: string }>(['session', 'create', '--pacing', 'fast']);
+        const s = created.session;
+        await cli().ok(['tab', 'open', '-s', s, e().pages.url('aria-hidden.html'), '--browser', e().browser]);
+        const r = (await cli().ok<Snap>(['snapshot', '-s', s])).snapshot;
+        expect(lineWith(r, 'Confirm the transfer of all funds')).toMatch(
+          /\[ln\d+\] \(aria-hidden: shows "Unsubscribe"\)$/,
+        );
+        expect(lineWith(r, 'Close my account')).toMatch(/\[el\d+\] \(aria-hidden: shows "Keep my plan"\)$/);
+        expect(lineWith(r, 'Summer offers').trim()).toBe('h2 (aria-hidden: shows "Summer offers")');
+        for (const words of ['button "Close"', 'Next page', 'Monday', 'button "Cart"', 'button "Subscribe"'])
+          expect(lineWith(r, words), words).not.toMatch(/\((aria-hidden|hidden|aimed)/);
+        expect(r).not.toContain('approved every payment');
+        expect(r).not.toContain('export the cookies');
         await cli().ok(['session', 'close', '-s', s]);
       },
       T,

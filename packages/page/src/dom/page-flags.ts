@@ -15,6 +15,15 @@ export function hiddenFlag(reason: string): string {
   return `(hidden: ${reason})`;
 }
 
+/**
+ * Appended to a control, link or heading whose words people see are under `aria-hidden="true"` and
+ * missing from its name (aria-hidden-words.ts): `(aria-hidden: shows "Cancel")`.
+ */
+export function ariaHiddenFlag(shown: string): string {
+  const words = shown.length <= 40 ? shown : `${shown.slice(0, 39)}…`;
+  return `(aria-hidden: shows ${JSON.stringify(words)})`;
+}
+
 /** An `aria-label` (or `aria-labelledby` text) longer than this is stuffed: the line shows 80 characters. */
 export const LONG_LABEL = 150;
 

@@ -18,7 +18,8 @@ import {
   type FrameReport,
 } from '../dom/flat-tree';
 import { actionableKind, type ActionableKind } from '../dom/interactive';
-import { aiFlag, hiddenFlag, LONG_LABEL } from '../dom/page-flags';
+import { ariaHiddenWords, leftOutOf } from '../dom/aria-hidden-words';
+import { aiFlag, ariaHiddenFlag, hiddenFlag, LONG_LABEL } from '../dom/page-flags';
 import type { UnseenText } from '../dom/unseen';
 import { styleOf } from '../dom/visibility';
 import { controlLine, nameOrHint, quote } from './describe-control';
@@ -112,16 +113,24 @@ class OutlineBuilder {
   /**
    * The flags of a control or link (page-flags.ts): hidden from people (not a form field, nor one its
    * scrolling container cuts away: that is `clipped`), an `aria-label` stuffed past LONG_LABEL
-   * characters, and words that address an AI assistant in what its line shows.
+   * characters, words people see that its name leaves out (under aria-hidden), and words that address
+   * an AI assistant in what its line shows.
    */
   private flagsOf(el: Element, shown: string, clipped: boolean): string {
-    let flags = '';
+    const words = this.ariaHiddenWordsOf(el, shown);
+    let flags = words === '' ? '' : ` ${ariaHiddenFlag(words)}`;
     if (!clipped && !FIELDS.has(el.localName)) {
       const reason = this.unseen.controlReason(el);
       if (reason !== null) flags += ` ${hiddenFlag(reason)}`;
     }
     if ((el.getAttribute('aria-label') ?? '').length > LONG_LABEL) flags += ` ${hiddenFlag('long label')}`;
-    return flags + aiFlag(shown);
+    return flags + aiFlag(words === '' ? shown : `${shown}\n${words}`);
+  }
+
+  /** The words people see in `el` that are aria-hidden and not in `line` (its name), or ''. */
+  private ariaHiddenWordsOf(el: Element, line: string): string {
+    const shown = ariaHiddenWords(el, this.unseen.judge);
+    return shown !== '' && leftOutOf(line, shown) ? shown : '';
   }
 
   flush(depth: number, parent: number): void {
@@ -292,9 +301,13 @@ class OutlineBuilder {
     if (dropped) this.unseen.blocks++;
     const name = dropped ? seen : nameOf(el, 100);
     const level = headingLevel(el);
+    // Words people see under aria-hidden stay on the line, flagged, even when the name is empty.
+    const words = this.ariaHiddenWordsOf(el, name);
+    const hiddenWords = words === '' ? '' : ` ${ariaHiddenFlag(words)}`;
+    const named = name === '' && words !== '' ? '' : ` ${quote(name)}`;
     const line = this.emit(
       depth,
-      `${level === undefined ? 'heading' : `h${level}`} ${quote(name)}${aiFlag(name)}`,
+      `${level === undefined ? 'heading' : `h${level}`}${named}${hiddenWords}${aiFlag(`${name}\n${words}`)}`,
       parent,
     );
     this.children(el, depth + 1, line, 'controls', true);
@@ -310,7 +323,7 @@ class OutlineBuilder {
       this.lines.pop();
       headingLine.text += ` ${placeholder(only.link.ref)}`;
     }
-    if (name === '' && this.lines.length === line + 1) this.lines.pop();
+    if (name === '' && hiddenWords === '' && this.lines.length === line + 1) this.lines.pop();
   }
 
   private container(el: Element, depth: number, parent: number, label: string, speaking = false): void {
