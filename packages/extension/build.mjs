@@ -59,7 +59,7 @@ export async function build() {
 
   const manifest = JSON.parse(readFileSync(join(here, 'manifest.json'), 'utf8'));
   writeFileSync(join(out, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  for (const file of ['popup.html', 'popup.css', 'panel.html', 'panel.css'])
+  for (const file of ['popup.html', 'popup.css', 'panel.html', 'panel.css', 'welcome.html', 'welcome.css'])
     copyFileSync(join(here, 'static', file), join(out, file));
   copyFileSync(join(here, 'static', 'chat.css'), join(out, 'chat.css'));
   // The terminal's stylesheet, from the xterm.js the panel bundles.

@@ -1,10 +1,13 @@
 /**
- * Agents in the background of the user's own Chrome (the extension driver): an agent's tab opened with
- * `--background` stays behind the tab the user looks at, in a folded group, and driving it never takes
- * the user's tab or window; without it the tab comes to the front. The debugger leaves a driven tab once it has
- * been idle for the daemon's period (BPROXY_DEBUGGER_IDLE, here 1 s) and is back for the next action,
- * which does what it always did.
+ * Agents in the background of the user's own Chrome (the extension driver): an agent's tab opens
+ * behind the tab the user looks at, in a folded group, and driving it never takes the user's tab or
+ * window; `--foreground` is the agent asking otherwise, which the site policy can forbid. A tab behind
+ * the user's still draws its frames and runs its timers while it is driven, so the page's animations
+ * end as in front. The debugger leaves a driven tab once it has been idle for the daemon's period
+ * (BPROXY_DEBUGGER_IDLE, here 1 s) and is back for the next action, which does what it always did.
  */
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoChromiumLeft } from '../kit/chromium';
@@ -88,7 +91,7 @@ async function debuggerOn(worker: Worker, tabId: number): Promise<boolean> {
 }
 
 describe("agents in the background of the user's Chrome", () => {
-  it("opens and drives an agent's tab behind the user's, in a folded group, never taking the user's tab or window", async () => {
+  it("opens and drives an agent's tabs behind the user's by default, in a folded group, never taking the user's tab or window", async () => {
     const user = await browser.context.newPage();
     await user.goto(pages.url('ext-form.html'));
     await user.bringToFront();
@@ -99,14 +102,19 @@ describe("agents in the background of the user's Chrome", () => {
     const focused = await lastFocusedWindow(worker);
 
     const { session } = await cli.ok<{ session: string }>(['session', 'create', '--pacing', 'fast']);
-    await cli.ok(['tab', 'open', '-s', session, pages.url('counter.html'), '--background']);
+    await cli.ok(['tab', 'open', '-s', session, pages.url('counter.html')]);
     const snapshot = await cli.ok<{ snapshot: string }>(['snapshot', '-s', session]);
     await cli.ok(['click', '-s', session, handleOf(snapshot.snapshot, /button "Increment"/)]);
     expect((await cli.ok<{ text: string }>(['text', '-s', session])).text).toContain('Count: 1');
+    // navigate in a session with no tab opens one: behind the user's too.
+    const other = await cli.ok<{ session: string }>(['session', 'create', '--pacing', 'fast']);
+    await cli.ok(['navigate', '-s', other.session, pages.url('ext-done.html')]);
+    await cli.ok(['text', '-s', other.session]);
 
     const after = await tabs(worker);
     const agentTab = after.find((t) => t.url === pages.url('counter.html'));
     expect(agentTab?.active).toBe(false);
+    expect(after.find((t) => t.url === pages.url('ext-done.html'))?.active).toBe(false);
     expect(after.find((t) => t.id === userTab?.id)?.active).toBe(true);
     expect(await lastFocusedWindow(worker)).toBe(focused);
     const groupId = await until('the session group', async () => {
@@ -115,16 +123,66 @@ describe("agents in the background of the user's Chrome", () => {
     });
     expect(await groupFolded(worker, groupId)).toBe(true);
     await cli.ok(['session', 'close', '-s', session]);
+    await cli.ok(['session', 'close', '-s', other.session]);
     await user.close();
   }, 90_000);
 
-  it('brings the tab to the front when the agent does not ask for the background', async () => {
+  it("draws the frames and runs the timers of an agent's tab behind the user's, as in front", async () => {
+    const user = await browser.context.newPage();
+    await user.goto(pages.url('ext-form.html'));
+    await user.bringToFront();
     const { session } = await cli.ok<{ session: string }>(['session', 'create', '--pacing', 'fast']);
-    await cli.ok(['tab', 'open', '-s', session, pages.url('ext-done.html')]);
+    await cli.ok(['tab', 'open', '-s', session, pages.url('frames.html')]);
+    const worker = await browser.worker();
+    expect((await tabs(worker)).find((t) => t.url === pages.url('frames.html'))?.active).toBe(false);
+    await cli.ok(['click', '-s', session, '--selector', '#go']);
+    await cli.ok(['wait', '-s', session, '--text', 'Done:']);
+    const text = (await cli.ok<{ text: string }>(['text', '-s', session])).text;
+    const got = /Done: frames (\d+), timers (\d+), hidden (\w+)/.exec(text);
+    // Half a second in front gives about 30 frames and 45 timers here; a tab Chrome does not draw gets
+    // 2 frames or fewer, and a throttled one 1 timer.
+    expect(Number(got?.[1])).toBeGreaterThanOrEqual(10);
+    expect(Number(got?.[2])).toBeGreaterThanOrEqual(10);
+    expect(got?.[3]).toBe('false');
+    await cli.ok(['session', 'close', '-s', session]);
+    await user.close();
+  }, 60_000);
+
+  it('brings the tab to the front when the agent asks with --foreground', async () => {
+    const { session } = await cli.ok<{ session: string }>(['session', 'create', '--pacing', 'fast']);
+    await cli.ok(['tab', 'open', '-s', session, pages.url('ext-done.html'), '--foreground']);
     const worker = await browser.worker();
     const tab = (await tabs(worker)).find((t) => t.url === pages.url('ext-done.html'));
     expect(tab?.active).toBe(true);
     await cli.ok(['session', 'close', '-s', session]);
+  }, 60_000);
+
+  it('answers POLICY_DENIED to --foreground when the site policy forbids it, opening nothing, and still opens behind', async () => {
+    const file = join(cli.home, 'policy.json');
+    writeFileSync(file, JSON.stringify({ version: 1, default: 'allow', origins: {}, foreground: 'deny' }), {
+      mode: 0o600,
+    });
+    try {
+      const { session } = await cli.ok<{ session: string }>(['session', 'create', '--pacing', 'fast']);
+      const worker = await browser.worker();
+      const before = (await tabs(worker)).length;
+      const refused = await cli.fail([
+        'tab',
+        'open',
+        '-s',
+        session,
+        pages.url('counter.html'),
+        '--foreground',
+      ]);
+      expect(refused.code).toBe('POLICY_DENIED');
+      expect(refused.message).toContain('"foreground": "deny"');
+      expect((await tabs(worker)).length).toBe(before);
+      await cli.ok(['tab', 'open', '-s', session, pages.url('counter.html')]);
+      expect((await tabs(worker)).find((t) => t.url === pages.url('counter.html'))?.active).toBe(false);
+      await cli.ok(['session', 'close', '-s', session]);
+    } finally {
+      rmSync(file, { force: true });
+    }
   }, 60_000);
 
   it('takes the debugger off a tab idle for the period and puts it back for the next action, which works as before', async () => {

@@ -16,6 +16,7 @@ import { serveFixtures, type FixtureServer } from '../kit/pages';
 import { until } from '../kit/wait';
 import { startFarm, type Farm } from '../kit/farm';
 import { Cli, type StartOutput } from '../kit/cli';
+import { allowClasses } from '../kit/allow-classes';
 
 const CAP = 3;
 let pages: FixtureServer;
@@ -41,6 +42,9 @@ beforeAll(async () => {
   farm = await startFarm({ concurrent: CAP + 1, queued: 1 });
   cli = farmCli('bproxy-e2e-farm-', farm.wsUrl, { BPROXY_CDP_MAX_BROWSERS: String(CAP) });
   started = await cli.start();
+  // Each agent presses the form's "Send", and no person can answer here: the person allowed send in
+  // policy.json (approvals; a farm's browsers count as a person's, so send would be denied).
+  allowClasses(cli.home, ['send']);
 }, 90_000);
 
 afterAll(async () => {

@@ -21,6 +21,7 @@ import { serveFixtures, type FixtureServer } from '../kit/pages';
 import { until } from '../kit/wait';
 import { launchWithNativeHost, type NativeMachine } from '../kit/native-host';
 import { expectNoChromiumLeft } from '../kit/chromium';
+import { allowClasses } from '../kit/allow-classes';
 
 let machine: NativeMachine;
 let pages: FixtureServer;
@@ -82,6 +83,8 @@ beforeAll(async () => {
   model.push(...Array.from({ length: 200 }, () => script));
   machine = await launchWithNativeHost('bproxy-e2e-chat-');
   await machine.connected();
+  // The agent presses the form's "Send" in the user's Chrome: the person allowed send (approvals).
+  allowClasses(machine.cli.home, ['send']);
 }, 120_000);
 
 afterAll(async () => {

@@ -24,10 +24,11 @@ describe('the Policy view of the side panel', () => {
     const browser = paired.browser();
     if (!browser) throw new Error('no browser');
     const file = join(env.cli.home, 'policy.json');
-    const read = (): { default: string; origins: Record<string, { rule?: string }> } =>
+    const read = (): { default: string; origins: Record<string, { rule?: string }>; foreground?: string } =>
       JSON.parse(readFileSync(file, 'utf8')) as {
         default: string;
         origins: Record<string, { rule?: string }>;
+        foreground?: string;
       };
     const panel = await browser.context.newPage();
     await panel.setViewportSize(PANEL_SIZE);
@@ -72,6 +73,13 @@ describe('the Policy view of the side panel', () => {
     expect(
       (await env.cli.fail(['tab', 'open', 'http://other.example/', '--browser', env.browser])).code,
     ).toBe('POLICY_DENIED');
+    // The front of the user's window: a person's click forbids it to agents (a blank tab: no origin to judge).
+    expect(await panel.isChecked('#policy-foreground')).toBe(true);
+    await panel.uncheck('#policy-foreground');
+    await until('foreground to be denied', () => read().foreground === 'deny' || undefined);
+    const front = await env.cli.fail(['tab', 'open', '--foreground', '--browser', env.browser]);
+    expect(front.code).toBe('POLICY_DENIED');
+    expect(front.message).toContain('"foreground": "deny"');
     await panel.click('#policy-reset');
     await until(
       'the defaults',

@@ -34,7 +34,14 @@ describe('a browser restart under the real side panel', () => {
     await page.bringToFront();
     let { target: panel } = await machine.openSidePanel();
     await panel.click('#share');
-    const shared = await until('the session', async () => (await text(panel, 'session-id')) || undefined);
+    const shared = await until(
+      'the session',
+      async () => (await text(panel, 'session-id')) || undefined,
+    ).catch(async (error: unknown) => {
+      // What the panel said (a refusal, its status line) is the first thing to read when this fails.
+      const said = `${await text(panel, 'handoff-message')} | ${await text(panel, 'status')}`;
+      throw new Error(`${String(error)}; the panel says: ${said}`);
+    });
     await machine.cli.ok(['text', '-s', shared]);
     // A worker restart is not a browser restart: the session is kept through it.
     await machine.browser.stopServiceWorkers();

@@ -2,7 +2,8 @@
  * The real side panel as a demanding person reads it: one "bproxy" title (Chrome's, above the panel —
  * not a second one inside), text of at least 13 px in every view, no internal word ("bound", t1, el4,
  * "paced") in what it shows, Close session away from Take over and confirmed before it acts, and no
- * sideways scroll under the terminal.
+ * scroll around the terminal: its rows used to end 1.8 px below their box, and the panel scrolled by
+ * 2 px under it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevtoolsTarget } from '../kit/devtools-target';
@@ -38,7 +39,7 @@ const smallText = (panel: DevtoolsTarget): Promise<string[]> =>
 const INTERNAL = /\bbound\b|\bt\d+\b|\b(?:el|ln)\d+\b|\bpaced\b|shared by the user/;
 
 describe('the real side panel’s words and layout', () => {
-  it('has one title, 13 px text, plain words, a confirmed Close session and no sideways scroll', async () => {
+  it('has one title, 13 px text, plain words, a confirmed Close session and no scroll around the terminal', async () => {
     const page = await machine.browser.context.newPage();
     await page.goto(pages.url('ext-form.html'));
     await page.bringToFront();
@@ -80,11 +81,19 @@ describe('the real side panel’s words and layout', () => {
       ),
     );
     expect(await smallText(panel)).toEqual([]);
-    // At any width the person drags the panel to, nothing scrolls sideways or reaches past the edge.
+    // At the panel's own size and at any width the person drags it to, nothing scrolls (sideways or by
+    // a few pixels under the terminal), and the terminal's rows end inside its box: x and y are the
+    // scrollable overflow of the page, the body and the view area; "over" how far the drawn terminal
+    // reaches past its box's right and bottom edges, in whole pixels.
     const overflow = async (): Promise<string> =>
       panel.evaluate<string>(
-        "[document.documentElement, document.body, document.querySelector('main'), document.getElementById('view-terminal')].map((e) => e.scrollWidth - e.clientWidth).join(',') + ' ' + Math.max(0, Math.ceil(Math.max(...[...document.querySelectorAll('#view-terminal *')].filter((e) => e.getClientRects().length > 0).map((e) => e.getBoundingClientRect().right)) - document.documentElement.clientWidth))",
+        "(() => { const els = [document.documentElement, document.body, document.querySelector('main')]; const box = document.getElementById('terminal-screen'); const style = getComputedStyle(box); const r = box.getBoundingClientRect(); const drawn = box.querySelector('.xterm-screen').getBoundingClientRect(); const past = (a, b) => Math.max(0, Math.ceil(a - b - 0.01)); return 'x=' + els.map((e) => e.scrollWidth - e.clientWidth).join(',') + ' y=' + els.map((e) => e.scrollHeight - e.clientHeight).join(',') + ' over=' + past(drawn.right, r.right - parseFloat(style.paddingRight)) + ',' + past(drawn.bottom, r.bottom - parseFloat(style.paddingBottom)); })()",
       );
+    const frames = () =>
+      panel.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+    const NONE = 'x=0,0,0 y=0,0,0 over=0,0';
+    await frames();
+    expect(`natural: ${await overflow()}`).toBe(`natural: ${NONE}`);
     const widths: string[] = [];
     for (const width of [320, 333, 347, 360, 381, 402, 437, 480]) {
       await panel.send('Emulation.setDeviceMetricsOverride', {
@@ -97,11 +106,11 @@ describe('the real side panel’s words and layout', () => {
         panel.evaluate<boolean>(`document.documentElement.clientWidth === ${width}`),
       );
       // xterm refits on its resize observer's next frame.
-      await panel.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+      await frames();
       widths.push(`${width}: ${await overflow()}`);
     }
     await panel.send('Emulation.clearDeviceMetricsOverride');
-    expect(widths).toEqual(widths.map((w) => `${w.split(':')[0]}: 0,0,0,0 0`));
+    expect(widths).toEqual(widths.map((w) => `${w.split(':')[0]}: ${NONE}`));
 
     await panel.click('#tab-activity');
     await panel.click('#close-session');

@@ -17,6 +17,7 @@ import {
   type Reply,
   type RecordedRequest,
 } from '../../packages/agent/test/helpers/model-server';
+import { allowClasses } from '../kit/allow-classes';
 import type { DevtoolsTarget } from '../kit/devtools-target';
 import { launchHeaded } from '../kit/headed';
 import { handleOf } from '../kit/mcp';
@@ -62,6 +63,8 @@ model.push(...Array.from({ length: 50 }, () => script));
 const machine = await launchHeaded('bproxy-shot-', { BPROXY_TERMINAL_COMMAND: '/bin/sh' });
 try {
   await machine.connected();
+  // The agent presses the order form's "Send": the person allowed send (approvals).
+  allowClasses(machine.cli.home, ['send']);
 
   // Activity: the CLI reads and clicks in a shared shop tab; the person takes over; a refused click.
   const shop = await machine.browser.context.newPage();

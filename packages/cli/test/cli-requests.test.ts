@@ -111,6 +111,11 @@ describe('params built from flags', () => {
       'tab.open',
       { url: 'https://example.com', active: false },
     ],
+    [
+      ['tab', 'open', 'https://example.com', '--foreground'],
+      'tab.open',
+      { url: 'https://example.com', active: true },
+    ],
     [['tab', 'close', 't3'], 'tab.close', { tab: 't3' }],
     [['tab', 'close'], 'tab.close', {}],
     [['tab', 'list'], 'tab.list', {}],

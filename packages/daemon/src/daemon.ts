@@ -125,13 +125,14 @@ export function createDaemon(opts: ServerOptions): Daemon {
     },
     networkSettings: opts.networkSettings ?? DEFAULT_NETWORK_SETTINGS,
     policy: new SitePolicyGate(opts.sitePolicy ?? memoryPolicy()),
-    approvals: new ApprovalBook(opts.random ?? Math.random),
+    approvals: new ApprovalBook(opts.random ?? Math.random, { now: () => clock.now() }),
     startedMono: clock.monotonic(),
     port: () => state.port,
     paired: () => opts.extensionTokens.get() !== null,
     issuePairingCode: (kind) => codes.issue(kind),
     secrets: { read: opts.secrets ?? NO_SECRETS, used: [] },
   };
+  browsers.browserState.watchApprovals(deps.approvals);
   browsers.drivers.userRequests = userRequestHandler(deps);
   browsers.drivers.browserRestarted = (record) => forgetRestartedBrowser(deps, record);
   browsers.drivers.tabMoved = (tab) => watchNavigation(deps, tab);

@@ -151,6 +151,8 @@ export interface ChromeApi {
       options: { format?: 'png' | 'jpeg'; quality?: number },
     ): Promise<string>;
     onRemoved: ChromeEvent<(tabId: number) => void>;
+    /** The user (or bproxy) brought a tab to the front of its window; optional in the fakes tests use. */
+    onActivated?: ChromeEvent<(info: { tabId: number; windowId: number }) => void>;
     /** The tabs of one tab group. */
     query(q: { groupId: number }): Promise<Tab[]>;
     /** Puts tabs into a group (a new one unless groupId is given); answers the group's id. */

@@ -72,6 +72,8 @@ export interface LocateResult extends DocumentMark {
   tag: string;
   /** Whether the element takes text (a driver may type into it after pressing). */
   editable: boolean;
+  /** Whether bringing the element into view scrolled the page: points located before are stale. */
+  scrolled: boolean;
 }
 
 /**

@@ -390,6 +390,24 @@ describe('locate', () => {
     await page.close();
   });
 
+  it('says whether bringing the element into view scrolled the page (a point located before is stale)', async () => {
+    const page = await open(env.browser.context, url('forms.html'));
+    await page.evaluate(() => {
+      const spacer = document.createElement('div');
+      spacer.style.height = '3000px';
+      const far = document.createElement('button');
+      far.id = 'far';
+      far.textContent = 'far';
+      document.body.append(spacer, far);
+    });
+    const first = await ok<{ scrolled: boolean }>(page, 'locate', { target: { selector: '#far' } });
+    expect(first.scrolled).toBe(true);
+    expect(await read(page, 'window.scrollY')).toBeGreaterThan(0);
+    const again = await ok<{ scrolled: boolean }>(page, 'locate', { target: { selector: '#far' } });
+    expect(again.scrolled).toBe(false);
+    await page.close();
+  });
+
   it('fails on a covered element', async () => {
     const page = await open(env.browser.context, url('covered.html'));
     expect((await fails(page, 'locate', { target: { selector: '#under' } })).code).toBe(

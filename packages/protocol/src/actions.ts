@@ -309,10 +309,11 @@ const SCHEMAS = {
   inspect: {
     params: InspectParams,
     result: noted(InspectResult),
-    // `approval` is the daemon's own (approvals): the answer then carries `sensitive`.
+    // `approval` is the daemon's own (approvals): the answer then carries `sensitive`. Its Enter read
+    // may name no target: the page reads the focused element (an agent's inspect always names one).
     forwarded: withForwardedTarget(
       { ...InspectParams.shape, approval: z.enum(['click', 'enter']).optional() },
-      false,
+      true,
     ),
     driverResult: InspectResult,
   },

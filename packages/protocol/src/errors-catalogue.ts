@@ -176,14 +176,14 @@ export const ERROR_CATALOGUE = {
     category: 'policy',
     retry: false,
     status: 403,
-    when: 'The site policy (policy.json) denies the origin a navigate, tab open, link, popup or redirect leads to; "ask" is denied too',
+    when: 'The site policy (policy.json) denies the origin a navigate, tab open, link, popup or redirect leads to ("ask" too), or --foreground',
     hint: 'Use another site; only a person can allow this one, in the side panel (Policy) or in policy.json',
   },
   APPROVAL_REQUIRED: {
     category: 'policy',
     retry: false,
     status: 409,
-    when: 'A sensitive action (pay or submit, send, delete, upload, download, state export) waits for a person: it was refused, not run, and is pending in the side panel',
+    when: 'A sensitive action (pay or submit, send, delete, upload, download, state export, a first visit) waits for a person: it was refused, not run, and is pending in the side panel',
     hint: 'Tell the user what waits; after they allow it in the side panel, retry the same action: it runs once (after a denial the retry is told so, and a later one asks again)',
   },
   FILE_NOT_FOUND: {

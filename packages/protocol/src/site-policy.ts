@@ -60,6 +60,12 @@ export const SitePolicySchema = z.strictObject({
     .refine((o) => Object.keys(o).length <= POLICY_MAX_ORIGINS, `at most ${POLICY_MAX_ORIGINS} origins`),
   /** Approvals' defaults per action class. */
   classes: ClassDecisions.optional(),
+  /**
+   * Whether an agent may open its tab in front of the user's (`tab open --foreground`, `active: true`):
+   * "deny" answers such a request POLICY_DENIED and opens nothing. Absent: allowed. Agents' tabs open in
+   * the background by default either way.
+   */
+  foreground: z.enum(['allow', 'deny']).optional(),
 });
 export type SitePolicy = z.infer<typeof SitePolicySchema>;
 

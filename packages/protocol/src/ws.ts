@@ -7,7 +7,12 @@ import { PacingModeSchema, SessionInfoSchema } from './schemas/common';
 import { SessionCloseResult } from './schemas/session-tab';
 import { DriverDownloadMessageSchema } from './schemas/downloads';
 import { PolicyViewSchema, SitePolicySchema } from './site-policy';
-import { ApprovalDecisionSchema, ApprovalIdSchema, ApprovalsViewSchema } from './approvals';
+import {
+  ApprovalDecisionSchema,
+  ApprovalIdSchema,
+  ApprovalsViewSchema,
+  PendingApprovalSchema,
+} from './approvals';
 
 /** Driver → daemon. The first message on a socket must be `hello`. */
 export const HelloMessageSchema = z.strictObject({
@@ -208,6 +213,15 @@ export const SessionsMessageSchema = z.strictObject({
   sessions: z.array(BrowserSessionSchema),
 });
 
+/**
+ * The actions held for a person's decision (approvals), sent to every extension after its welcome and
+ * whenever what waits changes: its side panel shows them, its toolbar badge says a decision waits.
+ */
+export const ApprovalsMessageSchema = z.strictObject({
+  type: z.literal('approvals'),
+  pending: z.array(PendingApprovalSchema).max(100),
+});
+
 export const DaemonMessageSchema = z.union([
   WelcomeMessageSchema,
   PongMessageSchema,
@@ -217,6 +231,7 @@ export const DaemonMessageSchema = z.union([
   TabReleasedMessageSchema,
   ActivityMessageSchema,
   SessionsMessageSchema,
+  ApprovalsMessageSchema,
 ]);
 export type DaemonMessage = z.infer<typeof DaemonMessageSchema>;
 

@@ -1,5 +1,6 @@
 // Removals of the threat model's lines on agents in the background of the user's Chrome: an agent's
-// tab opens behind the user's in a folded group, and the debugger leaves a tab left idle.
+// tab opens behind the user's in a folded group by default and still draws its frames there, the site
+// policy can forbid --foreground, and the debugger leaves a tab left idle.
 
 const SUITE = "tests/e2e/background-extension.test.ts › agents in the background of the user's Chrome";
 
@@ -12,12 +13,12 @@ export const MUTANTS = [
     edits: [
       {
         file: 'packages/extension/src/background/driver/tab-actions.ts',
-        find: '    const active = params.active !== false;',
+        find: '    const active = params.active === true;',
         replace: '    const active = true;',
       },
     ],
     kills: [
-      `${SUITE} › opens and drives an agent's tab behind the user's, in a folded group, never taking the user's tab or window`,
+      `${SUITE} › opens and drives an agent's tabs behind the user's by default, in a folded group, never taking the user's tab or window`,
     ],
   },
   {
@@ -32,7 +33,39 @@ export const MUTANTS = [
       },
     ],
     kills: [
-      `${SUITE} › opens and drives an agent's tab behind the user's, in a folded group, never taking the user's tab or window`,
+      `${SUITE} › opens and drives an agent's tabs behind the user's by default, in a folded group, never taking the user's tab or window`,
+    ],
+  },
+  {
+    id: 'background-tab-draws-frames',
+    protects: "an agent's tab behind the user's draws its frames while driven",
+    build: true,
+    edits: [
+      {
+        file: 'packages/extension/src/background/driver/driver.ts',
+        find: '    await frames.keep(tabId);\n',
+        replace: '',
+      },
+    ],
+    kills: [
+      `${SUITE} › draws the frames and runs the timers of an agent's tab behind the user's, as in front`,
+    ],
+  },
+  {
+    id: 'background-foreground-policy',
+    protects: 'the site policy can forbid an agent to bring its tab to the front',
+    build: true,
+    edits: [
+      {
+        file: 'packages/daemon/src/actions/tab-open.ts',
+        find: ' ?? refuseForeground(deps, session, params.active);',
+        replace: ';',
+      },
+    ],
+    kills: [
+      'packages/daemon/test/policy/foreground.test.ts › the site policy on bringing a tab to the front › answers POLICY_DENIED to a tab.open asking for the front when foreground is denied, forwarding nothing',
+      'packages/daemon/test/policy/foreground.test.ts › the site policy on bringing a tab to the front › refuses the front when policy.json is unusable (fail closed)',
+      `${SUITE} › answers POLICY_DENIED to --foreground when the site policy forbids it, opening nothing, and still opens behind`,
     ],
   },
   {

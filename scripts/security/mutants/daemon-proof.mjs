@@ -12,6 +12,20 @@ const IMPOSTOR =
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
   {
+    id: 'proof-failure-shown',
+    protects: "the popup's status says why the last proof failed, not the attempt its own poll starts",
+    edits: [
+      {
+        file: 'packages/extension/src/background/daemon/popup-relay.ts',
+        find: "    if (msg.type === 'status') sendResponse(opts.status());\n    opts.wake();",
+        replace: "    opts.wake();\n    if (msg.type === 'status') sendResponse(opts.status());",
+      },
+    ],
+    kills: [
+      "packages/extension/test/background/daemon/popup-relay.test.ts › the popup's status › tells why the last attempt failed, though each poll a second later wakes a new attempt",
+    ],
+  },
+  {
     id: 'proof-verified',
     protects: "the extension checks the daemon's proof before it reveals the token",
     edits: [

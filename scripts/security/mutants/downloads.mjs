@@ -84,6 +84,22 @@ export const MUTANTS = [
     ],
   },
   {
+    id: 'downloads-stopped-reported-at-end',
+    protects:
+      'a stopped download is reported (and its staged file removed) only when the browser says it ended, not at the cancel',
+    edits: [
+      {
+        file: 'packages/cdp/src/driver/downloads.ts',
+        find: "    if (event.state === 'inProgress') return;",
+        replace: "    if (event.state === 'inProgress' && download.stopped === undefined) return;",
+      },
+    ],
+    kills: [
+      "packages/cdp/test/driver/downloads.test.ts › the launched browser's downloads › reports a download of a refused type only once the browser says it ended, even when it completed before the cancel landed",
+      "packages/cdp/test/driver/downloads.test.ts › the launched browser's downloads › reports a download over the cap as too large once the browser says it was cancelled, with the bytes it had when stopped",
+    ],
+  },
+  {
     id: 'downloads-cap-cdp',
     protects: 'the launched browser stops a download over the cap',
     build: true,

@@ -39,6 +39,8 @@ import { MUTANTS as ACTIVITY_AGENT } from './activity-agent.mjs';
 import { MUTANTS as UNTRUSTED } from './untrusted.mjs';
 import { MUTANTS as SITE_POLICY } from './site-policy.mjs';
 import { MUTANTS as APPROVALS } from './approvals.mjs';
+import { MUTANTS as APPROVALS_UI } from './approvals-ui.mjs';
+import { MUTANTS as APPROVALS_DEFAULTS } from './approvals-defaults.mjs';
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
@@ -74,5 +76,7 @@ export const MUTANTS = [
   ...DRAG,
   ...SITE_POLICY,
   ...APPROVALS,
+  ...APPROVALS_UI,
+  ...APPROVALS_DEFAULTS,
   ...SECRETS,
 ];

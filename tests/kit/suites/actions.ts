@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { leaked, lost, UNRENDERED_TRICKS, UNSEEN_TRICKS } from '../../fixtures/hidden-text';
 import { Agent, pngSize, type DriverUnderTest } from '../agent';
+import { allowClasses } from '../allow-classes';
 import { defineDiffTests } from './diff';
 import { defineFlowTests } from './flows';
 import { defineGestureTests } from './gestures';
@@ -32,6 +33,8 @@ export function defineActionSuite(driver: DriverUnderTest): void {
     };
     beforeAll(async () => {
       agent = new Agent(await driver.start());
+      // diff.ts presses "Pay now", widgets.ts a dialog's "Delete all items": a person allowed both.
+      allowClasses(agent.cli.home, ['submit', 'delete']);
     }, 120_000);
 
     defineReadTests(a);

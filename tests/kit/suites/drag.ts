@@ -10,6 +10,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Agent, type DriverUnderTest, type SuiteEnv } from '../agent';
+import { allowClasses } from '../allow-classes';
 import { McpClient, handleOf } from '../mcp';
 import { until } from '../wait';
 
@@ -35,7 +36,11 @@ export function defineDragSuite(driver: DragDriver): void {
   describe(`drag and drop through ${driver.label}`, () => {
     let env: DragEnv | undefined;
     const setup = async (): Promise<{ e: DragEnv; agent: Agent }> => {
-      env ??= await driver.start();
+      if (env === undefined) {
+        env = await driver.start();
+        // Files are dropped and the form's "Send" pressed: a person allowed both (approvals).
+        allowClasses(env.cli.home, ['upload', 'send']);
+      }
       return { e: env, agent: new Agent(env) };
     };
     const line = async (agent: Agent, s: string, starts: string): Promise<string | undefined> =>

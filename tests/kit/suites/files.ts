@@ -20,6 +20,7 @@ import {
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Agent, type DriverUnderTest, type SuiteEnv } from '../agent';
+import { allowClasses } from '../allow-classes';
 import { McpClient, handleOf } from '../mcp';
 import { until } from '../wait';
 
@@ -50,7 +51,11 @@ export function defineFilesSuite(driver: FilesDriver): void {
   describe(`files through ${driver.label}`, () => {
     let env: FilesEnv | undefined;
     const setup = async (): Promise<{ env: FilesEnv; agent: Agent }> => {
-      env ??= await driver.start();
+      if (env === undefined) {
+        env = await driver.start();
+        // Files are uploaded and the form's "Send" pressed: a person allowed both (approvals).
+        allowClasses(env.cli.home, ['upload', 'send']);
+      }
       return { env, agent: new Agent(env) };
     };
     /** A session on the upload page and its folder. */

@@ -7,6 +7,7 @@
  * frames that cannot be read (refused, sandboxed) are named with the reason, never silently missing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allowClasses } from '../allow-classes';
 import { serveFrameSites, type FrameSites } from '../frame-pages';
 import { handleOf, McpClient } from '../mcp';
 import { until } from '../wait';
@@ -56,6 +57,8 @@ export function defineFrameSuite(driver: DriverUnderTest): void {
 
     beforeAll(async () => {
       env = await driver.start();
+      // The framed checkout's "Pay 42.00" is pressed: a person allowed pay/submit (approvals).
+      allowClasses(env.cli.home, ['submit']);
       sites = await serveFrameSites();
     }, 120_000);
     afterAll(async () => {

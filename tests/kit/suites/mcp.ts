@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, McpClient, handleOf, processAlive, runCli } from '../mcp';
 import type { FixtureServer } from '../pages';
 import { until } from '../wait';
+import { allowClasses } from '../allow-classes';
 
 export interface McpEnv {
   /** The environment every MCP server and CLI call runs with (BPROXY_HOME, …). */
@@ -88,6 +89,8 @@ export function defineMcpSuite(driver: McpDriverUnderTest): void {
 
     beforeAll(async () => {
       started = await driver.start();
+      // The form's "Send" and the checkout's "Pay now" are pressed: a person allowed both (approvals).
+      allowClasses(started.home, ['send', 'submit']);
       client = await mcp('agent-a');
     }, T);
 

@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DriverUnderTest, SuiteEnv } from '../agent';
 import { McpClient } from '../mcp';
+import { allowClasses } from '../allow-classes';
 import { BIG_BODY, SECRETS, serveObserve, type ObserveServer } from '../observe-server';
 
 const T = 60_000;
@@ -73,6 +74,8 @@ export function defineObserveSuite(driver: DriverUnderTest): void {
 
     beforeAll(async () => {
       env = await driver.start();
+      // The checkout's "Pay" button is pressed: a person allowed pay/submit (approvals).
+      allowClasses(env.cli.home, ['submit']);
       server = await serveObserve();
     }, 120_000);
     afterAll(async () => {

@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Agent, type DriverUnderTest } from '../agent';
+import { allowClasses } from '../allow-classes';
 import { McpClient } from '../mcp';
 
 const T = 60_000;
@@ -49,6 +50,9 @@ export function defineStateSuite(driver: StateDriverUnderTest): void {
     };
     beforeAll(async () => {
       agent = new Agent(await driver.start());
+      // State is saved and cookies listed: a person allowed state export (approvals; in the user's
+      // Chrome user-chrome.json's door still answers first).
+      allowClasses(agent.cli.home, ['state_export']);
     }, 120_000);
 
     const stateDir = (): string => join(a().cli.home, 'state');

@@ -51,6 +51,8 @@ const READS = new Set(['snapshot', 'text', 'elements', 'links', 'inspect', 'tab_
 const AGENT_HINTS: Partial<Record<ToolError['code'], string>> = {
   HUMAN_REQUIRED:
     'Stop here and tell the user what the page needs (the reason above): they do it in their tab and resume the session from bproxy. Do not retry until then.',
+  APPROVAL_REQUIRED:
+    'The user sees this action waiting in the side panel: tell them in one line what waits, and stop. Retry the same action only after they say they allowed it.',
   SESSION_NOT_FOUND:
     "The shared tab's session is gone (bproxy restarted, or the user ended it): tell the user to share the tab again",
   TAB_NOT_FOUND: 'The shared tab is gone: navigate opens a new one, or ask the user to share a tab again',

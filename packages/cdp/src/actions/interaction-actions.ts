@@ -15,11 +15,7 @@ import { trustedPage } from './trusted-page';
 /** Finds and checks the element outside the effects watch, then the input inside it. */
 async function trusted(ctx: ActionContext, call: TrustedCall): Promise<DriverResult<TrustedCall['action']>> {
   const tab = ctx.tab();
-  const headless = ctx.browser().handle.userAgent.includes('HeadlessChrome');
-  const page = framedTrustedPage(
-    trustedPage(tab, ctx.remaining, { headless }),
-    tab.frames.pages(ctx.remaining),
-  );
+  const page = framedTrustedPage(trustedPage(tab, ctx.remaining), tab.frames.pages(ctx.remaining));
   const steps = trustedSteps(page, call);
   await steps.prepare();
   return (await withEffects(tab, () => steps.act(), ctx.remaining())).effects;

@@ -5,7 +5,15 @@
  */
 import type { LocateResult } from '@bproxy/page';
 import type { ElementTarget } from '@bproxy/protocol';
-import { FOCUS_AT_POINT, dragWatch, fail, type InputSender, type TrustedPage } from '@bproxy/driver';
+import {
+  FOCUS_AT_POINT,
+  dragWatch,
+  fail,
+  scrolledOf,
+  type InputSender,
+  type LocatedPoint,
+  type TrustedPage,
+} from '@bproxy/driver';
 import { callInWorld, runPage } from '../driver/page-runner';
 import type { PageTab } from '../driver/page-tab';
 
@@ -16,7 +24,7 @@ async function locate(
   timeoutMs: number,
   enabled: boolean,
   at?: { x: number; y: number },
-): Promise<{ x: number; y: number }> {
+): Promise<LocatedPoint> {
   const data = await runPage(
     tab,
     'locate',
@@ -32,7 +40,7 @@ async function locate(
   ) {
     fail('DRIVER_ERROR', 'locate: the page did not answer a point { x, y }');
   }
-  return { x: point.x, y: point.y };
+  return { x: point.x, y: point.y, ...scrolledOf(point) };
 }
 
 /** One page round trip that only checks whether a person is needed. */
@@ -41,16 +49,10 @@ export async function checkHuman(tab: PageTab, timeoutMs: number): Promise<void>
 }
 
 /** `tab` as the kit's TrustedPage; every call is bounded by `remaining()`, the request's time left. */
-export function trustedPage(
-  tab: PageTab,
-  remaining: () => number,
-  options: { readonly headless?: boolean } = {},
-): TrustedPage {
+export function trustedPage(tab: PageTab, remaining: () => number): TrustedPage {
   const input: InputSender = {
     send: (method, params) => tab.session.send(method, params, remaining()),
     watchDrags: () => dragWatch((seen) => tab.session.on('Input.dragIntercepted', (e) => seen(e.data))),
-    // Headless Chromium hands dispatched drag events to no page (Input.dispatchDragEvent).
-    ...(options.headless === true ? { dragEvents: false } : {}),
   };
   return {
     input,

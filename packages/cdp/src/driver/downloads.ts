@@ -3,7 +3,10 @@
  * browser id (`Browser.setDownloadBehavior` allowAndName, events on), is attributed to the tab whose
  * frame started it (its main frame or any frame in it, cross-origin and out-of-process ones included), and is reported to the daemon as it starts and ends. One of a refused type (by the
  * name the page suggested) is cancelled at once; one that grows past the cap is cancelled when its
- * progress says so. The daemon files completed ones in the session's folder and removes the rest.
+ * progress says so. A stopped download is reported only when the browser says it ended (its final
+ * 'canceled' or 'completed' progress): a small one can finish before the cancel lands, and its file
+ * exists only then, so the daemon's removal on the report leaves nothing behind before it answers.
+ * The daemon files completed ones in the session's folder and removes the rest.
  * A download no driven tab started is cancelled: in a launched browser every tab is an agent's.
  */
 import { isRefusedDownloadType, type DriverDownloadMessage } from '@bproxy/protocol';
@@ -23,6 +26,8 @@ interface Live {
   readonly tabId: number;
   readonly url: string;
   readonly name: string;
+  /** Why bproxy stopped it, with its bytes then; reported once the browser says it ended. */
+  stopped?: { readonly state: 'too_large' | 'type_refused'; readonly bytes: number };
 }
 
 export class BrowserDownloads {
@@ -65,8 +70,8 @@ export class BrowserDownloads {
       name: download.name.slice(0, 1024),
     };
     if (isRefusedDownloadType(download.name)) {
+      this.live.set(event.guid, { ...download, stopped: { state: 'type_refused', bytes: 0 } });
       this.cancel(event.guid);
-      this.report({ ...base, state: 'type_refused', bytes: 0 });
       return;
     }
     this.live.set(event.guid, download);
@@ -89,14 +94,17 @@ export class BrowserDownloads {
     };
     const bytes = Math.max(0, Math.floor(event.receivedBytes));
     const over = event.receivedBytes > this.settings.maxBytes || event.totalBytes > this.settings.maxBytes;
-    if (over) {
-      this.live.delete(event.guid);
+    if (over && download.stopped === undefined) {
+      download.stopped = { state: 'too_large', bytes };
       if (event.state !== 'completed') this.cancel(event.guid);
-      this.report({ ...base, state: 'too_large', bytes });
-      return;
     }
     if (event.state === 'inProgress') return;
+    // It ended: cancelled, or completed (a stopped one whose cancel came too late); its file is final.
     this.live.delete(event.guid);
+    if (download.stopped !== undefined) {
+      this.report({ ...base, ...download.stopped });
+      return;
+    }
     this.report({ ...base, state: event.state === 'completed' ? 'completed' : 'canceled', bytes });
   }
 }

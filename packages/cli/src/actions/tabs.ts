@@ -11,14 +11,16 @@ export const tabOpen = defineAction({
     url: text('--url <url>'),
     browser: text('--browser <name>'),
     background: flag('--background'),
+    foreground: flag('--foreground'),
   },
   call([url], opts) {
     if (url !== undefined && opts.url !== undefined)
       throw usageError('give the URL once: as an argument or with --url');
+    if (opts.background && opts.foreground) throw usageError('give --background or --foreground, not both');
     const params = compact({
       url: url ?? opts.url,
       browser: opts.browser,
-      active: opts.background ? false : undefined,
+      active: opts.background ? false : opts.foreground ? true : undefined,
     });
     return { action: 'tab.open', params };
   },
@@ -28,7 +30,9 @@ export const tabOpen = defineAction({
     options: {
       url: 'the URL to load',
       browser: 'which connected browser opens it (see `bproxy debug status`)',
-      background: "open it behind the tab you look at (in your own Chrome: in the session's folded group)",
+      background:
+        "open it behind the tab you look at (the default in your own Chrome: in the session's folded group)",
+      foreground: 'bring the tab to the front (the site policy may forbid it: POLICY_DENIED)',
     },
     examples: [
       'bproxy tab open --url https://example.com',
@@ -36,8 +40,8 @@ export const tabOpen = defineAction({
     ],
     reference: [
       {
-        usage: '`bproxy [-s ID] tab open --url URL [--browser NAME] [--background]`',
-        does: 'open a tab (without `-s`: creates and binds a session); --background keeps it behind yours',
+        usage: '`bproxy [-s ID] tab open --url URL [--browser NAME] [--foreground]`',
+        does: 'open a tab (without `-s`: creates and binds a session); in your own Chrome it opens behind yours unless --foreground (which the policy may forbid)',
       },
     ],
   }),

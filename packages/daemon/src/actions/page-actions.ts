@@ -91,6 +91,8 @@ export async function runTabAction(
   if (onRefusedPage) return onRefusedPage;
   // Approvals: a sensitive action is not run until a person allowed it (approvals/gate.ts).
   const held = await approvalGate(deps, ctx, session, tab, first.client, params, resolveTarget);
+  // The activity feed says what waits (or was refused) in this tab, though nothing reached it.
+  if (held && ctx.trail) ctx.trail.tab = tab;
   if (held) return held;
   // The action's own steps (tab-steps.ts): checks before forwarding, then the answer's files and shape.
   const sc: StepContext = { deps, ctx, session, tab, client: first.client, resolveTarget, params };

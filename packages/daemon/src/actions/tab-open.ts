@@ -15,6 +15,8 @@ import { createSession, destroySession } from './lifecycle';
 import type { CommandContext, CommandRouteDeps } from './types';
 import { urlForClient } from './url-check';
 import { checkLanding, refuseDestination } from '../policy/enforce';
+import { firstVisitGate } from '../approvals/gate';
+import { refuseForeground } from '../policy/foreground';
 
 /**
  * --browser NAME, else the most recent extension, else a connected CDP browser, else launch the default
@@ -129,7 +131,10 @@ async function openIn(
     discardEarly(deps, opening);
     return checked;
   }
-  const refused = refuseDestination(deps, session, checked.url);
+  const refused =
+    refuseDestination(deps, session, checked.url) ??
+    refuseForeground(deps, session, params.active) ??
+    firstVisitGate(deps, 'tab.open', session, null, client, checked.url);
   if (refused) {
     discardEarly(deps, opening);
     return refused;

@@ -25,6 +25,7 @@ import { addActionDiff, wantsActionDiff, withoutDiff } from './action-diff';
 import { annotatedScreenshot } from './annotate';
 import { secretFillParams } from './secret-fill';
 import { downloadWaitStep, downloadsNamedStep } from './download-steps';
+import { STEP_GATED, approvalStep } from '../approvals/gate';
 
 /** What every step of one request sees. */
 export interface StepContext {
@@ -161,6 +162,8 @@ const STEP_ENTRIES: readonly (readonly [readonly ActionName[], TabStep])[] = [
   [['pdf'], pdfStep],
   [['fill'], secretStep],
   [ACTION_NAMES.filter(isStateAction), stateStep],
+  // Approvals of upload, state export and a first visit: after the doors above refused what they refuse.
+  [STEP_GATED, approvalStep],
   [['network.get', 'network.har'], networkStep],
   [['screenshot'], screenshotStep],
   [['click', 'fill', 'type', 'press', 'select', 'drag'], diffStep],

@@ -3,11 +3,20 @@
  * action is never run while it waits; it is recorded here under a key (session, tab, action, the
  * target as the agent named it). After "Allow once" the agent's retry of the same action on the same
  * element consumes the allowance — exactly once: the next retry asks again. A denial answers the next
- * retry and is then forgotten (a later retry asks again).
+ * retry and is then forgotten (a later retry asks again). What nobody decided, or an allowance the agent
+ * did not use, expires after EXPIRE_MS: it leaves the side panel, and a retry asks again.
  */
 import type { ActionClass, ApprovalField, PendingApproval } from '@bproxy/protocol';
 
 const KEPT = 100;
+/** How long an approval waits for a person, and an allowance for the agent's retry. */
+export const EXPIRE_MS = 10 * 60_000;
+
+export interface BookOptions {
+  /** Epoch milliseconds (the daemon's clock). */
+  now?: () => number;
+  expireMs?: number;
+}
 
 export interface AskFacts {
   key: string;
@@ -26,6 +35,7 @@ interface Entry {
   key: string;
   approval: PendingApproval;
   denied: boolean;
+  expiresAt: number;
 }
 
 export class ApprovalBook {
@@ -33,8 +43,17 @@ export class ApprovalBook {
   private readonly byKey = new Map<string, Entry>();
   private minted = 0;
   private readonly listeners = new Set<() => void>();
+  private readonly now: () => number;
+  private readonly expireMs: number;
+  private timer: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(private readonly random: () => number) {}
+  constructor(
+    private readonly random: () => number,
+    options: BookOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.expireMs = options.expireMs ?? EXPIRE_MS;
+  }
 
   /** Called when what waits changes (the toolbar badge). */
   onChange(listener: () => void): () => void {
@@ -43,7 +62,33 @@ export class ApprovalBook {
   }
 
   private changed(): void {
+    this.schedule();
     for (const listener of this.listeners) listener();
+  }
+
+  /** Forgets what expired; returns whether anything did. */
+  expire(): boolean {
+    const now = this.now();
+    const gone = [...this.byId.values()].filter((e) => e.expiresAt <= now);
+    for (const entry of gone) this.forget(entry);
+    return gone.length > 0;
+  }
+
+  /** One timer, for the next expiry (it does not keep the process alive). */
+  private schedule(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    let next = Infinity;
+    for (const entry of this.byId.values()) next = Math.min(next, entry.expiresAt);
+    if (next === Infinity) return;
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        if (!this.expire()) this.schedule();
+      },
+      Math.max(0, next - this.now()),
+    );
+    this.timer.unref?.();
   }
 
   /**
@@ -56,6 +101,7 @@ export class ApprovalBook {
     | { state: 'allowed' }
     | { state: 'denied'; approval: PendingApproval }
     | { state: 'pending'; approval: PendingApproval } {
+    this.expire();
     const known = this.byKey.get(facts.key);
     if (known) {
       if (known.approval.state === 'allowed') {
@@ -85,7 +131,7 @@ export class ApprovalBook {
       at: facts.at,
       state: 'pending',
     };
-    const entry: Entry = { key: facts.key, approval, denied: false };
+    const entry: Entry = { key: facts.key, approval, denied: false, expiresAt: this.now() + this.expireMs };
     this.byId.set(id, entry);
     this.byKey.set(facts.key, entry);
     while (this.byId.size > KEPT) {
@@ -104,6 +150,7 @@ export class ApprovalBook {
   }
 
   get(id: string): PendingApproval | null {
+    this.expire();
     return this.byId.get(id)?.approval ?? null;
   }
 
@@ -113,12 +160,15 @@ export class ApprovalBook {
     if (!entry || entry.approval.state !== 'pending' || entry.denied) return null;
     if (allow) entry.approval = { ...entry.approval, state: 'allowed' };
     else entry.denied = true;
+    // The agent's retry has as long again to use the allowance (or hear the denial).
+    entry.expiresAt = this.now() + this.expireMs;
     this.changed();
     return entry.approval;
   }
 
   /** What a person still has to decide, oldest first (allowed ones wait for the agent's retry). */
   pending(): PendingApproval[] {
+    this.expire();
     return [...this.byId.values()].filter((e) => !e.denied).map((e) => e.approval);
   }
 

@@ -10,7 +10,7 @@
 import type { ClientRecord } from '../browsers/clients';
 import type { CommandRouteDeps } from '../actions/types';
 import type { SessionRecord, TabRecord } from '../sessions/sessions';
-import { CLASS_WORDS, classDecision, originOf, type BrowserKind } from './decide';
+import { CLASS_WORDS, browserKind, classDecision, originOf } from './decide';
 
 export interface DownloadRefusal {
   readonly code: 'APPROVAL_REQUIRED' | 'POLICY_DENIED';
@@ -26,14 +26,14 @@ export type DownloadGate = (
 ) => DownloadRefusal | null;
 
 export function downloadGate(
-  deps: Pick<CommandRouteDeps, 'policy' | 'approvals' | 'clients' | 'clock' | 'logger'>,
+  deps: Pick<CommandRouteDeps, 'policy' | 'approvals' | 'clients' | 'clock' | 'logger' | 'launchers'>,
 ): DownloadGate {
   return (session, tab, client, url) => {
     const now = deps.policy.source.current();
     const policy = 'policy' in now ? now.policy : null;
     const origin = originOf(tab.url);
-    const where: BrowserKind = client.kind === 'extension' ? 'user' : 'launched';
-    const decision = classDecision(policy, origin, 'download', where);
+    // Built-in default: asked in the user's Chrome (and attached, remote, farm), allowed in a launched one.
+    const decision = classDecision(policy, origin, 'download', browserKind(deps.launchers, client));
     if (decision === 'allow') return null;
     const at = origin ?? 'this page';
     const what = `the download of ${url.slice(0, 200)} (${CLASS_WORDS.download}) at ${at}`;

@@ -3,8 +3,10 @@
  * reason, which tabs — the side panel's hand-off view, the tab groups, the badge), sent after its
  * welcome and whenever they change, and each activity entry about its tabs as it is recorded. Changes
  * are coalesced to one snapshot per turn of the event loop and sent only when different from the last.
+ * Every extension also hears what waits for a person's decision (approvals), whichever driver's session
+ * asked: its side panel is where a person decides, its badge says a decision waits.
  */
-import type { BrowserSession, DaemonMessage } from '@bproxy/protocol';
+import type { BrowserSession, DaemonMessage, PendingApproval } from '@bproxy/protocol';
 import type { ActivityLog } from '../logs/activity';
 import type { ClientRegistry } from './clients';
 import type { SessionRegistry } from '../sessions/sessions';
@@ -12,6 +14,8 @@ import type { SessionRegistry } from '../sessions/sessions';
 export class BrowserState {
   private scheduled = false;
   private readonly lastSent = new Map<string, string>();
+  private readonly lastApprovals = new Map<string, string>();
+  private approvals: () => PendingApproval[] = () => [];
 
   constructor(
     private readonly sessions: SessionRegistry,
@@ -33,9 +37,17 @@ export class BrowserState {
     });
   }
 
+  /** What waits for a person's decision: read at each flush, pushed when it changes (`changed()`). */
+  watchApprovals(source: { pending(): PendingApproval[]; onChange(listener: () => void): unknown }): void {
+    // Allowed ones wait for the agent's retry, not for a person: the panel shows those still to decide.
+    this.approvals = () => source.pending().filter((a) => a.state === 'pending');
+    source.onChange(() => this.changed());
+  }
+
   /** A client (re)connected: it gets the current snapshot whatever it was sent before. */
   welcomed(clientKey: string): void {
     this.lastSent.delete(clientKey);
+    this.lastApprovals.delete(clientKey);
     this.changed();
   }
 
@@ -54,8 +66,14 @@ export class BrowserState {
   }
 
   private flush(): void {
+    const pending = this.approvals();
+    const approvals = JSON.stringify(pending);
     for (const client of this.clients.all()) {
       if (client.kind !== 'extension' || client.transport === null) continue;
+      if (this.lastApprovals.get(client.key) !== approvals) {
+        this.lastApprovals.set(client.key, approvals);
+        client.transport.send({ type: 'approvals', pending });
+      }
       const sessions = this.snapshot(client.key);
       const json = JSON.stringify(sessions);
       if (this.lastSent.get(client.key) === json) continue;

@@ -138,6 +138,19 @@ export class Launchers {
   }
 
   /**
+   * Whether this client's browser is one bproxy launched for agents (the embedded Chromium, its own
+   * profile): approvals' built-in defaults are the launched browser's there. The user's Chrome, an
+   * attached Chrome, a shared remote endpoint and a farm's browsers may hold a person's data: no.
+   */
+  launchedForAgents(record: ClientRecord): boolean {
+    return (
+      record.kind === 'cdp' &&
+      record.launcher !== undefined &&
+      this.find(record.launcher)?.kind === 'launched'
+    );
+  }
+
+  /**
    * Whether the daemon files this client's downloads: a browser it launched (its driver stages them), or
    * the user's own Chrome (the extension has Chrome write a session tab's downloads where the daemon
    * takes them from).

@@ -17,8 +17,9 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BproxyResponse } from '@bproxy/protocol';
+import { DEFAULT_SITE_POLICY, type BproxyResponse } from '@bproxy/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
+import { memoryPolicy } from '../../src/policy/site-policy';
 import { FakeExtension, okData, startDaemon, type TestDaemon } from '../harness';
 
 const STATE = {
@@ -53,7 +54,9 @@ async function userChrome(): Promise<{ home: string; session: string; d: TestDae
   const home = mkdtempSync(join(tmpdir(), 'bproxy-state-doors-'));
   made = home;
   chmodSync(home, 0o700);
-  const d = await startDaemon({ tmpRoot: join(home, 'tmp') });
+  // State export asks in the user's Chrome by default (approvals): the person allowed it here.
+  const sitePolicy = memoryPolicy({ ...DEFAULT_SITE_POLICY, classes: { state_export: 'allow' } });
+  const d = await startDaemon({ tmpRoot: join(home, 'tmp'), sitePolicy });
   daemon = d;
   const e = new FakeExtension(d);
   ext = e;

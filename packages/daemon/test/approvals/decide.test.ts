@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SITE_POLICY, SitePolicySchema, type SitePolicy } from '@bproxy/protocol';
 import { ApprovalBook, type AskFacts } from '../../src/approvals/book';
-import { BUILT_IN_DEFAULTS, builtInDefault, classDecision } from '../../src/approvals/decide';
+import { builtInDefault, classDecision, isFirstVisit } from '../../src/approvals/decide';
 
 const policy = (p: Partial<SitePolicy>): SitePolicy =>
   SitePolicySchema.parse({ ...DEFAULT_SITE_POLICY, ...p });
@@ -16,9 +16,11 @@ describe('approvals class decision', () => {
         (cls) => builtInDefault(cls, 'launched'),
       ),
     ).toEqual(['ask', 'ask', 'ask', 'allow', 'allow', 'allow', 'allow']);
-    // Not switched on in this release (decide.ts says why): a class no entry names is allowed.
-    expect(BUILT_IN_DEFAULTS).toBe(false);
-    expect(classDecision(policy({}), 'https://a.test', 'submit', 'user')).toBe('allow');
+    // On: a class no entry names takes the built-in default of where the browser is.
+    expect(classDecision(policy({}), 'https://a.test', 'submit', 'user')).toBe('ask');
+    expect(classDecision(policy({}), 'https://a.test', 'upload', 'user')).toBe('ask');
+    expect(classDecision(policy({}), 'https://a.test', 'state_export', 'launched')).toBe('allow');
+    expect(classDecision(policy({}), 'https://a.test', 'first_visit', 'user')).toBe('allow');
   });
 
   it("takes the origin's own decision first, then the policy's class default; an unusable policy denies", () => {
@@ -30,6 +32,24 @@ describe('approvals class decision', () => {
     expect(classDecision(p, 'https://other.test', 'submit', 'user')).toBe('deny');
     expect(classDecision(p, 'https://other.test', 'upload', 'launched')).toBe('ask');
     expect(classDecision(null, 'https://shop.test', 'download', 'launched')).toBe('deny');
+  });
+
+  it('calls a visit first when no entry of the policy names its origin, nor a pattern covers it', () => {
+    const p = policy({
+      origins: {
+        'https://known.test': { rule: 'allow' },
+        'https://remembered.test': { classes: { first_visit: 'allow' } },
+        'https://*.corp.test': { rule: 'allow' },
+      },
+    });
+    expect(isFirstVisit(p, 'https://new.test/a')).toBe(true);
+    expect(isFirstVisit(p, 'https://known.test/a')).toBe(false);
+    expect(isFirstVisit(p, 'https://remembered.test/')).toBe(false);
+    expect(isFirstVisit(p, 'https://wiki.corp.test/')).toBe(false);
+    // The pattern covers subdomains, not the host itself; a port makes another origin.
+    expect(isFirstVisit(p, 'https://corp.test/')).toBe(true);
+    expect(isFirstVisit(p, 'https://known.test:8443/')).toBe(true);
+    expect(isFirstVisit(p, 'about:blank')).toBe(false);
   });
 });
 

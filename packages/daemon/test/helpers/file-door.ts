@@ -7,6 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach } from 'vitest';
+import { DEFAULT_SITE_POLICY } from '@bproxy/protocol';
+import { memoryPolicy } from '../../src/policy/site-policy';
 import { FakeExtension, okData, startDaemon, type TestDaemon } from '../harness';
 
 export interface FileDoor {
@@ -41,7 +43,9 @@ export function fileDoor(action: 'upload' | 'drop', file: [string, string]): Fil
       daemon = d;
     },
     async sessionWithTab() {
-      const d = await startDaemon({ allowedFolders: [allowed] });
+      // The user's Chrome: uploads ask by default (approvals); the person allowed them here.
+      const sitePolicy = memoryPolicy({ ...DEFAULT_SITE_POLICY, classes: { upload: 'allow' } });
+      const d = await startDaemon({ allowedFolders: [allowed], sitePolicy });
       const e = new FakeExtension(d);
       daemon = d;
       ext = e;

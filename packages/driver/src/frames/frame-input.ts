@@ -8,7 +8,7 @@
 import type { FrameBoxResult, PathPoint } from '@bproxy/page';
 import type { ElementTarget } from '@bproxy/protocol';
 import { DriverFailure, fail } from '../failure';
-import type { TrustedPage } from '../input/trusted-actions';
+import { scrolledOf, type LocatedPoint, type TrustedPage } from '../input/trusted-actions';
 import type { FramePages } from './frame-pages';
 import { frameTarget, type FrameHop } from './frame-refs';
 
@@ -79,7 +79,11 @@ export function framedTrustedPage(page: TrustedPage, pages: FramePages): Trusted
     input: page.input,
     rest: page.rest,
     checkHuman: () => page.checkHuman(),
-    async locate(target: ElementTarget, enabled: boolean, at?: { x: number; y: number }): Promise<PathPoint> {
+    async locate(
+      target: ElementTarget,
+      enabled: boolean,
+      at?: { x: number; y: number },
+    ): Promise<LocatedPoint> {
       const framed = frameTarget(target);
       if (framed === null) {
         focusFrame = null;
@@ -90,16 +94,14 @@ export function framedTrustedPage(page: TrustedPage, pages: FramePages): Trusted
       await page.checkHuman();
       return inFrame(last, async () => {
         const offset = await framesOffset(pages, framed.hops);
-        const local = pointOf(
-          await pages.run(last.frame, 'locate', {
-            target: framed.target,
-            enabled,
-            ...(at === undefined ? {} : { at }),
-          }),
-          'locate',
-        );
+        const data = await pages.run(last.frame, 'locate', {
+          target: framed.target,
+          enabled,
+          ...(at === undefined ? {} : { at }),
+        });
+        const local = pointOf(data, 'locate');
         focusFrame = { frame: last.frame, offset };
-        return { x: local.x + offset.x, y: local.y + offset.y };
+        return { x: local.x + offset.x, y: local.y + offset.y, ...scrolledOf(data) };
       });
     },
     async focusAt(point: PathPoint, caretToEnd: boolean): Promise<boolean> {

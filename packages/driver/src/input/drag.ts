@@ -8,12 +8,7 @@
  * point, then the release. `dropFiles` drops files the same way, their drag data made of the paths.
  */
 import type { PathPoint } from '@bproxy/page';
-import { fail } from '../failure';
 import { approach, seenMove, type InputSender, type PointerRest } from './input-events';
-
-/** Why an HTML5 drag or a file drop cannot be done in this browser. */
-const NO_DRAG_EVENTS =
-  'headless Chromium hands no drag event to the page: HTML5 drag and drop and file drops need a headed browser (pointer-event drags work)';
 
 /** Moves with the button held: enough for the browser to start a drag and the page to follow it. */
 const STEPS = 12;
@@ -66,12 +61,6 @@ export async function dragGesture(input: InputSender, rest: PointerRest, ends: D
         await seenMove(input, point, 1);
         // The browser answers a move that started an HTML5 drag after telling us of it.
         data = drags?.data() ?? null;
-        if (data !== null && input.dragEvents === false) {
-          // The page saw dragstart; let go where the drag began, so that it ends there (dragend).
-          await input.send('Input.dispatchMouseEvent', mouse('mouseReleased', point));
-          rest.pointer = point;
-          fail('UNSUPPORTED_ACTION', NO_DRAG_EVENTS);
-        }
         if (data !== null)
           await input.send('Input.dispatchDragEvent', { type: 'dragEnter', ...xy(point), data });
       } else {
@@ -110,7 +99,6 @@ export async function dropFiles(
   to: PathPoint,
   files: readonly string[],
 ): Promise<void> {
-  if (input.dragEvents === false) fail('UNSUPPORTED_ACTION', NO_DRAG_EVENTS);
   const data = { items: [], files: [...files], dragOperationsMask: COPY };
   const { end } = await approach(input, rest, to, false);
   await input.send('Input.dispatchDragEvent', { type: 'dragEnter', ...xy(end), data });

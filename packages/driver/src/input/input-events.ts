@@ -49,11 +49,6 @@ export interface InputSender {
    * data): `data()` answers it once seen, else null; `stop()` ends the watch.
    */
   watchDrags?(): DragWatch;
-  /**
-   * false when the browser hands dispatched drag events (Input.dispatchDragEvent) to no page: headless
-   * Chromium. An HTML5 drag or a file drop is then refused rather than answered as done.
-   */
-  readonly dragEvents?: boolean;
 }
 
 /** A watch for an HTML5 drag the browser intercepted. */

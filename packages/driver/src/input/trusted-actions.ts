@@ -26,6 +26,17 @@ export type TrustedCall = {
   [A in TrustedAction]: { readonly action: A; readonly params: ForwardedParams<A> };
 }[TrustedAction];
 
+/** A point `locate` answered, and whether bringing its element into view scrolled the page. */
+export interface LocatedPoint extends PathPoint {
+  readonly scrolled?: boolean;
+}
+
+/** `scrolled` of a page's `locate` answer, when it says. */
+export const scrolledOf = (data: unknown): { scrolled?: boolean } => {
+  const scrolled = (data as { scrolled?: unknown } | null)?.scrolled;
+  return typeof scrolled === 'boolean' ? { scrolled } : {};
+};
+
 /** What trusted input needs from a tab, each driver its own way. */
 export interface TrustedPage {
   readonly input: InputSender;
@@ -36,7 +47,7 @@ export interface TrustedPage {
    * to press, in top-viewport CSS pixels. `enabled: false` lets a disabled element through (hovering one
    * is fine; pressing one is not).
    */
-  locate(target: ElementTarget, enabled: boolean, at?: { x: number; y: number }): Promise<PathPoint>;
+  locate(target: ElementTarget, enabled: boolean, at?: { x: number; y: number }): Promise<LocatedPoint>;
   /** focusAtPoint (focus-at.ts) run in the page. */
   focusAt(point: PathPoint, caretToEnd: boolean): Promise<boolean>;
   /** The human check alone, for keys sent to whatever has the focus. */
@@ -128,14 +139,37 @@ function pressSteps(page: TrustedPage, params: ForwardedParams<'press'>): Truste
   };
 }
 
+/** Rounds of locating both ends of a drag before giving up on a scroll that shows them together. */
+const LOCATE_ROUNDS = 3;
+
+/**
+ * Both ends of a drag, as points of one and the same scroll position. Locating an element scrolls it
+ * into view when part of it is cut off, and that scroll moves the other end: a point located before it
+ * is stale (the press then lands on whatever took its place, and an HTML5 drag never starts). So the
+ * element is located again until locating the drop target after it scrolls nothing.
+ */
+async function locateEnds(
+  page: TrustedPage,
+  from: ElementTarget,
+  onto: ElementTarget,
+  at: { x: number; y: number } | undefined,
+): Promise<DragEnds> {
+  for (let round = 0; round < LOCATE_ROUNDS; round++) {
+    const start = await page.locate(from, true);
+    const end = await page.locate(onto, false, at);
+    if (end.scrolled !== true) return { from: { x: start.x, y: start.y }, to: { x: end.x, y: end.y } };
+  }
+  fail(
+    'ELEMENT_NOT_INTERACTABLE',
+    'drag: the element and the drop target do not show together (bringing one into view scrolls the other out); scroll or make the window larger first',
+  );
+}
+
 function dragSteps(page: TrustedPage, params: ForwardedParams<'drag'>): TrustedSteps {
   const from = requireTarget(params.target, 'drag');
   const onto = requireTarget(params.to, 'drag');
   let ends: DragEnds | undefined;
-  const find = async (): Promise<DragEnds> => ({
-    from: await page.locate(from, true),
-    to: await page.locate(onto, false, params.at),
-  });
+  const find = (): Promise<DragEnds> => locateEnds(page, from, onto, params.at);
   return {
     async prepare() {
       ends = await find();

@@ -2,8 +2,8 @@
  * The drag gesture and the file drop of the driver kit against a recording browser: a pointer drag is
  * press, moves with the left button held (the first past the drag threshold) and the release; an HTML5
  * drag the browser intercepted goes on as drag events carrying its data, then the release, and the
- * interception is switched off again; where the browser hands drag events to no page (headless), an
- * HTML5 drag or a file drop is refused, never answered as done.
+ * interception is switched off again. Both ends of a drag are points of one scroll position: locating
+ * the drop target may scroll the page, and the element's point is then located again.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,12 +11,14 @@ import {
   dragGesture,
   dragWatch,
   dropFiles,
+  trustedSteps,
   type InputCommands,
   type InputSender,
+  type TrustedPage,
 } from '../../src/index';
 
 /** Records each command; `intercept` makes the browser report an HTML5 drag at the first held move. */
-function recorder(options: { intercept?: Record<string, unknown>; dragEvents?: boolean } = {}) {
+function recorder(options: { intercept?: Record<string, unknown> } = {}) {
   const sent: { method: string; params: Record<string, unknown> }[] = [];
   let seen: ((data: Record<string, unknown>) => void) | null = null;
   const input: InputSender = {
@@ -40,7 +42,6 @@ function recorder(options: { intercept?: Record<string, unknown>; dragEvents?: b
           seen = null;
         };
       }),
-    ...(options.dragEvents === undefined ? {} : { dragEvents: options.dragEvents }),
   };
   return { input, sent };
 }
@@ -86,25 +87,6 @@ describe('the drag gesture', () => {
     );
     expect(kinds.at(-1)).toBe('setInterceptDrags:false');
   });
-
-  it('refuses an HTML5 drag where the browser hands drag events to no page, releasing the button', async () => {
-    const { input, sent } = recorder({ intercept: { items: [], dragOperationsMask: 1 }, dragEvents: false });
-    const error = await dragGesture(input, { pointer: null }, { from: FROM, to: TO }).catch(
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(DriverFailure);
-    expect((error as DriverFailure).error.code).toBe('UNSUPPORTED_ACTION');
-    const kinds = sent.map(kind);
-    expect(kinds).toContain('dispatchMouseEvent:mouseReleased');
-    expect(kinds).not.toContain('dispatchDragEvent:drop');
-    expect(kinds.at(-1)).toBe('setInterceptDrags:false');
-  });
-
-  it('still drags a pointer sortable there (no HTML5 drag started)', async () => {
-    const { input, sent } = recorder({ dragEvents: false });
-    await dragGesture(input, { pointer: null }, { from: FROM, to: TO });
-    expect(sent.map(kind)).toContain('dispatchMouseEvent:mouseReleased');
-  });
 });
 
 describe('the file drop', () => {
@@ -115,11 +97,55 @@ describe('the file drop', () => {
     expect(drags.map((d) => d.params.type)).toEqual(['dragEnter', 'dragOver', 'dragOver', 'drop']);
     expect(drags.at(-1)?.params).toMatchObject({ x: 300, y: 160, data: { files: ['/allowed/a.txt'] } });
   });
+});
 
-  it('is refused before any input where the browser hands drag events to no page', async () => {
-    const { input, sent } = recorder({ dragEvents: false });
-    const error = await dropFiles(input, { pointer: null }, TO, ['/allowed/a.txt']).catch((e: unknown) => e);
-    expect((error as DriverFailure).error.code).toBe('UNSUPPORTED_ACTION');
+/**
+ * A page whose scroll position moves when an element that is cut off is located (it is scrolled into
+ * view, as the page's `locate` does): the card at y 219 stays in view, the column at 364–540 of a
+ * 493 px viewport is cut off until the page scrolls by 177, which moves the card to y 42. When the two
+ * do not fit together, locating the card scrolls back and the column is cut off again.
+ */
+function scrollingPage(input: InputSender, fitTogether = true): TrustedPage {
+  let scrollY = 0;
+  return {
+    input,
+    rest: { pointer: null },
+    locate: (target) => {
+      if (target.ref === 'card') {
+        const scrolled = !fitTogether && scrollY !== 0;
+        if (scrolled) scrollY = 0;
+        return Promise.resolve({ x: 134, y: 219 - scrollY, scrolled });
+      }
+      const scrolled = scrollY === 0;
+      scrollY = 177;
+      return Promise.resolve({ x: 391, y: 452 - scrollY, scrolled });
+    },
+    focusAt: () => Promise.resolve(true),
+    checkHuman: () => Promise.resolve(),
+  };
+}
+
+describe('the ends of a drag', () => {
+  const call = { action: 'drag', params: { target: { ref: 'card' }, to: { ref: 'column' } } } as const;
+
+  it('presses at the element as it shows after locating the drop target scrolled the page', async () => {
+    const { input, sent } = recorder();
+    const steps = trustedSteps(scrollingPage(input), call);
+    await steps.prepare();
+    await steps.act();
+    const press = sent.find((c) => c.params.type === 'mousePressed');
+    expect(press?.params).toMatchObject({ x: 134, y: 42 });
+    const release = sent.find((c) => c.params.type === 'mouseReleased');
+    expect(release?.params).toMatchObject({ x: 391, y: 275 });
+  });
+
+  it('refuses, before any input, ends that never show together', async () => {
+    const { input, sent } = recorder();
+    const error = await trustedSteps(scrollingPage(input, false), call)
+      .prepare()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DriverFailure);
+    expect((error as DriverFailure).error.code).toBe('ELEMENT_NOT_INTERACTABLE');
     expect(sent).toEqual([]);
   });
 });

@@ -19,6 +19,7 @@ import type { Executor } from './driver/executor';
 import { createHostLink } from './host/host-link';
 import type { NativeHost } from './host/native-host';
 import { WorkerLog } from './log';
+import { welcomer } from './welcome';
 
 export const KEEPALIVE_ALARM = 'bproxy-keepalive';
 
@@ -77,6 +78,8 @@ export function startWorker(options: WorkerOptions): Worker {
     daemon,
     isDriven: (tabId) => driver.tabs.has(tabId),
   });
+  // The first pairing of this profile opens the welcome page, before the link restarts on it.
+  daemon.pairing.onAccepted(welcomer(chrome, log, now));
   driver.install(daemon.connection);
   daemon.install();
   host.install();

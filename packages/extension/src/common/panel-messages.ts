@@ -14,6 +14,7 @@ import {
   HostToExtensionSchema,
   PacingModeSchema,
   SessionIdSchema,
+  PendingApprovalSchema,
   SitePolicySchema,
   UserResultSchema,
 } from '@bproxy/protocol';
@@ -86,6 +87,8 @@ export const WorkerToPanelSchema = z.discriminatedUnion('type', [
     lost: z.array(z.number().int().min(0)).max(1000).optional(),
   }),
   z.strictObject({ type: z.literal('activity'), entry: ActivityEntrySchema }),
+  /** What waits for a person's decision now (approvals): sent on connect and whenever it changes. */
+  z.strictObject({ type: z.literal('approvals'), pending: z.array(PendingApprovalSchema).max(100) }),
   z.strictObject({ type: z.literal('replay'), entries: z.array(ActivityEntrySchema), gap: z.boolean() }),
   z.strictObject({ type: z.literal('answer'), requestId: z.string(), answer: PanelAnswerSchema }),
   z.strictObject({ type: z.literal('host'), message: HostToExtensionSchema }),

@@ -130,6 +130,15 @@ export function entryWords(entry: ActivityEntry): { what: Words; detail: string 
     case 'action': {
       if (entry.error?.code === 'HUMAN_REQUIRED')
         return { what: [`${who} is waiting: `, ...phrase(entry, 1), ' refused, paused'], detail: '' };
+      // Approvals: held, never run, until a person decides (or told that they denied it).
+      if (entry.error?.code === 'APPROVAL_REQUIRED')
+        return entry.error.message.startsWith('a person denied')
+          ? { what: ['You denied: ', ...phrase(entry, 1)], detail: 'Not run.' }
+          : {
+              what: [`${who} asks you first: `, ...phrase(entry, 1)],
+              detail:
+                'Not run until you decide: Allow once, Always on this site or Deny, at the top of this panel.',
+            };
       const waited =
         entry.waitedMs === undefined || entry.waitedMs < 100
           ? ''

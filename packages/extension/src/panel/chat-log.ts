@@ -7,6 +7,7 @@
  * stored transcript, and holds no chat state beyond what it shows.
  */
 import type { TranscriptEntry } from '@bproxy/protocol';
+import { heldWords } from './approval-words';
 import { el } from './dom';
 import { domFactory, MarkdownStream } from './markdown';
 import { RenderBatch } from './render-batch';
@@ -153,6 +154,9 @@ export class ChatLog {
     const state = details.querySelector('.tool-state');
     if (state) state.textContent = ok === null ? '–' : ok ? '✓' : '✗';
     details.append(el('pre', { className: 'tool-result', text }));
+    // An action held for the person's decision (approvals): said in plain words under the call.
+    if (ok === false && text.startsWith('APPROVAL_REQUIRED'))
+      details.after(el('div', { className: 'chat-notice approval-notice', text: heldWords(text) }));
   }
 
   /** The turn ended: the next text is a new answer; the model that answered is named under it. */

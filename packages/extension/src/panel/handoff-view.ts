@@ -62,6 +62,8 @@ export class HandoffView {
   constructor(
     private readonly link: PanelLink,
     private readonly currentTab: () => number | null,
+    /** The panel's tab once it is known (null: it cannot be read); the panel learns it as it opens. */
+    private readonly tabKnown: () => Promise<number | null> = async () => currentTab(),
   ) {
     link.on((message) => {
       if (message.type === 'status') {
@@ -185,7 +187,8 @@ export class HandoffView {
   }
 
   private async shareTab(): Promise<void> {
-    const tab = this.currentTab();
+    // A click as the panel opens can come before it knows its tab: that tab is shared once it is known.
+    const tab = this.currentTab() ?? (await this.tabKnown());
     if (tab === null) return;
     const answer = await this.link.user({ kind: 'share_tab', tabId: tab });
     if (!answer.ok) this.say(tab, `Not shared: ${answer.reason}`, 'bad');

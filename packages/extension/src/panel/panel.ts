@@ -1,7 +1,8 @@
 /**
  * The side panel: which tab it serves (the one in front of its own window, following tab switches
  * there; or `?tab=ID` when the page is opened for one tab), its port to the worker, the hand-off strip
- * for that tab, and four views — Activity, Chat, Terminal, Policy — switched by the tab bar.
+ * for that tab, the actions waiting for the person's decision (above every view), and four views —
+ * Activity, Chat, Terminal, Policy — switched by the tab bar.
  */
 import type { SessionStorage } from './tab-ids';
 import { ActivityView } from './activity-view';
@@ -14,6 +15,7 @@ import { HandoffView } from './handoff-view';
 import { PanelLink, type PortApi } from './link';
 import { TerminalView } from './terminal-view';
 import { PolicyView } from './policy-view';
+import { ApprovalsView } from './approvals-view';
 
 const platform = (
   globalThis as unknown as {
@@ -25,9 +27,13 @@ const fixed = Number(new URLSearchParams(location.search).get('tab'));
 let tab: number | null = Number.isInteger(fixed) && fixed > 0 ? fixed : null;
 const currentTab = () => tab;
 
+/** Settles once the panel knows its tab, or knows it cannot (then `tab` stays null). */
+let knowTab: () => void = () => undefined;
+const tabKnown = new Promise<void>((resolve) => (knowTab = resolve));
+
 const link = new PanelLink(platform.runtime);
 link.connect();
-const handoff = new HandoffView(link, currentTab);
+const handoff = new HandoffView(link, currentTab, () => tabKnown.then(currentTab));
 const activity = new ActivityView(link, currentTab);
 const debugNote = new DebugNote(link, () => handoff.current(), platform.storage.local);
 const chat = new ChatView(link, currentTab, platform.storage.session);
@@ -39,6 +45,8 @@ const terminal = new TerminalView({
 });
 
 const policy = new PolicyView(link);
+// Decisions waiting for the person show above every view: nobody has to look for them.
+new ApprovalsView(link);
 
 const status = byId('status');
 const startDaemon = byId<HTMLButtonElement>('start-daemon');
@@ -91,12 +99,14 @@ const follow = (tabId: number) => {
   terminal.tabChanged();
 };
 if (tab === null) {
-  followFrontTab(platform, follow).catch((error: unknown) => {
-    tabProblem = `cannot tell which tab is in front: ${String(error)}`;
-    status.textContent = tabProblem;
-    status.className = 'status bad';
-  });
-}
+  followFrontTab(platform, follow)
+    .catch((error: unknown) => {
+      tabProblem = `cannot tell which tab is in front: ${String(error)}`;
+      status.textContent = tabProblem;
+      status.className = 'status bad';
+    })
+    .finally(knowTab);
+} else knowTab();
 
 const views = ['activity', 'chat', 'terminal', 'policy'] as const;
 type ViewName = (typeof views)[number];

@@ -28,6 +28,7 @@ export function originOf(typed: string): string | null {
 
 export class PolicyView {
   private readonly fallback = byId<HTMLSelectElement>('policy-default');
+  private readonly foreground = byId<HTMLInputElement>('policy-foreground');
   private readonly rules = byId<HTMLUListElement>('policy-rules');
   private readonly refusals = byId<HTMLOListElement>('policy-refusals');
   private readonly origin = byId<HTMLInputElement>('policy-origin');
@@ -39,6 +40,10 @@ export class PolicyView {
     this.fallback.addEventListener('change', () => {
       const decision = PolicyDecisionSchema.safeParse(this.fallback.value);
       if (this.policy && decision.success) void this.write({ ...this.policy, default: decision.data });
+    });
+    this.foreground.addEventListener('change', () => {
+      if (this.policy)
+        void this.write({ ...this.policy, foreground: this.foreground.checked ? 'allow' : 'deny' });
     });
     byId<HTMLFormElement>('policy-add').addEventListener('submit', (event) => {
       event.preventDefault();
@@ -85,6 +90,7 @@ export class PolicyView {
     } else {
       const policy = view.policy;
       this.fallback.value = policy.default;
+      this.foreground.checked = policy.foreground !== 'deny';
       this.rules.replaceChildren(
         ...Object.entries(policy.origins).map(([origin, entry]) => {
           const remove = el('button', { text: 'Remove', className: 'link' });

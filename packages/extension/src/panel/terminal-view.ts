@@ -65,7 +65,7 @@ export class TerminalView {
   show(): void {
     this.visible = true;
     const term = this.screen();
-    this.fit.fit();
+    this.fitWhole();
     term.focus();
     if (this.attachment.termId === null || this.tabId !== this.options.currentTab()) void this.attach();
   }
@@ -112,10 +112,32 @@ export class TerminalView {
         this.options.link.send({ type: 'host', message: { type: 'pty.resize', termId, cols, rows } });
     });
     new ResizeObserver(() => {
-      if (this.visible && this.container.clientWidth > 0) this.fit.fit();
+      if (this.visible && this.container.clientWidth > 0) this.fitWhole();
     }).observe(this.container);
     this.term = term;
     return term;
+  }
+
+  /**
+   * Fits the terminal to its box in whole rows. The fit addon divides the box's height by the cell
+   * height it computed, but the rows it draws can be a little taller (a fraction of a pixel each): a
+   * full panel's terminal ended 1.8 px below its box, and the panel scrolled by 2 px under it. So the
+   * rows are also bounded by the height the screen really draws per row.
+   */
+  private fitWhole(): void {
+    const term = this.term;
+    const dims = this.fit.proposeDimensions();
+    if (term === null || dims === undefined || !(dims.rows > 0 && dims.cols > 0)) return;
+    const style = getComputedStyle(this.container);
+    const available =
+      this.container.getBoundingClientRect().height -
+      parseFloat(style.paddingTop) -
+      parseFloat(style.paddingBottom);
+    const drawn = term.element?.querySelector('.xterm-screen')?.getBoundingClientRect().height ?? 0;
+    const rowHeight = drawn / term.rows;
+    const rows =
+      rowHeight > 0 ? Math.max(1, Math.min(dims.rows, Math.floor(available / rowHeight))) : dims.rows;
+    if (rows !== term.rows || dims.cols !== term.cols) term.resize(dims.cols, rows);
   }
 
   private async attach(): Promise<void> {

@@ -2,7 +2,7 @@
 import type { ActionResult } from '@bproxy/protocol';
 import type { PageContext } from '../context';
 import { nameOf, roleOf } from '../dom/aria';
-import { FrameReport } from '../dom/flat-tree';
+import { deepActiveElement, FrameReport } from '../dom/flat-tree';
 import { topBox } from '../dom/geometry';
 import { resolveTarget } from '../dom/resolve';
 import { UnseenText } from '../dom/unseen';
@@ -15,8 +15,18 @@ import { visibleText } from '../render/visible-text';
 const ATTR_MAX = 500;
 const TEXT_MAX = 2000;
 
+/**
+ * The element inspected: the target; for the daemon's approvals read before `press Enter` with no
+ * target, the focused element (through shadow roots and same-origin frames), where the key goes.
+ */
+function inspected(ctx: PageContext, p: Params): Element {
+  if (p.target === undefined && optString(p, 'approval') === 'enter')
+    return deepActiveElement() ?? document.body;
+  return resolveTarget(reqTarget(p), ctx.registry);
+}
+
 export function inspect(ctx: PageContext, p: Params): ActionResult<'inspect'> {
-  const el = resolveTarget(reqTarget(p), ctx.registry);
+  const el = inspected(ctx, p);
   const attributes: Record<string, string> = {};
   for (const attr of Array.from(el.attributes).slice(0, 50)) {
     // Field values live in properties; the value attribute of a password field is never echoed.

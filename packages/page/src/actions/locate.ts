@@ -29,9 +29,10 @@ export function locate(ctx: PageContext, p: Params): LocateResult {
     const rect = el.getBoundingClientRect();
     const x = Math.min(rect.left + at.x, rect.right - 1) + (point.top.x - point.local.x);
     const y = Math.min(rect.top + at.y, rect.bottom - 1) + (point.top.y - point.local.y);
-    return { x, y, tag: el.localName, editable, ...documentMark(ctx) };
+    return { x, y, tag: el.localName, editable, scrolled: point.scrolled, ...documentMark(ctx) };
   }
-  return { x: point.top.x, y: point.top.y, tag: el.localName, editable, ...documentMark(ctx) };
+  const { scrolled } = point;
+  return { x: point.top.x, y: point.top.y, tag: el.localName, editable, scrolled, ...documentMark(ctx) };
 }
 
 export function documentMark(ctx: PageContext): DocumentMark {

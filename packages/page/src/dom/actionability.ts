@@ -14,6 +14,8 @@ export interface ActionPoint {
   readonly local: Point;
   /** Center in the top viewport (for drivers with trusted input). */
   readonly top: Point;
+  /** Whether the page (or a scrolling ancestor) was scrolled to bring the element into view. */
+  readonly scrolled: boolean;
 }
 
 function notInteractable(el: Element, why: string): PageError {
@@ -34,9 +36,10 @@ function shownPart(el: Element): { rect: Rect; clippedBy: Element | null } {
 }
 
 /** Scrolls the page and every scrolling ancestor as needed so that all of `el` shows, if it can. */
-function scrollIntoViewIfNeeded(el: Element): void {
-  if (cutOff(el.getBoundingClientRect(), shownPart(el).rect))
-    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+function scrollIntoViewIfNeeded(el: Element): boolean {
+  if (!cutOff(el.getBoundingClientRect(), shownPart(el).rect)) return false;
+  el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  return true;
 }
 
 function notReached(el: Element, hit: Element): PageError {
@@ -64,7 +67,7 @@ export function ensureActionable(el: Element, opts: { enabled: boolean; editable
   if (hidden) throw notInteractable(el, `is not visible: ${hidden}`);
   if (opts.enabled && isDisabled(el)) throw notInteractable(el, 'is disabled');
   if (opts.editable && (el as HTMLInputElement).readOnly === true) throw notInteractable(el, 'is read-only');
-  scrollIntoViewIfNeeded(el);
+  const scrolled = scrollIntoViewIfNeeded(el);
   // Center of the part that shows: a box taller than the viewport is still clickable.
   const { rect, clippedBy } = shownPart(el);
   if (isEmpty(rect)) {
@@ -79,5 +82,5 @@ export function ensureActionable(el: Element, opts: { enabled: boolean; editable
   const y = (rect.top + rect.bottom) / 2;
   assertReached(el, { x, y });
   const offset = frameOffset(el.ownerDocument);
-  return { local: { x, y }, top: { x: x + offset.x, y: y + offset.y } };
+  return { local: { x, y }, top: { x: x + offset.x, y: y + offset.y }, scrolled };
 }

@@ -2,7 +2,8 @@
  * What the user sees of agents in the browser itself, from what the daemon pushes: the sessions that
  * hold this browser's tabs (kept here for the side panel), each session's tabs gathered in a tab group
  * named after it and marked while it is paused, the toolbar badge (how many sessions, `!` when one
- * waits for the human), and activity entries relayed to every open side panel. Best effort against
+ * waits for the human; `?` and how many while actions wait for a person's decision — approvals —, then
+ * back to the sessions' count), and activity entries and the approvals relayed to every open side panel. Best effort against
  * the browser: a tab that cannot be grouped (a pinned tab, another window) stays where it is.
  *
  * A group's title starts with GROUP_PREFIX, so that bproxy knows its own: Chrome saves tab groups, and
@@ -11,7 +12,7 @@
  * (the worker started), whenever the daemon link is down (no session can be known live), and when
  * Chrome creates or retitles a group (a saved group reopened).
  */
-import type { ActivityEntry, BrowserSession } from '@bproxy/protocol';
+import type { ActivityEntry, BrowserSession, PendingApproval } from '@bproxy/protocol';
 import type { ChromeApi } from '../../chrome-api';
 import type { DaemonPush } from './connection';
 import { messageOf } from '../driver/errors';
@@ -21,6 +22,8 @@ export interface BrowserViewListener {
   /** The sessions holding this browser's tabs, and the tabs the user shared whose session was lost. */
   sessions(sessions: BrowserSession[], lost: number[]): void;
   activity(entry: ActivityEntry): void;
+  /** What waits for a person's decision (any session of the daemon's, whichever driver). */
+  approvals(pending: PendingApproval[]): void;
 }
 
 /** How every bproxy group's title starts. */
@@ -37,6 +40,7 @@ export const isOurGroup = (title: string | undefined): boolean => title?.startsW
 
 export class BrowserView {
   private current: BrowserSession[] = [];
+  private asks: PendingApproval[] = [];
   private readonly groups = new Map<string, number>();
   /** The tabs each session had at the last sync, to let go of them when it ends. */
   private readonly grouped = new Map<string, number[]>();
@@ -79,6 +83,8 @@ export class BrowserView {
    */
   linkDown(): void {
     this.reconnecting = true;
+    // Nobody can decide through a link that is down: the daemon sends what waits when it is back.
+    if (this.asks.length > 0) this.onPush({ type: 'approvals', pending: [] });
     this.syncing = this.syncing.then(async () => {
       this.groups.clear();
       this.grouped.clear();
@@ -117,10 +123,21 @@ export class BrowserView {
   listen(listener: BrowserViewListener): () => void {
     this.listeners.add(listener);
     listener.sessions(this.current, this.lost);
+    listener.approvals(this.asks);
     return () => this.listeners.delete(listener);
   }
 
+  get approvals(): PendingApproval[] {
+    return this.asks;
+  }
+
   onPush(message: DaemonPush): void {
+    if (message.type === 'approvals') {
+      this.asks = message.pending;
+      for (const listener of [...this.listeners]) listener.approvals(this.asks);
+      this.syncing = this.syncing.then(() => this.badge());
+      return;
+    }
     if (message.type === 'activity') {
       for (const listener of [...this.listeners]) listener.activity(message.entry);
       return;
@@ -146,7 +163,7 @@ export class BrowserView {
   }
 
   private async sync(sessions: BrowserSession[]): Promise<void> {
-    await this.badge(sessions);
+    await this.badge();
     const live = new Set<string>(sessions.map((s) => s.info.session));
     for (const [id, tabIds] of [...this.grouped]) {
       if (live.has(id)) continue;
@@ -166,20 +183,26 @@ export class BrowserView {
     }
   }
 
-  private async badge(sessions: BrowserSession[]): Promise<void> {
+  /** The badge for the sessions pushed last, unless a decision waits: that comes first. */
+  private async badge(): Promise<void> {
+    const sessions = this.current;
+    const asks = this.asks.length;
     const waiting = sessions.filter((s) => s.info.paused).length;
-    const text = sessions.length === 0 ? '' : `${sessions.length}${waiting > 0 ? '!' : ''}`;
+    const text =
+      asks > 0 ? `${asks}?` : sessions.length === 0 ? '' : `${sessions.length}${waiting > 0 ? '!' : ''}`;
+    const color = asks > 0 ? '#cf222e' : waiting > 0 ? '#bc4c00' : '#0969da';
+    const title =
+      asks > 0
+        ? `bproxy: ${asks === 1 ? 'an action waits' : `${asks} actions wait`} for your decision in the side panel`
+        : sessions.length === 0
+          ? 'bproxy'
+          : `bproxy: ${sessions.length} session${sessions.length > 1 ? 's' : ''}${
+              waiting > 0 ? `, ${waiting} waiting for you` : ''
+            }`;
     try {
       await this.chrome.action.setBadgeText({ text });
-      await this.chrome.action.setBadgeBackgroundColor({ color: waiting > 0 ? '#bc4c00' : '#0969da' });
-      await this.chrome.action.setTitle({
-        title:
-          sessions.length === 0
-            ? 'bproxy'
-            : `bproxy: ${sessions.length} session${sessions.length > 1 ? 's' : ''}${
-                waiting > 0 ? `, ${waiting} waiting for you` : ''
-              }`,
-      });
+      await this.chrome.action.setBadgeBackgroundColor({ color });
+      await this.chrome.action.setTitle({ title });
     } catch (error) {
       this.log.debug('badge_failed', { error: messageOf(error) });
     }

@@ -71,7 +71,10 @@ const OUTBOX_LIMIT = 100;
 const USER_REQUEST_TIMEOUT_MS = 10_000;
 
 export type UserAnswer = { ok: true; result: UserResult } | { ok: false; reason: string };
-export type DaemonPush = Extract<DaemonMessage, { type: 'tab_released' | 'activity' | 'sessions' }>;
+export type DaemonPush = Extract<
+  DaemonMessage,
+  { type: 'tab_released' | 'activity' | 'sessions' | 'approvals' }
+>;
 
 export class Connection {
   private state: ConnectionState = 'idle';
@@ -337,6 +340,7 @@ export class Connection {
       case 'tab_released':
       case 'activity':
       case 'sessions':
+      case 'approvals':
         this.opts.onPush(msg);
         return;
     }

@@ -40,6 +40,8 @@ export function isLoopbackWsUrl(value: string): boolean {
 export type AcceptResult = { ok: true; pairing: StoredPairing } | { ok: false; reason: string };
 
 export class PairingStore {
+  private readonly acceptedListeners: ((pairing: StoredPairing) => Promise<void>)[] = [];
+
   constructor(
     private readonly local: StorageArea,
     private readonly randomId: () => string,
@@ -83,7 +85,13 @@ export class PairingStore {
       [PAIRING_KEY]: pairing.data,
       [NONCES_KEY]: [...nonces, data.nonce].slice(-MAX_NONCES),
     });
+    for (const listener of this.acceptedListeners) await listener(pairing.data);
     return { ok: true, pairing: pairing.data };
+  }
+
+  /** Called after each bootstrap accepted (typed code or native host), before accept() answers. */
+  onAccepted(listener: (pairing: StoredPairing) => Promise<void>): void {
+    this.acceptedListeners.push(listener);
   }
 
   /**

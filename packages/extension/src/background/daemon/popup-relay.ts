@@ -47,10 +47,13 @@ export function installPopupRelay(opts: PopupRelayOptions): void {
     const parsed = PopupMessageSchema.safeParse(message);
     if (!parsed.success) return undefined;
     const msg = parsed.data;
+    // The status answers what the worker knows before this message wakes it: the popup polls every
+    // second, and a wake-up a second after the last attempt starts a new one, so a status read after it
+    // would say 'connecting' on every poll and never show why the last attempt failed.
+    if (msg.type === 'status') sendResponse(opts.status());
     opts.wake();
     switch (msg.type) {
       case 'status':
-        sendResponse(opts.status());
         return undefined;
       case 'share':
         void opts.share(msg.tabId).then((answer) => sendResponse(shareAnswer(answer)));

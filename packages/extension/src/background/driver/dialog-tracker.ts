@@ -103,16 +103,17 @@ export class DialogTracker {
       return { ok: false, reason: messageOf(error) };
     }
     this.attached.add(tabId);
-    await this.afterAttach(tabId).catch((error: unknown) =>
-      this.log.debug('debugger_observe_failed', { tabId, error: messageOf(error) }),
-    );
-    // As the CDP driver does: keys and clipboard writes reach a tab that is not in front. Without it
-    // input still works in the tab the user looks at.
+    // As the CDP driver does: keys and clipboard writes reach a tab that is not in front, and its page is
+    // visible (not hidden, timers not throttled) while bproxy drives it. Without it input still works in
+    // the tab the user looks at.
     await this.chrome.debugger
       .sendCommand({ tabId }, 'Emulation.setFocusEmulationEnabled', { enabled: true })
       .catch((error: unknown) =>
         this.log.debug('focus_emulation_failed', { tabId, error: messageOf(error) }),
       );
+    await this.afterAttach(tabId).catch((error: unknown) =>
+      this.log.debug('debugger_observe_failed', { tabId, error: messageOf(error) }),
+    );
     return { ok: true };
   }
 

@@ -14,6 +14,7 @@ import { messageOf } from './errors';
 import { DEFAULT_TABLE_OPTIONS, ExecutedTable } from './executed-table';
 import { Executor } from './executor';
 import { IdleDebugger } from './idle-debugger';
+import { BackgroundFrames } from './background-frames';
 import { NavigationTracker } from './navigation-tracker';
 import { installObserver, observeAttached } from './observe-actions';
 import { OpenedTabs } from './opened-tabs';
@@ -50,7 +51,11 @@ export function createDriver({ chrome, log, now, imageSize }: DriverOptions): Dr
   const tabs = new DrivenTabs(chrome.storage.session, log);
   const opened = new OpenedTabs(tabs);
   const observer = new TabObserver(undefined, now);
-  dialogs.afterAttach = (tabId) => observeAttached(chrome, observer, tabId);
+  const frames = new BackgroundFrames(chrome, dialogs, log);
+  dialogs.afterAttach = async (tabId) => {
+    await observeAttached(chrome, observer, tabId);
+    await frames.keep(tabId);
+  };
   const idle = new IdleDebugger(dialogs, (tabId) => tabs.has(tabId), log);
   const downloads = new ExtensionDownloads(chrome, (tabId) => tabs.has(tabId), idle, now, log);
   const ctx: DriverContext = {
@@ -80,6 +85,7 @@ export function createDriver({ chrome, log, now, imageSize }: DriverOptions): Dr
     install(daemon) {
       nav.install(chrome);
       dialogs.install();
+      frames.install();
       opened.install(chrome, daemon);
       installObserver(chrome, tabs, observer);
       downloads.install(daemon);

@@ -62,9 +62,10 @@ async function createTab(
 const open: ActionHandler<'tab.open'> = {
   async run(ctx, params, call) {
     const url = params.url;
-    // An agent's tab comes to the front unless it asks to stay behind (`--background`): Chrome throttles
-    // the timers of a tab out of view, so a page's animations would stall under the agent's reads.
-    const active = params.active !== false;
+    // In the user's Chrome an agent's tab opens behind the one the user looks at, unless it asks for the
+    // front (which the daemon's policy may have refused already). The debugger's focus emulation keeps
+    // the page visible and its timers and animation frames running while it is driven (dialog-tracker.ts).
+    const active = params.active === true;
     const existing = call.resumed ? await findOpened(ctx, call.request.id) : null;
     const tabId = existing ?? (await createTab(ctx, call, url, active));
     ctx.idle.touch(tabId);

@@ -12,8 +12,10 @@ import {
   dragWatch,
   focusAtPoint,
   framedTrustedPage,
+  scrolledOf,
   trustedSteps,
   type InputSender,
+  type LocatedPoint,
   type PointerRest,
   type TrustedCall,
   type TrustedPage,
@@ -80,8 +82,6 @@ export class DebuggerPage implements TrustedPage {
           return fail('DRIVER_ERROR', `the browser stopped taking input in this tab mid-${call.action}`);
         }
       },
-      // Headless Chromium (tests) hands dispatched drag events to no page: refused there, not faked.
-      ...(globalThis.navigator?.userAgent.includes('HeadlessChrome') === true ? { dragEvents: false } : {}),
       watchDrags: () =>
         dragWatch((seen) => {
           const listener = (source: { tabId?: number }, method: string, params?: unknown): void => {
@@ -99,12 +99,12 @@ export class DebuggerPage implements TrustedPage {
     target: ElementTarget,
     enabled: boolean,
     at?: { x: number; y: number },
-  ): Promise<{ x: number; y: number }> {
+  ): Promise<LocatedPoint> {
     const data = await this.pageCall('locate', { target, enabled, ...(at === undefined ? {} : { at }) });
     const point = data as { x?: unknown; y?: unknown } | null;
     if (typeof point?.x !== 'number' || typeof point.y !== 'number')
       fail('DRIVER_ERROR', 'locate: the page did not answer a point { x, y }');
-    return { x: point.x, y: point.y };
+    return { x: point.x, y: point.y, ...scrolledOf(point) };
   }
 
   async focusAt(point: { x: number; y: number }, caretToEnd: boolean): Promise<boolean> {

@@ -118,6 +118,7 @@ export class PanelRelay {
     const unlisten = this.opts.view.listen({
       sessions: (sessions, lost) => this.post(port, { type: 'sessions', sessions, lost }),
       activity: (entry) => this.post(port, { type: 'activity', entry }),
+      approvals: (pending) => this.post(port, { type: 'approvals', pending }),
     });
     this.panels.set(port, unlisten);
     this.post(port, this.status());
