@@ -30,11 +30,12 @@ import { FakeExtension, okData, startDaemon, type TestDaemon } from '../harness'
 const ORIGIN = 'http://shop.test';
 const URL = `${ORIGIN}/download/report.csv`;
 
-const policy = (download: PolicyDecision): SitePolicy => ({
+/** A policy whose classes say `download`; none: the built-in defaults of where the browser is. */
+const policy = (download: PolicyDecision | null): SitePolicy => ({
   version: 1,
   default: 'allow',
   origins: {},
-  classes: { download },
+  ...(download === null ? {} : { classes: { download } }),
 });
 
 let daemon: TestDaemon | undefined;
@@ -55,7 +56,7 @@ interface Download {
 }
 
 /** A daemon with the policy, the scripted extension, a session on the shop's page, and a downloader. */
-async function shop(download: PolicyDecision) {
+async function shop(download: PolicyDecision | null) {
   daemon = await startDaemon({ sitePolicy: memoryPolicy(policy(download)) });
   const d = daemon;
   const fake = new FakeExtension(d);
@@ -123,6 +124,15 @@ describe('the download approval class', () => {
     const again = await wait();
     expect(!again.ok && again.error.code).toBe('APPROVAL_REQUIRED');
     expect(readdirSync(join(filed.file, '..'))).toEqual(['report.csv']);
+  });
+
+  it("asks by default in the user's Chrome: a policy that names no download class keeps nothing and asks", async () => {
+    const { d, downloadOnce, wait } = await shop(null);
+    const dir = downloadOnce();
+    const held = await wait();
+    expect(!held.ok && held.error.code).toBe('APPROVAL_REQUIRED');
+    expect(existsSync(dir)).toBe(false);
+    expect(d.server.deps.approvals.pending()).toMatchObject([{ class: 'download', origin: ORIGIN }]);
   });
 
   it('answers POLICY_DENIED when the policy denies the class, and files without asking when it allows it', async () => {
