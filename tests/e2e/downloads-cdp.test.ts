@@ -30,6 +30,5 @@ afterAll(async () => {
 
 defineDownloadsSuite({
   label: 'the CDP driver',
-  filesDownloads: true,
   start: () => (starting ??= start()),
 });

@@ -26,12 +26,13 @@ export interface PairedExtension {
 /**
  * `homePrefix` names the daemon's temporary home; `startArgs` are added to `service start --browser
  * none`; `options.env` to the environment of the CLI and the daemon it starts (BPROXY_LOG_LEVEL, …);
- * `options.display` (a virtual screen's, tests/kit/xvfb.ts) runs the browser headed there.
+ * `options.display` (a virtual screen's, tests/kit/xvfb.ts) runs the browser headed there;
+ * `options.downloadsDir` is the browser's own download folder (Chrome's handling, as a user's).
  */
 export function pairedExtension(
   homePrefix: string,
   startArgs: readonly string[] = [],
-  options: { env?: Record<string, string>; display?: () => string } = {},
+  options: { env?: Record<string, string>; display?: () => string; downloadsDir?: string } = {},
 ): PairedExtension {
   let cli: Cli | undefined;
   let pages: FixtureServer | undefined;
@@ -45,7 +46,10 @@ export function pairedExtension(
     cli = c;
     const started = await c.start(['--browser', 'none', ...startArgs]);
     const display = options.display;
-    browser = await launchWithExtension(display === undefined ? {} : { display: display() });
+    browser = await launchWithExtension({
+      ...(display === undefined ? {} : { display: display() }),
+      ...(options.downloadsDir === undefined ? {} : { downloadsDir: options.downloadsDir }),
+    });
     await pairThroughPopup(browser, started.pairingCode, started.port);
     const client = await until('the extension client to connect', async () => {
       const status = await c.ok<Status>(['debug', 'status']);

@@ -5,7 +5,7 @@
  * is bounded (tests/kit/chromium.ts).
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Worker } from 'playwright-core';
@@ -56,6 +56,12 @@ export interface LaunchOptions {
   extensionDir?: string;
   /** Headed on this X display (the headed tier; tests/kit/headed.ts). */
   display?: string;
+  /**
+   * Downloads as in a user's Chrome: Chrome's own download handling (Playwright's redirect of every
+   * download to its folder, which bypasses extensions, is turned off) into this folder, set as the
+   * profile's download folder (a fresh profile only).
+   */
+  downloadsDir?: string;
 }
 
 export async function launchWithExtension(options: LaunchOptions = {}): Promise<ExtensionBrowser> {
@@ -64,6 +70,11 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
     throw new Error(`no extension in ${extensionDir}: build it first (node scripts/build.mjs)`);
   const extensions = [extensionDir, ...(options.frameExtension === true ? [FRAME_EXTENSION_DIR] : [])];
   const userDataDir = options.userDataDir ?? mkdtempSync(join(tmpdir(), 'bproxy-ext-e2e-'));
+  if (options.downloadsDir !== undefined && options.userDataDir === undefined) {
+    mkdirSync(join(userDataDir, 'Default'), { recursive: true });
+    const download = { default_directory: options.downloadsDir, prompt_for_download: false };
+    writeFileSync(join(userDataDir, 'Default', 'Preferences'), JSON.stringify({ download }));
+  }
   const { context, close } = await launchChromium({
     userDataDir,
     removeProfile: options.keepProfile !== true,
@@ -91,6 +102,15 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
   };
   const first = await worker();
   const extensionId = new URL(first.url()).host;
+  if (options.downloadsDir !== undefined) {
+    const page = context.pages()[0] ?? (await context.newPage());
+    const cdp = await context.newCDPSession(page);
+    try {
+      await cdp.send('Browser.setDownloadBehavior', { behavior: 'default' });
+    } finally {
+      await cdp.detach().catch(() => {});
+    }
+  }
   return {
     context,
     extensionId,

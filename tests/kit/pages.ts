@@ -33,7 +33,8 @@ export function downloadBytes(n: number): Buffer {
   return Buffer.from(line.repeat(Math.ceil(n / line.length) + 1).slice(0, n), 'utf8');
 }
 
-export async function serveFixtures(): Promise<FixtureServer> {
+/** `host`: another loopback address (127.0.0.2) makes another site, whose frames Chromium puts in a process of their own. */
+export async function serveFixtures(host = '127.0.0.1'): Promise<FixtureServer> {
   const hits = new Map<string, number>();
   const uploads = new Map<string, Buffer>();
   const server: Server = createServer((req, res) => {
@@ -89,10 +90,10 @@ export async function serveFixtures(): Promise<FixtureServer> {
       .writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' })
       .end(readFileSync(file));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('fixture server has no port');
-  const origin = `http://127.0.0.1:${address.port}`;
+  const origin = `http://${host}:${address.port}`;
   return {
     origin,
     url: (page) => `${origin}/${page}`,

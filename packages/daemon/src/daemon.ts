@@ -10,6 +10,7 @@ import { SitePolicyGate, memoryPolicy } from './policy/site-policy';
 import { navigationBlocked, watchNavigation } from './policy/enforce';
 import { NavGuardPush } from './policy/blocked';
 import { ApprovalBook } from './approvals/book';
+import { downloadGate } from './approvals/download-gate';
 import { ActivityLog } from './logs/activity';
 import { BrowserState } from './browsers/browser-state';
 import { ClientRegistry } from './browsers/clients';
@@ -141,5 +142,6 @@ export function createDaemon(opts: ServerOptions): Daemon {
   const guard = new NavGuardPush(browsers.clients, () => deps.policy.forDrivers());
   deps.policy.syncGuard = () => guard.sync();
   browsers.browserState.afterFlush = () => guard.sync();
+  browsers.downloads.gate = downloadGate(deps);
   return { deps, codes, state };
 }

@@ -97,6 +97,30 @@ export interface PortLike {
   readonly sender?: MessageSender;
 }
 
+/** One download in Chrome's list (chrome.downloads.DownloadItem, the fields bproxy reads). */
+export interface DownloadItem {
+  id: number;
+  url: string;
+  finalUrl?: string;
+  /** Its absolute path once Chrome decided it; the suggested name while it decides. */
+  filename: string;
+  totalBytes: number;
+  bytesReceived: number;
+  state: 'in_progress' | 'interrupted' | 'complete';
+}
+
+export interface DownloadDelta {
+  id: number;
+  filename?: { current?: string };
+  state?: { current?: string };
+}
+
+export interface FilenameSuggestion {
+  /** Relative to the user's Downloads folder. */
+  filename: string;
+  conflictAction?: 'uniquify' | 'overwrite' | 'prompt';
+}
+
 export interface ChromeApi {
   runtime: {
     id: string;
@@ -184,6 +208,17 @@ export interface ChromeApi {
   };
   scripting: {
     executeScript(injection: ScriptInjection): Promise<InjectionResult[]>;
+  };
+  /** Absent in the fakes tests use and where the permission is missing. */
+  downloads?: {
+    onCreated: ChromeEvent<(item: DownloadItem) => void>;
+    onDeterminingFilename: ChromeEvent<
+      (item: DownloadItem, suggest: (suggestion?: FilenameSuggestion) => void) => boolean | undefined
+    >;
+    onChanged: ChromeEvent<(delta: DownloadDelta) => void>;
+    cancel(id: number): Promise<void>;
+    erase(query: { id: number }): Promise<number[]>;
+    search(query: { id: number }): Promise<DownloadItem[]>;
   };
   debugger: {
     attach(target: DebuggeeTarget, version: string): Promise<void>;

@@ -41,6 +41,7 @@ const NEEDED_BY: Record<string, RegExp[]> = {
   webNavigation: [/\.webNavigation\.onCommitted\b/, /\.webNavigation\.onCreatedNavigationTarget\b/],
   alarms: [/\.alarms\.create\(/],
   debugger: [/\.debugger\.sendCommand\(/],
+  downloads: [/\.onDeterminingFilename\b/],
   nativeMessaging: [/\.connectNative\(/],
   tabGroups: [/\.tabGroups\.update\(/],
   sidePanel: [/\bsidePanel\b/],

@@ -64,3 +64,9 @@ export function downloadFileName(suggested: string): string {
   const name = cleaned.slice(0, 200);
   return name === '' ? 'download' : name;
 }
+
+/**
+ * The folder under the user's Downloads folder where the extension has Chrome write a session tab's
+ * download (`bproxy-downloads/<guid>/<name>`) until the daemon moves it into the session's folder.
+ */
+export const EXTENSION_DOWNLOAD_FOLDER = 'bproxy-downloads';

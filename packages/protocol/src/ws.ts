@@ -148,6 +148,8 @@ export const WelcomeMessageSchema = z.strictObject({
    * (its "being debugged" bar goes); the next action attaches again. Absent: kept attached.
    */
   debuggerIdleMs: z.number().int().min(100).max(604_800_000).optional(),
+  /** The daemon's download cap (BPROXY_DOWNLOAD_MAX_BYTES), told to extensions: they stop larger ones. */
+  downloadMaxBytes: z.number().int().min(1).optional(),
 });
 export const PongMessageSchema = z.strictObject({ type: z.literal('pong'), ts: z.number() });
 export const RequestMessageSchema = z.strictObject({

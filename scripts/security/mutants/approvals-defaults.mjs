@@ -96,8 +96,8 @@ export const MUTANTS = [
     edits: [
       {
         file: TAB_OPEN,
-        find: "    refuseDestination(deps, session, checked.url) ??\n    firstVisitGate(deps, 'tab.open', session, null, client, checked.url);",
-        replace: '    refuseDestination(deps, session, checked.url) ?? (firstVisitGate ? null : null);',
+        find: "    refuseForeground(deps, session, params.active) ??\n    firstVisitGate(deps, 'tab.open', session, null, client, checked.url);",
+        replace: '    refuseForeground(deps, session, params.active) ?? (firstVisitGate ? null : null);',
       },
     ],
     kills: [FIRST],

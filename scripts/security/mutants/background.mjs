@@ -58,8 +58,8 @@ export const MUTANTS = [
     edits: [
       {
         file: 'packages/daemon/src/actions/tab-open.ts',
-        find: ' ?? refuseForeground(deps, session, params.active);',
-        replace: ';',
+        find: '    refuseForeground(deps, session, params.active) ??\n',
+        replace: '',
       },
     ],
     kills: [

@@ -4,6 +4,11 @@
 
 const UNIT = 'packages/daemon/test/files/downloads.test.ts › downloads filed by the daemon';
 const CDP = ['tests/e2e/downloads-cdp.test.ts'];
+const EXT = ['tests/e2e/downloads-extension.test.ts'];
+const EXT_UNIT =
+  "packages/daemon/test/files/downloads.test.ts › downloads from the user's Chrome (the extension)";
+const CAP_TYPE =
+  'tests/kit/suites/downloads.ts › stops a download over the cap and an executable, each with its code, and keeps nothing of them';
 
 /** @type {import('./index.d.mts').Mutant[]} */
 export const MUTANTS = [
@@ -70,7 +75,7 @@ export const MUTANTS = [
     edits: [
       {
         file: 'packages/daemon/src/files/downloads.ts',
-        find: "        if (msg.state !== 'started') this.removeStaged(msg.guid);",
+        find: "        if (msg.state !== 'started') this.removeStaged(client, msg);",
         replace: '',
       },
     ],
@@ -124,6 +129,144 @@ export const MUTANTS = [
     ],
     kills: [
       'tests/kit/suites/downloads.ts › stops a download over the cap and an executable, each with its code, and keeps nothing of them',
+    ],
+  },
+  {
+    id: 'downloads-frame-cdp',
+    protects: "a download a tab's cross-origin frame starts is the tab's (not cancelled as nobody's)",
+    build: true,
+    run: CDP,
+    edits: [
+      {
+        file: 'packages/cdp/src/driver/connected-browser.ts',
+        find: '[...this.tabs.values()].find((t) => t.mainFrameId === frameId || t.frames.has(frameId))',
+        replace: '[...this.tabs.values()].find((t) => t.mainFrameId === frameId)',
+      },
+    ],
+    kills: [
+      "tests/kit/suites/downloads.ts › from a cross-origin frame › files a download a cross-origin frame of the tab starts (the frame from another port) in the session's folder",
+      "tests/kit/suites/downloads.ts › from a cross-origin frame › files a download an out-of-process frame of the tab starts (another site, 127.0.0.2) in the session's folder",
+    ],
+  },
+  {
+    id: 'downloads-ext-user-untouched',
+    protects:
+      "in the user's Chrome, a driven tab's announcement is used by one download only: a user's download of the same URL stays the user's",
+    build: true,
+    run: EXT,
+    edits: [
+      {
+        file: 'packages/extension/src/background/driver/downloads.ts',
+        find: '    this.announced.splice(index, 1);',
+        replace: '',
+      },
+    ],
+    kills: [
+      "tests/kit/suites/downloads.ts › leaves the user's own download in a tab no session holds where the user's go — the same file an agent downloaded a moment before: untouched, on Chrome's list, nothing in a session's folder",
+    ],
+  },
+  {
+    id: 'downloads-ext-cap',
+    protects: "in the user's Chrome, the extension stops a download over the daemon's cap",
+    build: true,
+    run: EXT,
+    edits: [
+      {
+        file: 'packages/extension/src/background/driver/downloads.ts',
+        find: '    this.maxBytes = maxBytes ?? DEFAULT_DOWNLOAD_MAX_BYTES;',
+        replace: '    this.maxBytes = DEFAULT_DOWNLOAD_MAX_BYTES;',
+      },
+    ],
+    kills: [CAP_TYPE],
+  },
+  {
+    id: 'downloads-ext-type',
+    protects: "in the user's Chrome, the extension stops a download of a refused type",
+    build: true,
+    run: EXT,
+    edits: [
+      {
+        file: 'packages/extension/src/background/driver/downloads.ts',
+        find: '    if (isRefusedDownloadType(ours.name)) {',
+        replace: '    if (isRefusedDownloadType(ours.name) && false) {',
+      },
+    ],
+    kills: [CAP_TYPE],
+  },
+  {
+    id: 'downloads-ext-path-shape',
+    protects: "the daemon takes an extension's download only from bproxy-downloads/<its guid>/<name>",
+    edits: [
+      {
+        file: 'packages/daemon/src/files/downloads.ts',
+        find: '  if (basename(dir) !== guid || basename(dirname(dir)) !== EXTENSION_DOWNLOAD_FOLDER) return null;',
+        replace: '',
+      },
+    ],
+    kills: [
+      `${EXT_UNIT} › takes nothing from a path of any other shape: another folder, another guid, a climb out with .., or a linked folder`,
+    ],
+  },
+  {
+    id: 'downloads-ext-path-links',
+    protects: "the daemon takes an extension's download only through real folders, never a link",
+    edits: [
+      {
+        file: 'packages/daemon/src/files/downloads.ts',
+        find: '    if (!lstatSync(dir).isDirectory() || !lstatSync(dirname(dir)).isDirectory()) return null;',
+        replace: '',
+      },
+    ],
+    kills: [
+      `${EXT_UNIT} › takes nothing from a path of any other shape: another folder, another guid, a climb out with .., or a linked folder`,
+    ],
+  },
+  {
+    id: 'downloads-approval-gate',
+    protects:
+      'a download is decided by the "download" approval class as it starts: asked or denied, nothing is kept',
+    edits: [
+      {
+        file: 'packages/daemon/src/files/downloads.ts',
+        find: "    const gated = msg.state === 'type_refused' ? null : (this.gate?.(session, tab, client, msg.url) ?? null);",
+        replace: '    const gated = null;',
+      },
+    ],
+    kills: [
+      'packages/daemon/test/approvals/download-gate.test.ts › the download approval class › keeps nothing of a download while the class asks, files the one started again after Allow once, and asks again after',
+    ],
+  },
+  {
+    id: 'downloads-approval-gate-e2e',
+    protects: 'through the real CLI and both drivers, a download the "download" class asks for is not kept',
+    build: true,
+    run: [...CDP, ...EXT],
+    edits: [
+      {
+        file: 'packages/daemon/src/files/downloads.ts',
+        find: "    const gated = msg.state === 'type_refused' ? null : (this.gate?.(session, tab, client, msg.url) ?? null);",
+        replace: '    const gated = null;',
+      },
+    ],
+    kills: [
+      'tests/kit/suites/downloads.ts › keeps nothing of a download while the "download" approval class asks: APPROVAL_REQUIRED where a person can answer (the extension), else POLICY_DENIED',
+    ],
+  },
+  {
+    id: 'downloads-ext-erased',
+    protects:
+      "in the user's Chrome, an agent's download is taken off Chrome's download list; the user's stays",
+    build: true,
+    run: EXT,
+    edits: [
+      {
+        file: 'packages/extension/src/background/driver/downloads.ts',
+        find: '      ?.erase({ id: ours.id })',
+        replace: '      ?.search({ id: ours.id })',
+      },
+    ],
+    kills: [
+      "tests/kit/suites/downloads.ts › leaves the user's own download in a tab no session holds where the user's go — the same file an agent downloaded a moment before: untouched, on Chrome's list, nothing in a session's folder",
     ],
   },
 ];

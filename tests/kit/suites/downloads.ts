@@ -4,28 +4,32 @@
  * fixture server generates (Content-Disposition: attachment); it lands in the session's downloads
  * folder, 0600, byte for byte; the action's answer or `wait --download` names it, `downloads` lists it;
  * a second one of the same name does not overwrite the first; one over the daemon's cap (the test's
- * BPROXY_DOWNLOAD_MAX_BYTES) and an executable are stopped with their codes and nothing is kept. By
- * handles only, through the CLI and through MCP (`--caps files`).
+ * BPROXY_DOWNLOAD_MAX_BYTES) and an executable are stopped with their codes and nothing is kept; one a
+ * cross-origin frame of the tab starts (the frame from another loopback port) is the tab's too. By
+ * handles only, through the CLI and through MCP (`--caps files`). In the user's own Chrome (the
+ * extension) the suite also checks the user's Downloads folder: nothing of the agent's is left there, and
+ * a download the user starts in a tab no session holds lands there, untouched and on Chrome's list.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Agent, type DriverUnderTest, type SuiteEnv } from '../agent';
+import { DEFAULT_SITE_POLICY, SitePolicySchema, type PolicyDecision } from '@bproxy/protocol';
+import { Agent, type SuiteEnv } from '../agent';
+import type { ExtensionBrowser } from '../extension';
 import { McpClient, handleOf } from '../mcp';
-import { downloadBytes } from '../pages';
+import { downloadBytes, serveFixtures, type FixtureServer } from '../pages';
+import { until } from '../wait';
 
 const T = 60_000;
 
 /** The cap the daemon of this suite is started with (BPROXY_DOWNLOAD_MAX_BYTES): 100 000 bytes. */
 export const TEST_DOWNLOAD_CAP = 100_000;
 
-export interface DownloadsDriver extends Omit<DriverUnderTest, 'start'> {
+export interface DownloadsDriver {
+  label: string;
   start(): Promise<SuiteEnv>;
-  /**
-   * Whether bproxy files this browser's downloads: a browser it launched. The user's own Chrome (the
-   * extension) keeps its downloads where the user's go, and `wait --download` says so.
-   */
-  filesDownloads: boolean;
+  /** The user's own Chrome: its download folder (the profile's) and the browser, for a user's own download. */
+  user?: { downloadsDir: string; browser(): ExtensionBrowser | undefined };
 }
 
 interface Download {
@@ -36,11 +40,37 @@ interface Download {
   code?: string;
 }
 
+/**
+ * What a person writes in BPROXY_HOME/policy.json for the "download" approval class (the daemon reads
+ * the file again when it changes), keeping whatever else it says.
+ */
+function setDownloadClass(home: string, decision: PolicyDecision): void {
+  const file = join(home, 'policy.json');
+  const current = existsSync(file)
+    ? SitePolicySchema.parse(JSON.parse(readFileSync(file, 'utf8')))
+    : DEFAULT_SITE_POLICY;
+  const next = { ...current, classes: { ...current.classes, download: decision } };
+  writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+}
+
+/** Every file (not folder) under `dir`, relative. */
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => statSync(join(dir, name)).isFile())
+    .sort();
+}
+
 export function defineDownloadsSuite(driver: DownloadsDriver): void {
   describe(`downloads through ${driver.label}`, () => {
     let env: SuiteEnv | undefined;
     const setup = async (): Promise<{ env: SuiteEnv; agent: Agent }> => {
-      env ??= await driver.start();
+      if (env === undefined) {
+        env = await driver.start();
+        // The agent's downloads here are ones a person allowed (the "download" approval class).
+        setDownloadClass(env.cli.home, 'allow');
+      }
       return { env, agent: new Agent(env) };
     };
     const onDownloadsPage = async () => {
@@ -54,34 +84,11 @@ export function defineDownloadsSuite(driver: DownloadsDriver): void {
       await agent.openTab(created.session, 'downloads.html');
       return { e, agent, s: created.session, folder: join(created.tmpDir, 'downloads') };
     };
-
-    if (!driver.filesDownloads) {
-      it(
-        "leaves a download where the browser's go: nothing in the session's folder, wait --download UNSUPPORTED_ACTION, through the CLI and MCP",
-        async () => {
-          const { e, agent, s, folder } = await onDownloadsPage();
-          const [report] = await agent.handles(s, 'Get report');
-          await e.cli.ok(['click', '-s', s, report]);
-          expect((await e.cli.fail(['wait', '-s', s, '--download'])).code).toBe('UNSUPPORTED_ACTION');
-          expect(await e.cli.ok<{ downloads: Download[] }>(['downloads', '-s', s])).toEqual({
-            downloads: [],
-          });
-          expect(existsSync(folder) ? readdirSync(folder) : []).toEqual([]);
-          await agent.close(s);
-          const mcp = await McpClient.start(e.cli.environment(), ['--browser', e.browser, '--caps', 'files']);
-          try {
-            await mcp.ok('tab_open', { url: e.pages.url('downloads.html') });
-            const waited = await mcp.call('wait', { download: true });
-            expect(waited.isError).toBe(true);
-            expect(waited.text).toContain('UNSUPPORTED_ACTION');
-          } finally {
-            await mcp.close();
-          }
-        },
-        T,
-      );
-      return;
-    }
+    /** In the user's own Chrome: nothing of the agent's is left in the user's download folder. */
+    const userFolderHasNothingOfOurs = (): void => {
+      if (driver.user === undefined) return;
+      expect(filesUnder(driver.user.downloadsDir)).toEqual([]);
+    };
 
     it(
       "files a download in the session's folder, 0600, byte for byte, named by the action or wait --download and listed; the same name twice does not overwrite",
@@ -113,6 +120,7 @@ export function defineDownloadsSuite(driver: DownloadsDriver): void {
           [join(folder, 'report (2).csv'), 2048, 'completed'],
         ]);
         expect(readdirSync(folder).sort()).toEqual(['report (2).csv', 'report.csv']);
+        userFolderHasNothingOfOurs();
         await agent.close(s);
       },
       T,
@@ -139,10 +147,143 @@ export function defineDownloadsSuite(driver: DownloadsDriver): void {
         // Nothing left in the daemon's staging folder either.
         const staging = join(dirname(dirname(dirname(folder))), 'downloads-staging');
         expect(existsSync(staging) ? readdirSync(staging) : []).toEqual([]);
+        userFolderHasNothingOfOurs();
         await agent.close(s);
       },
       T,
     );
+
+    it(
+      'keeps nothing of a download while the "download" approval class asks: APPROVAL_REQUIRED where a person can answer (the extension), else POLICY_DENIED',
+      async () => {
+        const { e, agent, s, folder } = await onDownloadsPage();
+        setDownloadClass(e.cli.home, 'ask');
+        try {
+          const [report] = await agent.handles(s, 'Get report');
+          await e.cli.ok(['click', '-s', s, report]);
+          const held = await e.cli.fail(['wait', '-s', s, '--download']);
+          const code = driver.user === undefined ? 'POLICY_DENIED' : 'APPROVAL_REQUIRED';
+          expect(held.code).toBe(code);
+          const listed = await e.cli.ok<{ downloads: Download[] }>(['downloads', '-s', s]);
+          expect(listed.downloads.map((d) => [d.state, d.code])).toEqual([['refused', code]]);
+          expect(existsSync(folder) ? readdirSync(folder) : []).toEqual([]);
+          const staging = join(dirname(dirname(dirname(folder))), 'downloads-staging');
+          expect(existsSync(staging) ? readdirSync(staging) : []).toEqual([]);
+          userFolderHasNothingOfOurs();
+        } finally {
+          setDownloadClass(e.cli.home, 'allow');
+        }
+        await agent.close(s);
+      },
+      T,
+    );
+
+    describe('from a cross-origin frame', () => {
+      const partners: FixtureServer[] = [];
+      afterAll(async () => {
+        for (const partner of partners) await partner.close();
+      });
+      /** A tab on downloads-frame.html whose frame is downloads.html from `host`: its report, filed. */
+      const fromFrame = async (host: string): Promise<void> => {
+        const { env: e, agent } = await setup();
+        const partner = await serveFixtures(host);
+        partners.push(partner);
+        const created = await e.cli.ok<{ session: string; tmpDir: string }>([
+          'session',
+          'create',
+          '--pacing',
+          'fast',
+        ]);
+        const s = created.session;
+        const folder = join(created.tmpDir, 'downloads');
+        const src = encodeURIComponent(partner.url('downloads.html'));
+        await agent.openTab(s, `downloads-frame.html?src=${src}`);
+        const report = await until('the framed button', async () => {
+          const all = await agent.elements(s);
+          return all.find((el) => el.name === 'Get report')?.handle;
+        });
+        await e.cli.ok(['click', '-s', s, report]);
+        const waited = await e.cli.ok<{ download: Download }>(['wait', '-s', s, '--download']);
+        expect(waited.download).toMatchObject({
+          file: join(folder, 'report.csv'),
+          bytes: 2048,
+          state: 'completed',
+          url: partner.url('download/report.csv?bytes=2048'),
+        });
+        expect(readFileSync(join(folder, 'report.csv')).equals(downloadBytes(2048))).toBe(true);
+        userFolderHasNothingOfOurs();
+        await agent.close(s);
+      };
+
+      it(
+        "files a download a cross-origin frame of the tab starts (the frame from another port) in the session's folder",
+        () => fromFrame('127.0.0.1'),
+        T,
+      );
+
+      // The user's Chrome: the tab's debugger session does not hear of another process's frames.
+      if (driver.user === undefined)
+        it(
+          "files a download an out-of-process frame of the tab starts (another site, 127.0.0.2) in the session's folder",
+          () => fromFrame('127.0.0.2'),
+          T,
+        );
+    });
+
+    const user = driver.user;
+    if (user !== undefined)
+      it(
+        "leaves the user's own download in a tab no session holds where the user's go — the same file an agent downloaded a moment before: untouched, on Chrome's list, nothing in a session's folder",
+        async () => {
+          const { e, agent, s, folder } = await onDownloadsPage();
+          const browser = user.browser();
+          if (browser === undefined) throw new Error('no browser');
+          // The agent downloads the report first: its tab's announcement is used up by its own download.
+          const [report] = await agent.handles(s, 'Get report');
+          await e.cli.ok(['click', '-s', s, report]);
+          const agents = await e.cli.ok<{ download: Download }>(['wait', '-s', s, '--download']);
+          expect(agents.download).toMatchObject({ file: join(folder, 'report.csv'), state: 'completed' });
+          // The user's own tab, on the same page as the agent's: a person clicks the same button.
+          const page = await browser.context.newPage();
+          try {
+            await page.goto(e.pages.url('downloads.html'));
+            await page.getByRole('button', { name: 'Get report' }).click();
+            const mine = join(user.downloadsDir, 'report.csv');
+            await until('the user download to finish', () =>
+              existsSync(mine) && statSync(mine).size === 2048 ? true : undefined,
+            );
+            expect(readFileSync(mine).equals(downloadBytes(2048))).toBe(true);
+            const worker = await browser.worker();
+            const listed = await until(
+              "the user's download on Chrome's list, the agent's off it",
+              async () => {
+                const items = await worker.evaluate(() =>
+                  (
+                    globalThis as unknown as {
+                      chrome: {
+                        downloads: { search(q: object): Promise<{ filename: string; state: string }[]> };
+                      };
+                    }
+                  ).chrome.downloads.search({}),
+                );
+                const found = items.find((i) => i.filename === mine && i.state === 'complete');
+                const ours = items.some((i) => i.filename.includes('bproxy-downloads'));
+                return found === undefined || ours ? undefined : items;
+              },
+            );
+            // The user's download is on the list; the agent's was taken off it.
+            expect(listed.map((i) => i.filename)).toEqual([mine]);
+            expect(filesUnder(user.downloadsDir)).toEqual(['report.csv']);
+            expect(readdirSync(folder)).toEqual(['report.csv']);
+            const listedHere = await e.cli.ok<{ downloads: Download[] }>(['downloads', '-s', s]);
+            expect(listedHere.downloads.map((d) => d.file)).toEqual([join(folder, 'report.csv')]);
+          } finally {
+            await page.close();
+          }
+          await agent.close(s);
+        },
+        T,
+      );
 
     describe('through MCP', () => {
       let mcp: McpClient | undefined;

@@ -90,9 +90,12 @@ export class ConnectedBrowser {
     }
   }
 
-  /** The tab whose main frame is `frameId`. */
+  /** The tab whose main frame or one of whose child frames (cross-origin, out-of-process too) is `frameId`. */
   private tabOfFrame(frameId: string): PageTab | undefined {
-    return this.byTarget.get(frameId) ?? [...this.tabs.values()].find((t) => t.mainFrameId === frameId);
+    return (
+      this.byTarget.get(frameId) ??
+      [...this.tabs.values()].find((t) => t.mainFrameId === frameId || t.frames.has(frameId))
+    );
   }
 
   tab(tabId: number): PageTab | undefined {

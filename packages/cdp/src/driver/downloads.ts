@@ -1,7 +1,7 @@
 /**
  * Downloads in a browser bproxy launched: every download goes to the daemon's staging folder under its
  * browser id (`Browser.setDownloadBehavior` allowAndName, events on), is attributed to the tab whose
- * frame started it, and is reported to the daemon as it starts and ends. One of a refused type (by the
+ * frame started it (its main frame or any frame in it, cross-origin and out-of-process ones included), and is reported to the daemon as it starts and ends. One of a refused type (by the
  * name the page suggested) is cancelled at once; one that grows past the cap is cancelled when its
  * progress says so. A stopped download is reported only when the browser says it ended (its final
  * 'canceled' or 'completed' progress): a small one can finish before the cancel lands, and its file

@@ -30,14 +30,33 @@ export class TabFrames {
   private readonly targets = new Map<string, CdpSession>();
   /** The bproxy world's context per frame. */
   private readonly worlds = new Map<string, World>();
+  /** Every frame id seen in this tab (a document committed, or a script context made in it). */
+  private readonly seen = new Set<string>();
+
+  /** Whether `frameId` is a frame of this tab, out-of-process ones and theirs included. */
+  has(frameId: string): boolean {
+    return this.seen.has(frameId) || this.targets.has(frameId);
+  }
+
+  private see(frameId: string): void {
+    if (this.seen.has(frameId)) return;
+    // Bounded: a page making frames without end forgets its oldest ones.
+    if (this.seen.size >= 10_000) {
+      const oldest = this.seen.values().next();
+      if (oldest.done !== true) this.seen.delete(oldest.value);
+    }
+    this.seen.add(frameId);
+  }
 
   constructor(private readonly tab: PageTab) {}
 
   /** Follows `session`'s frames and attaches its out-of-process ones (called for the tab and each frame target). */
   async watch(session: CdpSession, timeoutMs: number): Promise<void> {
     const off = [
+      session.on('Page.frameNavigated', ({ frame }) => this.see(frame.id)),
       session.on('Runtime.executionContextCreated', ({ context }) => {
         const frameId = context.auxData?.frameId;
+        if (frameId !== undefined) this.see(frameId);
         if (context.name === WORLD_NAME && frameId !== undefined)
           this.worlds.set(frameId, { session, id: context.id });
       }),

@@ -99,7 +99,9 @@ export const downloads = defineAction({
 the page's name without path parts, never overwriting: "NAME (2)"). The action that started it names it,
 and \`wait --download\` waits for one to end. Over the cap (100 MiB, BPROXY_DOWNLOAD_MAX_BYTES) it is
 stopped (DOWNLOAD_TOO_LARGE); programs and scripts (.exe .msi .bat .ps1 .sh .dmg .apk .jar…) are refused
-(DOWNLOAD_TYPE_REFUSED); nothing of either is kept. Browsers bproxy launches only (see README).
+(DOWNLOAD_TYPE_REFUSED); nothing of either is kept. The "download" approval class may ask
+(APPROVAL_REQUIRED) or deny (POLICY_DENIED): then nothing is kept either. Browsers bproxy launches and
+your own Chrome (the extension; your own downloads stay yours), not attached or remote ones (see README).
 Output: {"downloads":[{"file":"/…/downloads/report.csv","bytes":1234,"url":"…","state":"completed"}]}.\n`,
     reference: [{ usage: '`bproxy -s ID downloads`', does: "the session's downloads" }],
   }),

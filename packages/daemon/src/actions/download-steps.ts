@@ -3,13 +3,14 @@
  * - an acting action's answer names the downloads of its tab that began and were not named yet
  *   (`downloads: [{file, bytes, url, state}]`) — one the page started late is named by the next;
  * - `wait --download` is answered here, not by a driver: the session's oldest download that ended and
- *   no wait answered yet, else the next to end; one bproxy stopped answers its code (DOWNLOAD_TOO_LARGE,
+ *   no wait answered yet, else the next to end; one bproxy stopped answers its code (the approvals
+ *   gate's APPROVAL_REQUIRED or POLICY_DENIED with its details, DOWNLOAD_TOO_LARGE,
  *   DOWNLOAD_TYPE_REFUSED), naming the download in the error's details;
  * - `downloads` lists the session's downloads.
- * Only browsers the daemon launched have their downloads filed (their driver stages them): in the user's
- * own Chrome the extension's debugger may not redirect downloads (`Page.setDownloadBehavior` is refused
- * there as a browser-level command, and the Browser domain is not exposed to extensions), so they go
- * where the user's go, and `wait --download` says so (UNSUPPORTED_ACTION).
+ * Browsers the daemon launched (their driver stages downloads) and the user's own Chrome (the extension
+ * has Chrome write a session tab's downloads under `bproxy-downloads/`, chrome.downloads) have their
+ * downloads filed; a browser bproxy attached to or reaches remotely keeps them where its own go, and
+ * `wait --download` says so (UNSUPPORTED_ACTION).
  */
 import type { DriverOutcome } from '../browsers/forwarded-requests';
 import type { SessionRecord } from '../sessions/sessions';
@@ -40,12 +41,12 @@ export const downloadsNamedStep: TabStep = {
 export const downloadWaitStep: TabStep = {
   prepare(sc, params) {
     if (params.download !== true) return { params };
-    // The user's own Chrome (the extension) and attached or remote browsers keep their downloads where
-    // theirs go: the daemon never hears of them, so a wait would only time out.
+    // Attached or remote browsers keep their downloads where theirs go: the daemon never hears of them,
+    // so a wait would only time out.
     if (!sc.deps.launchers.filesDownloads(sc.client))
       return failed(
         'UNSUPPORTED_ACTION',
-        `wait --download needs a browser bproxy launched; downloads in "${sc.client.name}" go where that browser's downloads go`,
+        `wait --download needs a browser bproxy launched or the extension; downloads in "${sc.client.name}" go where that browser's downloads go`,
       );
     return {
       params,
@@ -66,6 +67,10 @@ export const downloadWaitStep: TabStep = {
           return failed('WAIT_TIMEOUT', `no download of session ${sc.session.id} ended within ${limit} ms`);
         entry.reported = true;
         const download = downloadView(entry);
+        if (entry.refusal !== undefined)
+          return failed(entry.code ?? 'APPROVAL_REQUIRED', entry.refusal.message, {
+            details: { ...entry.refusal.details, download },
+          });
         if (entry.code !== undefined)
           return failed(entry.code, `the download of ${entry.url.slice(0, 200)} was stopped`, {
             details: { download },

@@ -212,6 +212,9 @@ export class DriverConnections {
       protocolVersion: PROTOCOL_VERSION,
       clientName: record.name,
       ...(record.kind === 'extension' && idle !== null ? { debuggerIdleMs: idle } : {}),
+      ...(record.kind === 'extension' && deps.downloads !== undefined
+        ? { downloadMaxBytes: deps.downloads.maxBytes }
+        : {}),
     });
     deps.browserState?.welcomed(record.key);
     deps.logger.info({

@@ -150,8 +150,13 @@ export class Launchers {
     );
   }
 
-  /** Whether the daemon files this client's downloads: a browser it launched (its driver stages them). */
+  /**
+   * Whether the daemon files this client's downloads: a browser it launched (its driver stages them), or
+   * the user's own Chrome (the extension has Chrome write a session tab's downloads where the daemon
+   * takes them from).
+   */
   filesDownloads(record: ClientRecord): boolean {
+    if (record.kind === 'extension') return true;
     return record.launcher !== undefined && this.find(record.launcher)?.kind === 'launched';
   }
 

@@ -11,6 +11,10 @@
  *   or cancelled, leaves nothing: its reserved and staged files are removed;
  * - names it in the session's next acting answer (`downloads`), lists it (`downloads`), and wakes
  *   `wait --download`.
+ * The user's own Chrome (the extension) stages nothing here: Chrome writes a session tab's download
+ * under the user's Downloads folder as `bproxy-downloads/<guid>/<name>` and the extension reports that
+ * path; the daemon takes the bytes only from a path of exactly that shape (no `..`, real folders, the
+ * file opened without following a link) and removes the file and its folder once filed or stopped.
  */
 import {
   closeSync,
@@ -20,19 +24,22 @@ import {
   mkdirSync,
   openSync,
   readSync,
+  rmdirSync,
   rmSync,
   writeSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, normalize } from 'node:path';
 import {
   downloadFileName,
+  EXTENSION_DOWNLOAD_FOLDER,
   type Download,
   type DownloadState,
   type DriverDownloadMessage,
   type TabHandle,
 } from '@bproxy/protocol';
 import type { ClientRecord } from '../browsers/clients';
-import type { SessionRegistry, SessionRecord } from '../sessions/sessions';
+import type { DownloadGate } from '../approvals/download-gate';
+import type { SessionRegistry, SessionRecord, TabRecord } from '../sessions/sessions';
 
 /** The staging folder drivers of launched browsers write downloads into, under BPROXY_HOME. */
 export function downloadStaging(home: string): string {
@@ -48,6 +55,24 @@ export function ensureDownloadStaging(home: string): string {
   return dir;
 }
 
+/**
+ * Where the extension says Chrome put download `guid`, if that is `…/bproxy-downloads/<guid>/<name>` with
+ * both folders real directories (not links); null for anything else, which the daemon never touches.
+ */
+export function extensionStagedPath(path: string | undefined, guid: string): string | null {
+  if (path === undefined || !isAbsolute(path) || normalize(path) !== path) return null;
+  const dir = dirname(path);
+  const name = basename(path);
+  if (name === '' || name === '.' || name === '..') return null;
+  if (basename(dir) !== guid || basename(dirname(dir)) !== EXTENSION_DOWNLOAD_FOLDER) return null;
+  try {
+    if (!lstatSync(dir).isDirectory() || !lstatSync(dirname(dir)).isDirectory()) return null;
+  } catch {
+    return null;
+  }
+  return path;
+}
+
 export interface DownloadEntry {
   readonly guid: string;
   readonly tab: TabHandle;
@@ -56,7 +81,9 @@ export interface DownloadEntry {
   readonly file: string;
   bytes: number;
   state: DownloadState;
-  code?: 'DOWNLOAD_TOO_LARGE' | 'DOWNLOAD_TYPE_REFUSED';
+  code?: NonNullable<Download['code']>;
+  /** Why the approvals gate did not let it be kept (its message and details), when it did not. */
+  refusal?: { message: string; details: Record<string, unknown> };
   /** Named in an answer already (an acting action's or a wait's). */
   reported: boolean;
   /** Answered a `wait --download` already. */
@@ -144,7 +171,15 @@ export class Downloads {
   private readonly bySession = new WeakMap<SessionRecord, SessionDownloads>();
   private readonly live = new Map<string, { session: SessionRecord; entry: DownloadEntry }>();
 
+  /** The "download" approval class (approvals/download-gate.ts), asked as a download starts. */
+  gate: DownloadGate | undefined;
+
   constructor(private readonly deps: DownloadDeps) {}
+
+  /** The cap (BPROXY_DOWNLOAD_MAX_BYTES), told to extensions in their welcome. */
+  get maxBytes(): number {
+    return this.deps.downloadMaxBytes;
+  }
 
   private get staging(): string {
     return downloadStaging(dirname(this.deps.tmpRoot));
@@ -201,8 +236,27 @@ export class Downloads {
     };
   }
 
-  private removeStaged(guid: string): void {
-    for (const name of [guid, `${guid}.crdownload`]) rmSync(join(this.staging, name), { force: true });
+  /** Where the download's bytes are: the staging folder (a launched browser) or the extension's path. */
+  private stagedOf(client: ClientRecord, msg: DriverDownloadMessage): string | null {
+    if (client.kind === 'extension') return extensionStagedPath(msg.path, msg.guid);
+    return join(this.staging, msg.guid);
+  }
+
+  private removeStaged(client: ClientRecord, msg: DriverDownloadMessage): void {
+    if (client.kind === 'extension') {
+      const path = extensionStagedPath(msg.path, msg.guid);
+      if (path === null) return;
+      rmSync(path, { force: true });
+      rmSync(`${path}.crdownload`, { force: true });
+      try {
+        rmdirSync(dirname(path));
+      } catch {
+        // Not empty (Chrome still writes there) or gone already: left as it is.
+      }
+      return;
+    }
+    for (const name of [msg.guid, `${msg.guid}.crdownload`])
+      rmSync(join(this.staging, name), { force: true });
   }
 
   /** A driver's report of a download in one of its tabs. */
@@ -213,32 +267,38 @@ export class Downloads {
       const session = tab === undefined ? undefined : this.deps.sessions.get(tab.session);
       if (tab === undefined || session === undefined) {
         // No session holds the tab: nothing of it is kept in bproxy's folders.
-        if (msg.state !== 'started') this.removeStaged(msg.guid);
+        if (msg.state !== 'started') this.removeStaged(client, msg);
         return;
       }
-      if (known === undefined) this.begin(session, tab.handle, msg);
+      if (known === undefined) this.begin(client, session, tab, msg);
     }
-    if (msg.state !== 'started') this.end(msg);
+    if (msg.state !== 'started') this.end(client, msg);
   }
 
-  private begin(session: SessionRecord, tab: TabHandle, msg: DriverDownloadMessage): void {
+  private begin(
+    client: ClientRecord,
+    session: SessionRecord,
+    tab: TabRecord,
+    msg: DriverDownloadMessage,
+  ): void {
     const folder = join(session.tmpDir, 'downloads');
     const name = downloadFileName(msg.name);
     let file = join(folder, name);
-    const refused = msg.state === 'type_refused';
+    const gated = msg.state === 'type_refused' ? null : (this.gate?.(session, tab, client, msg.url) ?? null);
+    const refused = msg.state === 'type_refused' || gated !== null;
     if (!refused) {
       try {
         mkdirSync(folder, { recursive: true, mode: 0o700 });
         if (!lstatSync(folder).isDirectory()) throw new Error('not a directory');
         file = reserve(folder, name);
       } catch {
-        this.removeStaged(msg.guid);
+        this.removeStaged(client, msg);
         return;
       }
     }
     const entry: DownloadEntry = {
       guid: msg.guid,
-      tab,
+      tab: tab.handle,
       url: msg.url,
       file,
       bytes: 0,
@@ -246,6 +306,9 @@ export class Downloads {
       reported: false,
       awaited: false,
       reserved: !refused,
+      ...(gated === null
+        ? {}
+        : { code: gated.code, refusal: { message: gated.message, details: gated.details } }),
     };
     const record = this.of(session);
     record.entries.push(entry);
@@ -253,15 +316,18 @@ export class Downloads {
     this.live.set(msg.guid, { session, entry });
   }
 
-  private end(msg: DriverDownloadMessage): void {
+  private end(client: ClientRecord, msg: DriverDownloadMessage): void {
     const found = this.live.get(msg.guid);
     if (found === undefined) return;
     this.live.delete(msg.guid);
     const { session, entry } = found;
-    const staged = join(this.staging, msg.guid);
+    const staged = this.stagedOf(client, msg);
     const sessionAlive = this.deps.sessions.get(session.id) === session;
     entry.bytes = msg.bytes;
-    if (msg.state === 'completed' && sessionAlive) {
+    if (entry.refusal !== undefined) {
+      // Not allowed by the approvals gate: however it ended, nothing of it is kept.
+      entry.state = 'refused';
+    } else if (msg.state === 'completed' && sessionAlive && staged !== null) {
       try {
         entry.bytes = fileStaged(staged, entry.file, this.deps.downloadMaxBytes);
         entry.state = 'completed';
@@ -278,7 +344,7 @@ export class Downloads {
     } else {
       entry.state = 'canceled';
     }
-    this.removeStaged(msg.guid);
+    this.removeStaged(client, msg);
     if (entry.state !== 'completed' && entry.reserved) rmSync(entry.file, { force: true });
     for (const waiter of [...this.of(session).waiters]) waiter(entry);
   }

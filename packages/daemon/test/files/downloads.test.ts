@@ -15,10 +15,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DriverDownloadMessage, SessionId, TabHandle } from '@bproxy/protocol';
-import { downloadFileName, isRefusedDownloadType } from '@bproxy/protocol';
+import { downloadFileName, EXTENSION_DOWNLOAD_FOLDER, isRefusedDownloadType } from '@bproxy/protocol';
 import type { ClientRecord } from '../../src/browsers/clients';
 import { Downloads, downloadStaging } from '../../src/files/downloads';
 import type { SessionRecord, SessionRegistry, TabRecord } from '../../src/sessions/sessions';
@@ -102,6 +102,77 @@ describe('downloads filed by the daemon', () => {
       ['refused', 'DOWNLOAD_TOO_LARGE'],
       ['refused', 'DOWNLOAD_TYPE_REFUSED'],
       ['canceled', undefined],
+    ]);
+  });
+});
+
+describe("downloads from the user's Chrome (the extension)", () => {
+  /** The user's Downloads folder with the extension's bproxy-downloads/<guid>/ in it, and a reporter. */
+  function extension() {
+    const base = setup();
+    const user = join(dirname(base.session.tmpDir), '..', 'UserDownloads');
+    mkdirSync(join(user, EXTENSION_DOWNLOAD_FOLDER), { recursive: true });
+    const client = { key: 'c1', kind: 'extension' } as ClientRecord;
+    let n = 0;
+    /** Reports download `guid` as the extension does: started, then ended with where Chrome put it. */
+    const report = (path: string, state: DriverDownloadMessage['state'], guid: string) => {
+      const msg = {
+        type: 'download' as const,
+        tabId: 7,
+        guid,
+        url: `http://x/${++n}`,
+        name: 'r.csv',
+        bytes: 0,
+      };
+      base.downloads.onReport(client, { ...msg, state: 'started' });
+      base.downloads.onReport(client, { ...msg, state, bytes: 5, path });
+    };
+    /** Chrome's file for `guid` under the user's bproxy-downloads/. */
+    const placed = (guid: string, bytes: string): string => {
+      const dir = join(user, EXTENSION_DOWNLOAD_FOLDER, guid);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'r.csv'), bytes);
+      return join(dir, 'r.csv');
+    };
+    return { ...base, user: normalize(user), report, placed };
+  }
+
+  it('files the download Chrome wrote under bproxy-downloads/<guid>/ and removes it and its folder', () => {
+    const { report, placed, folder, user, session, downloads } = extension();
+    const path = placed('0b6c2f0e-5d4b-4b8e-9a51-3e1f0c2d7a10', 'bytes');
+    report(normalize(path), 'completed', '0b6c2f0e-5d4b-4b8e-9a51-3e1f0c2d7a10');
+    expect(readFileSync(join(folder, 'r.csv'), 'utf8')).toBe('bytes');
+    expect(statSync(join(folder, 'r.csv')).mode & 0o777).toBe(0o600);
+    expect(readdirSync(join(user, EXTENSION_DOWNLOAD_FOLDER))).toEqual([]);
+    expect(downloads.list(session).map((d) => d.state)).toEqual(['completed']);
+  });
+
+  it('takes nothing from a path of any other shape: another folder, another guid, a climb out with .., or a linked folder', () => {
+    const { report, placed, folder, user, session, downloads } = extension();
+    // The user's own file beside the bproxy folder, named by a report as if Chrome had put it there.
+    const own = join(user, 'own.txt');
+    writeFileSync(own, 'the user');
+    report(own, 'completed', 'g1');
+    // Another download's folder.
+    const other = placed('g2', 'other');
+    report(other, 'completed', 'g3');
+    // A path that climbs out with `..`.
+    report(`${join(user, EXTENSION_DOWNLOAD_FOLDER, 'g4')}/../../own.txt`, 'completed', 'g4');
+    // The guid's folder is a link to a folder of the user's.
+    const secret = join(user, 'secret');
+    mkdirSync(secret);
+    writeFileSync(join(secret, 'r.csv'), 'secret');
+    symlinkSync(secret, join(user, EXTENSION_DOWNLOAD_FOLDER, 'g5'));
+    report(join(user, EXTENSION_DOWNLOAD_FOLDER, 'g5', 'r.csv'), 'completed', 'g5');
+    expect(readFileSync(own, 'utf8')).toBe('the user');
+    expect(readFileSync(other, 'utf8')).toBe('other');
+    expect(readFileSync(join(secret, 'r.csv'), 'utf8')).toBe('secret');
+    expect(readdirSync(folder)).toEqual([]);
+    expect(downloads.list(session).map((d) => d.state)).toEqual([
+      'canceled',
+      'canceled',
+      'canceled',
+      'canceled',
     ]);
   });
 });

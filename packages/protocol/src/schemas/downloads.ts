@@ -9,7 +9,8 @@ import { RawTabIdSchema } from '../ids';
 
 /**
  * Where a download is: `in_progress`; `completed` (filed in the session's folder); `canceled` (by the
- * page, the browser or the user); `refused` (stopped by bproxy: `code` says why, nothing kept).
+ * page, the browser or the user); `refused` (stopped by bproxy: `code` says why — the cap, the type, or
+ * the "download" approval class asking or denying —, nothing kept).
  */
 export const DownloadStateSchema = z.enum(['in_progress', 'completed', 'canceled', 'refused']);
 export type DownloadState = z.infer<typeof DownloadStateSchema>;
@@ -20,7 +21,9 @@ export const DownloadSchema = z.strictObject({
   bytes: z.number().int().min(0),
   url: z.string(),
   state: DownloadStateSchema,
-  code: z.enum(['DOWNLOAD_TOO_LARGE', 'DOWNLOAD_TYPE_REFUSED']).optional(),
+  code: z
+    .enum(['DOWNLOAD_TOO_LARGE', 'DOWNLOAD_TYPE_REFUSED', 'APPROVAL_REQUIRED', 'POLICY_DENIED'])
+    .optional(),
 });
 export type Download = z.infer<typeof DownloadSchema>;
 
@@ -44,5 +47,11 @@ export const DriverDownloadMessageSchema = z.strictObject({
   name: z.string().max(1024),
   state: z.enum(['started', 'completed', 'canceled', 'too_large', 'type_refused']),
   bytes: z.number().int().min(0),
+  /**
+   * The extension's downloads are not staged by the daemon: Chrome writes each one under the user's
+   * Downloads folder as `bproxy-downloads/<guid>/<name>`, and this is that absolute path (a finished or
+   * stopped one). The daemon takes nothing from any other shape of path.
+   */
+  path: z.string().min(1).max(4096).optional(),
 });
 export type DriverDownloadMessage = z.infer<typeof DriverDownloadMessageSchema>;

@@ -53,7 +53,7 @@ export interface ConnectionOptions {
    */
   onDown?: () => void;
   /** The daemon welcomed this browser, with its settings for the driver (the debugger's idle period). */
-  onWelcome?: (settings: { debuggerIdleMs: number | null }) => void;
+  onWelcome?: (settings: { debuggerIdleMs: number | null; downloadMaxBytes: number | null }) => void;
   now?: () => number;
   pingIntervalMs?: number;
   pongTimeoutMs?: number;
@@ -314,7 +314,10 @@ export class Connection {
     switch (msg.type) {
       case 'welcome':
         this.onWelcome(socket, msg.clientName);
-        this.opts.onWelcome?.({ debuggerIdleMs: msg.debuggerIdleMs ?? null });
+        this.opts.onWelcome?.({
+          debuggerIdleMs: msg.debuggerIdleMs ?? null,
+          downloadMaxBytes: msg.downloadMaxBytes ?? null,
+        });
         return;
       case 'pong':
         if (this.pongTimer) clearTimeout(this.pongTimer);

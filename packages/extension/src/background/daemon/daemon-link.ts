@@ -29,7 +29,7 @@ export interface DaemonLinkOptions {
   fetch: FetchLike;
   clientName: () => string;
   userAgent?: string;
-  driver: Pick<Driver, 'executor' | 'tabs' | 'release' | 'setDebuggerIdle' | 'guard'>;
+  driver: Pick<Driver, 'executor' | 'tabs' | 'release' | 'setDebuggerIdle' | 'guard' | 'setDownloadCap'>;
   /** The server on the paired port did not prove itself (the host link may know better). */
   onProofFailed: (outcome: Extract<ProofOutcome, { ok: false }>) => void;
 }
@@ -79,7 +79,10 @@ export function createDaemonLink(opts: DaemonLinkOptions): DaemonLink {
     },
     onProofFailed: (outcome) => opts.onProofFailed(outcome),
     onDown: () => view.linkDown(),
-    onWelcome: (settings) => driver.setDebuggerIdle(settings.debuggerIdleMs),
+    onWelcome: (settings) => {
+      driver.setDebuggerIdle(settings.debuggerIdleMs);
+      driver.setDownloadCap(settings.downloadMaxBytes);
+    },
     onPush: (message) => {
       if (message.type === 'tab_released') {
         log.info('tab_released', { tabId: message.tabId });

@@ -9,6 +9,7 @@ import type { WorkerLog } from '../log';
 import type { DriverContext } from './context';
 import { DialogTracker } from './dialog-tracker';
 import { DrivenTabs, type PushTarget } from './driven-tabs';
+import { ExtensionDownloads } from './downloads';
 import { messageOf } from './errors';
 import { DEFAULT_TABLE_OPTIONS, ExecutedTable } from './executed-table';
 import { Executor } from './executor';
@@ -43,6 +44,8 @@ export interface Driver {
   release(tabId: number): void;
   /** The daemon's word on how long an idle driven tab keeps the debugger (null: for as long as driven). */
   setDebuggerIdle(idleMs: number | null): void;
+  /** The daemon's download cap (null: the default). */
+  setDownloadCap(maxBytes: number | null): void;
 }
 
 export function createDriver({ chrome, log, now, imageSize }: DriverOptions): Driver {
@@ -58,6 +61,7 @@ export function createDriver({ chrome, log, now, imageSize }: DriverOptions): Dr
     await frames.keep(tabId);
   };
   const idle = new IdleDebugger(dialogs, (tabId) => tabs.has(tabId), log);
+  const downloads = new ExtensionDownloads(chrome, (tabId) => tabs.has(tabId), idle, now, log);
   const ctx: DriverContext = {
     chrome,
     guard,
@@ -91,6 +95,7 @@ export function createDriver({ chrome, log, now, imageSize }: DriverOptions): Dr
       opened.install(chrome, daemon);
       guard.install(daemon);
       installObserver(chrome, tabs, observer);
+      downloads.install(daemon);
     },
     release(tabId) {
       tabs.delete(tabId);
@@ -99,5 +104,6 @@ export function createDriver({ chrome, log, now, imageSize }: DriverOptions): Dr
       void dialogs.detach(tabId);
     },
     setDebuggerIdle: (idleMs) => idle.setPeriod(idleMs),
+    setDownloadCap: (maxBytes) => downloads.setCap(maxBytes),
   };
 }
