@@ -100,10 +100,11 @@ describe('closing a terminal', () => {
     const { terminals, sent } = handler(graceMs);
     const emit = (m: HostToExtension) => sent.push(m);
     await terminals.handle({ type: 'pty.open', termId: 't1', cols: 80, rows: 24 }, emit);
-    // SIG_IGN survives exec: this sleep ignores SIGHUP as a `nohup`ed job would.
-    const line = `(trap '' HUP; exec sleep 1000) & echo "immune=$! shell=$$"\r`;
+    // SIG_IGN survives exec: this sleep ignores SIGHUP as a `nohup`ed job would. The job prints its
+    // own pid once the trap is set (not the shell's `$!` at fork time, which a close could beat).
+    const line = `(trap '' HUP; exec sh -c 'echo "immune=$$"; exec sleep 1000') & echo "shell=$$"\r`;
     await terminals.handle({ type: 'pty.input', termId: 't1', data: line }, emit);
-    await waitFor(() => /immune=\d+ shell=\d+/.test(printedText(sent)), 5_000);
+    await waitFor(() => /immune=\d+/.test(printedText(sent)) && /shell=\d+/.test(printedText(sent)), 5_000);
     const immune = pidsIn(printedText(sent), 'immune');
     const shell = pidsIn(printedText(sent), 'shell');
     expect(alive(immune) && alive(shell)).toBe(true);
