@@ -221,13 +221,13 @@ export function defineDownloadsSuite(driver: DownloadsDriver): void {
         T,
       );
 
-      // The user's Chrome: the tab's debugger session does not hear of another process's frames.
-      if (driver.user === undefined)
-        it(
-          "files a download an out-of-process frame of the tab starts (another site, 127.0.0.2) in the session's folder",
-          () => fromFrame('127.0.0.2'),
-          T,
-        );
+      // Another site runs in another process: its download is announced on the frame's own target (in
+      // the user's Chrome: a child session of the tab's debugger, frame-sessions.ts), not the tab's.
+      it(
+        "files a download an out-of-process frame of the tab starts (another site, 127.0.0.2) in the session's folder",
+        () => fromFrame('127.0.0.2'),
+        T,
+      );
     });
 
     const user = driver.user;
