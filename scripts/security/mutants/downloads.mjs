@@ -166,6 +166,23 @@ export const MUTANTS = [
     ],
   },
   {
+    id: 'downloads-ext-oopif-nested',
+    protects:
+      "in the user's Chrome, a download a frame of another site inside such a frame starts is filed for the session too (each child session attaches its own frames)",
+    build: true,
+    run: EXT,
+    edits: [
+      {
+        file: 'packages/extension/src/background/driver/frame-sessions.ts',
+        find: "      await this.chrome.debugger.sendCommand(target, 'Target.setAutoAttach', AUTO_ATTACH);",
+        replace: '',
+      },
+    ],
+    kills: [
+      "tests/kit/suites/downloads.ts › from a cross-origin frame › files a download an out-of-process frame in an out-of-process frame starts (127.0.0.3 in 127.0.0.2) in the session's folder",
+    ],
+  },
+  {
     id: 'downloads-ext-oopif-note',
     protects:
       "in a Chrome without child sessions for extensions, a wait --download that saw nothing says a frame of another site's download went to the user",
