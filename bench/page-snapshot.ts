@@ -15,8 +15,13 @@
  * (`(hidden: …)`, `(aria-hidden: shows …)`, `(aimed at AI)`, packages/page/src/dom/page-flags.ts) are
  * counted over every part.
  *
+ * With --approvals, approvals' recognition (packages/page/src/dom/sensitive.ts) is run on every handle
+ * of the whole outline as the daemon reads it before a click, and on every form field among them as
+ * before Enter (bench/page-approvals.ts): every classed control is listed (with --context, its
+ * attributes too), then the counts per class.
+ *
  * Run: npx tsx bench/page-snapshot.ts [--pages DIR] [--rows] [--show name] [--dump dir] [--flags]
- * (--rows prints one line per page, --flags every flagged line)
+ * [--approvals [--context]] (--rows prints one line per page, --flags every flagged line)
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -24,6 +29,7 @@ import type { SnapshotDriverResult } from '@bproxy/protocol';
 import { fenceUntrusted } from '../packages/tools/src/untrusted';
 import { pageCorpusOrExit } from '../scripts/page-corpus.mjs';
 import { call, launch, open, serveFixtures } from '../packages/page/test/harness';
+import { readApprovals, reportApprovals, type ApprovalsRow } from './page-approvals';
 
 interface Row {
   name: string;
@@ -40,6 +46,8 @@ interface Row {
   hidden: string[];
   ariaHidden: string[];
   aimed: string[];
+  /** With --approvals: what the recognition classed. */
+  approvals?: ApprovalsRow;
 }
 
 function quantile(sorted: number[], q: number): number {
@@ -91,6 +99,12 @@ async function main(): Promise<void> {
         parts.push(part);
         offset = part.nextOffset;
       }
+      const approvals = args.includes('--approvals')
+        ? await readApprovals(
+            page,
+            parts.flatMap((part) => part.refs),
+          )
+        : undefined;
       await page.close();
       const whole = parts.map(asReceived);
       const received = asReceived(first);
@@ -106,6 +120,7 @@ async function main(): Promise<void> {
         parts: parts.length,
         handles: parts.reduce((sum, part) => sum + part.refs.length, 0),
         ms,
+        ...(approvals === undefined ? {} : { approvals }),
       });
       if (show) console.log(whole.join('\n\n'));
       if (dump) await writeFile(join(dump, `${name}.txt`), whole.join('\n\n'));
@@ -123,6 +138,11 @@ async function main(): Promise<void> {
     for (const r of rows)
       for (const l of [...r.hidden, ...r.ariaHidden, ...r.aimed])
         console.log(`${r.name}: ${l.trim().slice(0, 160)}`);
+  if (args.includes('--approvals'))
+    reportApprovals(
+      rows.flatMap((r) => (r.approvals === undefined ? [] : [{ name: r.name, approvals: r.approvals }])),
+      { context: args.includes('--context') },
+    );
   const sorted = (pick: (r: Row) => number): number[] => rows.map(pick).sort((a, b) => a - b);
   const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
   // 1024 bytes, as npm run bench:peers counts them.

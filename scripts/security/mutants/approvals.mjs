@@ -49,6 +49,29 @@ export const MUTANTS = [
     kills: [`${RECOGNITION} › classes controls by their accessible name: pay, send, delete`],
   },
   {
+    id: 'approvals-dressed-links',
+    protects:
+      'a link to another page is a link whatever role it is given: no class (the site policy judges it)',
+    edits: [{ file: PAGE, find: '    if (leadsElsewhere(node)) return null;\n', replace: '' }],
+    kills: [
+      `${RECOGNITION} › takes a link dressed as a button or menu item for the link it is; a # or javascript: one stays a control`,
+    ],
+  },
+  {
+    id: 'approvals-script-links',
+    protects: 'a # or javascript: link dressed as a button stays a control and is classed by its name',
+    edits: [
+      {
+        file: PAGE,
+        find: "  return node.href.split('#')[0] !== page;",
+        replace: '  return page !== undefined;',
+      },
+    ],
+    kills: [
+      `${RECOGNITION} › takes a link dressed as a button or menu item for the link it is; a # or javascript: one stays a control`,
+    ],
+  },
+  {
     id: 'approvals-prose',
     protects: 'a long name is prose, not a command: no class',
     edits: [

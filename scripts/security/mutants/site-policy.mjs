@@ -208,6 +208,21 @@ export const MUTANTS = [
     kills: [POPUP],
   },
   {
+    id: 'policy-guard-cdp-popup-close',
+    protects: 'the CDP driver closes a popup whose first page it stopped on a refused origin',
+    build: true,
+    edits: [
+      {
+        file: CDP_GUARD,
+        find: "    if (opener !== undefined) void c.send('Target.closeTarget', { targetId: frameId }).catch(() => undefined);",
+        replace: '    if (opener !== undefined) void frameId;',
+      },
+    ],
+    kills: [
+      'tests/e2e/policy-cdp.test.ts › the site policy in a CDP browser whose targets the test lists › closes the popup window.open started on the denied origin: the browser lists no page of it',
+    ],
+  },
+  {
     id: 'policy-guard-action-denied',
     protects: 'the action running when the driver stopped a navigation answers POLICY_DENIED',
     build: true,

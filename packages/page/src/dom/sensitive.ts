@@ -25,10 +25,24 @@ const MAX_WORDS = 5;
 
 const CONTROL_ROLES = new Set(['button', 'menuitem']);
 
+/**
+ * A link that leads to another page — a `href` that is neither `javascript:` nor a fragment of this
+ * page — whatever role the page gives it: a menu's "Subscribe" item or a footer's "Subscribe to our
+ * RSS feed" button are links dressed as controls, and where a link goes is the site policy's to judge.
+ * A `#` or `javascript:` link dressed as a button is a button: a script does what it says.
+ */
+function leadsElsewhere(node: Element): boolean {
+  if (!(node instanceof HTMLAnchorElement || node instanceof HTMLAreaElement)) return false;
+  if (!node.hasAttribute('href') || node.protocol === 'javascript:') return false;
+  const page = node.ownerDocument.URL.split('#')[0];
+  return node.href.split('#')[0] !== page;
+}
+
 /** The control a click on `el` presses: the nearest button-like element holding it, else none. */
 function controlOf(el: Element): Element | null {
   let node: Element | null = el;
   while (node) {
+    if (leadsElsewhere(node)) return null;
     if (node instanceof HTMLButtonElement) return node;
     if (node instanceof HTMLInputElement && ['submit', 'button', 'image'].includes(node.type)) return node;
     const role = node.getAttribute('role');

@@ -108,6 +108,21 @@ describe('approvals recognition', () => {
     expect(got.filter((v) => v.class !== undefined)).toEqual([]);
   });
 
+  it('takes a link dressed as a button or menu item for the link it is; a # or javascript: one stays a control', async () => {
+    const html = `
+      <nav><a id="menu" role="menuitem" href="https://news.example/subscribe">Subscribe</a></nav>
+      <a id="rss" role="button" href="https://news.example/feeds/"><span>Subscribe to our RSS feed</span></a>
+      <a id="here" role="button" href="#">Delete</a>
+      <a id="script" role="button" href="javascript:void 0">Pay now</a>`;
+    const got = await verdicts(html, [
+      { selector: '#menu' },
+      { selector: '#rss span' },
+      { selector: '#here' },
+      { selector: '#script' },
+    ]);
+    expect(got.map((v) => v.class)).toEqual([undefined, undefined, 'delete', 'submit']);
+  });
+
   it('counts what it classes on the corpus pages: only controls named like the listed commands, no comment-thread Reply openers', async () => {
     const names = (await readdir(CORPUS)).filter((n) => n.endsWith('.html')).sort();
     let controls = 0;
