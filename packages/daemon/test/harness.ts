@@ -199,7 +199,9 @@ export class FakeExtension {
     }
   }
 
-  async connect(opts: { protocolVersion?: number; token?: string; run?: string } = {}): Promise<void> {
+  async connect(
+    opts: { protocolVersion?: number; token?: string; run?: string; userAgent?: string } = {},
+  ): Promise<void> {
     const socket = new WebSocket(
       `ws://127.0.0.1:${this.daemon.port}/ws`,
       ['bproxy.v1', wsAuthProtocol(opts.token ?? this.daemon.extensionToken)],
@@ -233,6 +235,7 @@ export class FakeExtension {
         kind: 'extension',
         name: this.name,
         ...(opts.run === undefined ? {} : { run: opts.run }),
+        ...(opts.userAgent === undefined ? {} : { userAgent: opts.userAgent }),
       },
     });
     await welcomed;

@@ -78,6 +78,8 @@ export interface NavTargetDetails {
 
 export interface DebuggeeTarget {
   tabId?: number;
+  /** A child target's flat session on the tab's debugger (Target.setAutoAttach with flatten). */
+  sessionId?: string;
 }
 
 export interface MessageSender {

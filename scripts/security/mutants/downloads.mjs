@@ -149,6 +149,55 @@ export const MUTANTS = [
     ],
   },
   {
+    id: 'downloads-ext-oopif',
+    protects:
+      "in the user's Chrome, a download an out-of-process frame (another site) of a driven tab starts is filed for the session, not left where the user's go",
+    build: true,
+    run: EXT,
+    edits: [
+      {
+        file: 'packages/extension/src/background/driver/driver.ts',
+        find: '    await frameSessions.attachFrames(tabId);',
+        replace: '',
+      },
+    ],
+    kills: [
+      "tests/kit/suites/downloads.ts › from a cross-origin frame › files a download an out-of-process frame of the tab starts (another site, 127.0.0.2) in the session's folder",
+    ],
+  },
+  {
+    id: 'downloads-ext-oopif-nested',
+    protects:
+      "in the user's Chrome, a download a frame of another site inside such a frame starts is filed for the session too (each child session attaches its own frames)",
+    build: true,
+    run: EXT,
+    edits: [
+      {
+        file: 'packages/extension/src/background/driver/frame-sessions.ts',
+        find: "      await this.chrome.debugger.sendCommand(target, 'Target.setAutoAttach', AUTO_ATTACH);",
+        replace: '',
+      },
+    ],
+    kills: [
+      "tests/kit/suites/downloads.ts › from a cross-origin frame › files a download an out-of-process frame in an out-of-process frame starts (127.0.0.3 in 127.0.0.2) in the session's folder",
+    ],
+  },
+  {
+    id: 'downloads-ext-oopif-note',
+    protects:
+      "in a Chrome without child sessions for extensions, a wait --download that saw nothing says a frame of another site's download went to the user",
+    edits: [
+      {
+        file: 'packages/daemon/src/actions/download-steps.ts',
+        find: 'ms${unseenFrameDownloadsNote(sc.client)}`',
+        replace: 'ms`',
+      },
+    ],
+    kills: [
+      "packages/daemon/test/files/frame-downloads-note.test.ts › a frame's download the user's Chrome cannot show bproxy › says in the wait --download timeout that an older Chrome leaves a download from a frame of another site to the user",
+    ],
+  },
+  {
     id: 'downloads-ext-user-untouched',
     protects:
       "in the user's Chrome, a driven tab's announcement is used by one download only: a user's download of the same URL stays the user's",

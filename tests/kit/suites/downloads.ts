@@ -5,8 +5,9 @@
  * folder, 0600, byte for byte; the action's answer or `wait --download` names it, `downloads` lists it;
  * a second one of the same name does not overwrite the first; one over the daemon's cap (the test's
  * BPROXY_DOWNLOAD_MAX_BYTES) and an executable are stopped with their codes and nothing is kept; one a
- * cross-origin frame of the tab starts (the frame from another loopback port) is the tab's too. By
- * handles only, through the CLI and through MCP (`--caps files`). In the user's own Chrome (the
+ * cross-origin frame of the tab starts (the frame from another loopback port, or another site: an
+ * out-of-process frame, also one inside another) is the tab's too. By handles only, through the CLI
+ * and through MCP (`--caps files`). In the user's own Chrome (the
  * extension) the suite also checks the user's Downloads folder: nothing of the agent's is left there, and
  * a download the user starts in a tab no session holds lands there, untouched and on Chrome's list.
  */
@@ -183,11 +184,20 @@ export function defineDownloadsSuite(driver: DownloadsDriver): void {
       afterAll(async () => {
         for (const partner of partners) await partner.close();
       });
-      /** A tab on downloads-frame.html whose frame is downloads.html from `host`: its report, filed. */
-      const fromFrame = async (host: string): Promise<void> => {
+      /**
+       * A tab on downloads-frame.html whose frame is downloads.html from `host` (through a frame from
+       * `via` first, when given: a frame in a frame): its report, filed.
+       */
+      const fromFrame = async (host: string, via?: string): Promise<void> => {
         const { env: e, agent } = await setup();
         const partner = await serveFixtures(host);
         partners.push(partner);
+        let src = encodeURIComponent(partner.url('downloads.html'));
+        if (via !== undefined) {
+          const middle = await serveFixtures(via);
+          partners.push(middle);
+          src = encodeURIComponent(middle.url(`downloads-frame.html?src=${src}`));
+        }
         const created = await e.cli.ok<{ session: string; tmpDir: string }>([
           'session',
           'create',
@@ -196,7 +206,6 @@ export function defineDownloadsSuite(driver: DownloadsDriver): void {
         ]);
         const s = created.session;
         const folder = join(created.tmpDir, 'downloads');
-        const src = encodeURIComponent(partner.url('downloads.html'));
         await agent.openTab(s, `downloads-frame.html?src=${src}`);
         const report = await until('the framed button', async () => {
           const all = await agent.elements(s);
@@ -221,13 +230,19 @@ export function defineDownloadsSuite(driver: DownloadsDriver): void {
         T,
       );
 
-      // The user's Chrome: the tab's debugger session does not hear of another process's frames.
-      if (driver.user === undefined)
-        it(
-          "files a download an out-of-process frame of the tab starts (another site, 127.0.0.2) in the session's folder",
-          () => fromFrame('127.0.0.2'),
-          T,
-        );
+      // Another site runs in another process: its download is announced on the frame's own target (in
+      // the user's Chrome: a child session of the tab's debugger, frame-sessions.ts), not the tab's.
+      it(
+        "files a download an out-of-process frame of the tab starts (another site, 127.0.0.2) in the session's folder",
+        () => fromFrame('127.0.0.2'),
+        T,
+      );
+
+      it(
+        "files a download an out-of-process frame in an out-of-process frame starts (127.0.0.3 in 127.0.0.2) in the session's folder",
+        () => fromFrame('127.0.0.3', '127.0.0.2'),
+        T,
+      );
     });
 
     const user = driver.user;

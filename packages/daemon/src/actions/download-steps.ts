@@ -15,6 +15,7 @@
 import type { DriverOutcome } from '../browsers/forwarded-requests';
 import type { SessionRecord } from '../sessions/sessions';
 import { downloadView } from '../files/downloads';
+import { unseenFrameDownloadsNote } from '../files/frame-downloads-note';
 import { failed } from './outcome';
 import type { TabStep } from './tab-steps';
 import type { CommandRouteDeps } from './types';
@@ -64,7 +65,10 @@ export const downloadWaitStep: TabStep = {
         wait.cancel();
         const waitedMs = Math.round(sc.deps.clock.monotonic() - started);
         if (entry === null)
-          return failed('WAIT_TIMEOUT', `no download of session ${sc.session.id} ended within ${limit} ms`);
+          return failed(
+            'WAIT_TIMEOUT',
+            `no download of session ${sc.session.id} ended within ${limit} ms${unseenFrameDownloadsNote(sc.client)}`,
+          );
         entry.reported = true;
         const download = downloadView(entry);
         if (entry.refusal !== undefined)

@@ -13,6 +13,8 @@ export interface ClientRecord {
   name: string;
   kind: 'extension' | 'cdp';
   version?: string;
+  /** The browser's user agent, as its hello said. */
+  userAgent?: string;
   /** null while disconnected. */
   transport: DriverLink | null;
   /** Wall time of the latest connection, for debug.status. */
@@ -60,6 +62,7 @@ export class ClientRegistry {
       label: `client-${++this.counter}`,
     };
     if (hello.client.version !== undefined) record.version = hello.client.version;
+    if (hello.client.userAgent !== undefined) record.userAgent = hello.client.userAgent;
     if (run !== undefined) record.run = run;
     if (started.launcher !== undefined) record.launcher = started.launcher;
     if (started.session !== undefined) record.session = started.session;

@@ -37,7 +37,7 @@ export class BackgroundFrames {
         .catch(() => undefined);
     });
     this.chrome.debugger.onDetach.addListener((source) => {
-      if (source.tabId !== undefined) this.casting.delete(source.tabId);
+      if (source.tabId !== undefined && source.sessionId === undefined) this.casting.delete(source.tabId);
     });
     this.chrome.tabs.onRemoved.addListener((tabId) => this.casting.delete(tabId));
     // A driven tab the user had in front and left: it is behind now.

@@ -49,7 +49,8 @@ export class DialogTracker {
   install(): void {
     this.chrome.debugger.onEvent.addListener((source, method, params) => {
       const tabId = source.tabId;
-      if (tabId === undefined) return;
+      // A child session's (an out-of-process frame's, frame-sessions.ts) dialog is not the tab's to answer.
+      if (tabId === undefined || source.sessionId !== undefined) return;
       if (method === 'Page.javascriptDialogOpening') {
         const p = (params ?? {}) as DialogOpeningParams;
         const dialog: OpenDialog = { type: String(p.type ?? 'alert'), message: String(p.message ?? '') };
@@ -65,7 +66,7 @@ export class DialogTracker {
       }
     });
     this.chrome.debugger.onDetach.addListener((source, reason) => {
-      if (source.tabId === undefined) return;
+      if (source.tabId === undefined || source.sessionId !== undefined) return;
       this.attached.delete(source.tabId);
       if (reason === 'canceled_by_user') this.refused.add(source.tabId);
       this.log.info('debugger_detached', { tabId: source.tabId, reason });

@@ -10,6 +10,7 @@ import type { DriverContext } from './context';
 import { DialogTracker } from './dialog-tracker';
 import { DrivenTabs, type PushTarget } from './driven-tabs';
 import { ExtensionDownloads } from './downloads';
+import { FrameSessions } from './frame-sessions';
 import { messageOf } from './errors';
 import { DEFAULT_TABLE_OPTIONS, ExecutedTable } from './executed-table';
 import { Executor } from './executor';
@@ -56,7 +57,9 @@ export function createDriver({ chrome, log, now, imageSize }: DriverOptions): Dr
   const guard = new NavGuard(chrome, tabs, log);
   const observer = new TabObserver(undefined, now);
   const frames = new BackgroundFrames(chrome, dialogs, log);
+  const frameSessions = new FrameSessions(chrome, log);
   dialogs.afterAttach = async (tabId) => {
+    await frameSessions.attachFrames(tabId);
     await observeAttached(chrome, observer, tabId);
     await frames.keep(tabId);
   };
@@ -92,6 +95,7 @@ export function createDriver({ chrome, log, now, imageSize }: DriverOptions): Dr
       nav.install(chrome);
       dialogs.install();
       frames.install();
+      frameSessions.install();
       opened.install(chrome, daemon);
       guard.install(daemon);
       installObserver(chrome, tabs, observer);
