@@ -12,6 +12,7 @@ import { Cli, type CliResult, type StartOutput } from '../kit/cli';
 import { until } from '../kit/wait';
 import { ReconnectingExtension, claimToken } from '../kit/faulty-extension';
 import { isAlive } from '../kit/processes';
+import { allowClasses } from '../kit/allow-classes';
 
 // Read by the daemon `service start` spawns: no embedded browser in these cases.
 process.env.BPROXY_BROWSER = 'none';
@@ -47,6 +48,9 @@ beforeAll(async () => {
   cli = new Cli();
   started = await cli.start();
   cli.usePort(started.port);
+  // The faults are the subject, not approvals: the scripted extension answers clicks, not the read of
+  // the element approvals make first, so a person allowed the page classes.
+  allowClasses(cli.home, ['submit', 'send', 'delete']);
   ext = new ReconnectingExtension(started.port, await claimToken(started.port, started.pairingCode));
   ext.start();
   await until('the extension to connect', () => extensionConnected());

@@ -263,6 +263,20 @@ export const MUTANTS = [
     kills: [POPUP],
   },
   {
+    id: 'policy-guard-extension-popup-source',
+    protects: "the extension knows a popup of a driven tab behind the user's (no openerTabId) by its source",
+    build: true,
+    edits: [
+      {
+        file: EXT_GUARD,
+        find: '      if (!this.tabs.has(opener) && !this.firstLoads.has(opener)) return;',
+        replace: '      return;',
+      },
+    ],
+    run: ['tests/e2e/policy-extension.test.ts'],
+    kills: [POPUP],
+  },
+  {
     id: 'policy-guard-user-tabs',
     protects: "the extension's rules leave the person's own tabs alone",
     build: true,

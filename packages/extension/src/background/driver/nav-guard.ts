@@ -86,6 +86,15 @@ export class NavGuard {
       else this.userTabs.add(tab.id);
       void this.sync();
     });
+    // A tab a driven page opened while it was behind the user's carries no openerTabId when created:
+    // webNavigation names its source, before the tab's first request is decided.
+    chrome.webNavigation.onCreatedNavigationTarget.addListener((d) => {
+      const opener = d.sourceTabId;
+      if (!this.tabs.has(opener) && !this.firstLoads.has(opener)) return;
+      this.userTabs.delete(d.tabId);
+      this.firstLoads.set(d.tabId, opener);
+      void this.sync();
+    });
     chrome.tabs.onRemoved.addListener((tabId) => {
       this.userTabs.delete(tabId);
       this.firstLoads.delete(tabId);
