@@ -139,7 +139,7 @@ export function createDaemon(opts: ServerOptions): Daemon {
   browsers.drivers.tabMoved = (tab) => watchNavigation(deps, tab);
   browsers.drivers.navigationBlocked = (key, msg) => navigationBlocked(deps, key, msg);
   // The drivers stop navigations to refused origins in the browser: told the policy on every change.
-  const guard = new NavGuardPush(browsers.clients, () => deps.policy.forDrivers());
+  const guard = new NavGuardPush(browsers.clients, () => deps.policy.inForce());
   deps.policy.syncGuard = () => guard.sync();
   browsers.browserState.afterFlush = () => guard.sync();
   browsers.downloads.gate = downloadGate(deps);

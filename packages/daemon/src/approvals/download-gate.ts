@@ -29,8 +29,7 @@ export function downloadGate(
   deps: Pick<CommandRouteDeps, 'policy' | 'approvals' | 'clients' | 'clock' | 'logger' | 'launchers'>,
 ): DownloadGate {
   return (session, tab, client, url) => {
-    const now = deps.policy.source.current();
-    const policy = 'policy' in now ? now.policy : null;
+    const policy = deps.policy.inForce();
     const origin = originOf(tab.url);
     // Built-in default: asked in the user's Chrome (and attached, remote, farm), allowed in a launched one.
     const decision = classDecision(policy, origin, 'download', browserKind(deps.launchers, client));

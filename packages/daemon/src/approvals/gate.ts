@@ -95,12 +95,6 @@ async function recognise(
   return sensitive.data;
 }
 
-/** The policy in force, or null when policy.json is unusable (every class is then denied). */
-function policyNow(deps: CommandRouteDeps) {
-  const now = deps.policy.source.current();
-  return 'policy' in now ? now.policy : null;
-}
-
 /**
  * A gated action whose class is not allowed: denied (POLICY_DENIED), or asked (APPROVAL_REQUIRED) —
  * null when a person's "Allow once" of this very action is consumed now.
@@ -178,7 +172,7 @@ export async function approvalGate(
   const action = ctx.request.action;
   const how = recognisedHow(action, params);
   if (how === null) return null;
-  const policy = policyNow(deps);
+  const policy = deps.policy.inForce();
   const origin = originOf(tab.url);
   const where = browserKind(deps.launchers, client);
   const decide = (cls: ActionClass) => classDecision(policy, origin, cls, where);
@@ -212,7 +206,7 @@ export function firstVisitGate(
   client: ClientRecord,
   url: string,
 ): DriverOutcome | null {
-  const policy = policyNow(deps);
+  const policy = deps.policy.inForce();
   const origin = originOf(url);
   if (origin === null || (tab !== null && originOf(tab.url) === origin)) return null;
   if (policy !== null && !isFirstVisit(policy, url)) return null;
@@ -252,7 +246,7 @@ export const approvalStep: TabStep = {
     if (cls === undefined) return { params };
     const origin = originOf(sc.tab.url);
     const decision = classDecision(
-      policyNow(sc.deps),
+      sc.deps.policy.inForce(),
       origin,
       cls,
       browserKind(sc.deps.launchers, sc.client),

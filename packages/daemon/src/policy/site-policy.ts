@@ -51,8 +51,11 @@ export class SitePolicyGate {
     return this.source.decide(url);
   }
 
-  /** The policy the drivers enforce in the browser: null when it is unusable (they refuse every origin). */
-  forDrivers(): SitePolicy | null {
+  /**
+   * The policy in force, or null when policy.json is unusable: the drivers then refuse every origin in
+   * the browser, and approvals deny every class.
+   */
+  inForce(): SitePolicy | null {
     const now = this.source.current();
     return 'policy' in now ? now.policy : null;
   }
