@@ -82,6 +82,10 @@ export class NavGuard {
       const opener = tab.openerTabId;
       if (opener !== undefined && (this.tabs.has(opener) || this.firstLoads.has(opener)))
         this.firstLoads.set(tab.id, opener);
+      // A tab created on a web page with no opener named may be a popup of a driven tab behind the
+      // user's (webNavigation names its source next): it stays guarded until then. A person's such tab
+      // (a bookmark opened in a new tab) is let through once stopped (`stopped`).
+      else if (/^https?:/i.test(tab.pendingUrl ?? tab.url ?? '')) return;
       // tab.open's own tab turns driven before it loads anything (tab-actions.ts waits for `sync`).
       else this.userTabs.add(tab.id);
       void this.sync();
